@@ -1,0 +1,101 @@
+import { scopeMatches } from '../../core/memory-filter.js';
+import type { Scope } from '../../core/spec/memory.js';
+import type { RecordCollection } from '../../core/spec/store.js';
+
+/** Records an undo step for the running transaction; a no-op outside one. */
+export type UndoLog = (step: () => void) => void;
+
+/** What a collection needs from the store that owns it. */
+export interface CollectionHost {
+  /** Check the store is open, then run a read. */
+  read<R>(operation: () => R): Promise<R>;
+  /**
+   * Check the store is open, wait for the write lock (unless called inside the running
+   * transaction), then run a write that reports how to undo each change.
+   */
+  write<R>(operation: (undo: UndoLog) => R): Promise<R>;
+}
+
+/** Records of one kind, keyed by id. */
+export type CollectionRecord = { id: string; scope: Scope };
+
+/** Compare ids by UTF-16 code units, the order every in-memory listing uses. */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Apply `offset` then `limit` the way every listing does. */
+export function page<T>(items: T[], offset: number | undefined, limit: number | undefined): T[] {
+  const start = Math.max(0, Math.floor(offset ?? 0));
+  const end = limit === undefined ? undefined : start + Math.max(0, Math.floor(limit));
+  return items.slice(start, end);
+}
+
+/**
+ * A {@link RecordCollection} held in a Map. Records are deep-copied on the way in and
+ * on the way out, so callers never share objects with the store.
+ */
+export class InMemoryCollection<T extends CollectionRecord> implements RecordCollection<T> {
+  private readonly records = new Map<string, T>();
+
+  constructor(private readonly host: CollectionHost) {}
+
+  /** Number of records (synchronous; for the owning store). */
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Drop every record without journaling (for the owning store's `close`). */
+  clear(): void {
+    this.records.clear();
+  }
+
+  get(ids: readonly string[]): Promise<T[]> {
+    return this.host.read(() => {
+      const found: T[] = [];
+      for (const id of ids) {
+        const record = this.records.get(id);
+        if (record) found.push(structuredClone(record));
+      }
+      return found;
+    });
+  }
+
+  upsert(records: readonly T[]): Promise<void> {
+    return this.host.write((undo) => {
+      // Copy the whole batch before changing anything, so a record that can't be cloned writes nothing.
+      const copies = records.map((record) => structuredClone(record));
+      for (const record of copies) {
+        const previous = this.records.get(record.id);
+        undo(() => {
+          if (previous) this.records.set(record.id, previous);
+          else this.records.delete(record.id);
+        });
+        this.records.set(record.id, record);
+      }
+    });
+  }
+
+  delete(ids: readonly string[]): Promise<number> {
+    return this.host.write((undo) => {
+      let deleted = 0;
+      for (const id of ids) {
+        const previous = this.records.get(id);
+        if (!previous) continue;
+        this.records.delete(id);
+        undo(() => this.records.set(id, previous));
+        deleted += 1;
+      }
+      return deleted;
+    });
+  }
+
+  list(options: { scope?: Scope; limit?: number; offset?: number } = {}): Promise<T[]> {
+    return this.host.read(() => {
+      const matching = [...this.records.values()]
+        .filter((record) => scopeMatches(record.scope, options.scope))
+        .sort((a, b) => compareIds(a.id, b.id));
+      return page(matching, options.offset, options.limit).map((record) => structuredClone(record));
+    });
+  }
+}

@@ -1,0 +1,446 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { z } from 'zod';
+import { memoryMatches } from '../../core/memory-filter.js';
+import { lexicalText } from '../../core/memory-text.js';
+import { ConfigError, StoreError } from '../../core/spec/errors.js';
+import type { Memory } from '../../core/spec/memory.js';
+import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
+import type {
+  EmbedderIdentity,
+  LexicalSearchQuery,
+  ListMemoriesQuery,
+  MemoryFilter,
+  MemoryOrder,
+  MemoryRecord,
+  MemoryStore,
+  SearchHit,
+  StoreCapabilities,
+  StoreStats,
+  VectorSearchQuery,
+} from '../../core/spec/store.js';
+import { toValidationIssues } from '../../core/validate.js';
+import { Bm25Index, compareHits } from './in-memory-bm25.js';
+import { type CollectionHost, compareIds, InMemoryCollection, page, type UndoLog } from './in-memory-collection.js';
+
+const COMPONENT = 'in-memory-store';
+
+/** Options of {@link createInMemoryStore}. */
+export interface InMemoryStoreOptions {
+  /** The store's {@link MemoryStore.name}, used in messages. Default `in-memory`. */
+  name?: string;
+}
+
+const optionsSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'expected a non-empty string')
+      .max(128, 'expected at most 128 characters')
+      .optional(),
+  })
+  .strict();
+
+const CAPABILITIES: StoreCapabilities = Object.freeze({
+  lexicalSearch: true,
+  vectorSearch: true,
+  persistent: false,
+  multiProcess: false,
+});
+
+const ignoreUndo: UndoLog = () => {};
+
+interface Transaction {
+  /** False once the transaction settled; late writes from its async context then queue like any other. */
+  active: boolean;
+  /** Undo steps, in the order the changes were made. */
+  undo: Array<() => void>;
+}
+
+/** A FIFO mutex made of a promise chain. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Resolves to a release function once every earlier holder has released. */
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const previous = this.tail;
+    this.tail = previous.then(() => held);
+    return previous.then(() => release);
+  }
+}
+
+function storeError(message: string, suggestion?: string): StoreError {
+  return new StoreError(message, { component: COMPONENT, suggestion });
+}
+
+function copyVector(vector: Float32Array): Float32Array {
+  return new Float32Array(vector);
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  if (normA === 0 || normB === 0) return 0;
+  const score = dot / Math.sqrt(normA * normB);
+  return Number.isNaN(score) ? 0 : score;
+}
+
+function sortKey(memory: Memory, orderBy: MemoryOrder): number {
+  if (orderBy === 'importance') return memory.importance;
+  // Parsed, so timestamps written with different precision or offsets still order by instant.
+  return Date.parse(memory[orderBy]);
+}
+
+const textEncoder = new TextEncoder();
+
+/** The in-memory {@link MemoryStore}. Construct it with {@link createInMemoryStore}. */
+class InMemoryStore implements MemoryStore {
+  readonly specificationVersion = 'v1' as const;
+  readonly capabilities = CAPABILITIES;
+  readonly opinions: InMemoryCollection<Opinion>;
+  readonly procedures: InMemoryCollection<Procedure>;
+  readonly sessions: InMemoryCollection<Session>;
+  readonly entities: InMemoryCollection<Entity>;
+
+  private readonly memories = new Map<string, Memory>();
+  private readonly embeddings = new Map<string, Float32Array>();
+  private readonly lexicalIndex = new Bm25Index();
+  private identity: EmbedderIdentity | null = null;
+
+  private readonly mutex = new Mutex();
+  private readonly transactionContext = new AsyncLocalStorage<Transaction>();
+  private closing = false;
+  private closed = false;
+  private closePromise: Promise<void> | undefined;
+
+  constructor(readonly name: string) {
+    const host: CollectionHost = {
+      read: (operation) => this.read(operation),
+      write: (operation) => this.write(operation),
+    };
+    this.opinions = new InMemoryCollection<Opinion>(host);
+    this.procedures = new InMemoryCollection<Procedure>(host);
+    this.sessions = new InMemoryCollection<Session>(host);
+    this.entities = new InMemoryCollection<Entity>(host);
+  }
+
+  open(embedder: EmbedderIdentity): Promise<void> {
+    return this.write((undo) => {
+      if (
+        typeof embedder?.id !== 'string' ||
+        embedder.id.length === 0 ||
+        !Number.isInteger(embedder.dimensions) ||
+        embedder.dimensions <= 0
+      ) {
+        throw storeError('open() expects an embedder identity with a non-empty id and positive integer dimensions');
+      }
+      const held = this.heldDimensions();
+      if (held !== null) {
+        const recorded = this.identity;
+        const builtWith = recorded
+          ? `embedder "${recorded.id}" (${recorded.dimensions} dimensions)`
+          : `an embedder with ${held} dimensions`;
+        if ((recorded && recorded.id !== embedder.id) || held !== embedder.dimensions) {
+          throw storeError(
+            `the store holds vectors from ${builtWith}, but was opened with embedder "${embedder.id}" (${embedder.dimensions} dimensions); their vectors don't compare`,
+            'Re-embed the stored memories with the new embedder (`memoir reindex`), or open the store with the embedder it was built with.',
+          );
+        }
+      }
+      const previous = this.identity;
+      undo(() => {
+        this.identity = previous;
+      });
+      this.identity = { id: embedder.id, dimensions: embedder.dimensions };
+    });
+  }
+
+  getMemories(ids: readonly string[]): Promise<Memory[]> {
+    return this.read(() => {
+      const found: Memory[] = [];
+      for (const id of ids) {
+        const memory = this.memories.get(id);
+        if (memory) found.push(structuredClone(memory));
+      }
+      return found;
+    });
+  }
+
+  upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
+    return this.write((undo) => {
+      // Validate and copy the whole batch first: nothing is written unless all of it can be.
+      let dimensions = this.identity?.dimensions ?? this.heldDimensions();
+      const prepared = records.map((record, index) => {
+        const { memory, embedding } = record;
+        if (typeof memory?.id !== 'string' || memory.id.length === 0) {
+          throw storeError(`records[${index}].memory: expected a memory with a non-empty id`);
+        }
+        if (embedding !== null) {
+          if (!(embedding instanceof Float32Array)) {
+            throw storeError(`records[${index}].embedding: expected a Float32Array or null`);
+          }
+          dimensions ??= embedding.length;
+          if (embedding.length !== dimensions) {
+            throw storeError(
+              `records[${index}].embedding: expected ${dimensions} dimensions, got ${embedding.length} (memory "${memory.id}")`,
+              'Embed every memory with the embedder the store was opened with; after changing embedders run `memoir reindex`.',
+            );
+          }
+        }
+        const copy = structuredClone(memory);
+        return { memory: copy, embedding: embedding === null ? null : copyVector(embedding), text: lexicalText(copy) };
+      });
+      for (const { memory, embedding, text } of prepared) this.putMemory(memory, embedding, text, undo);
+    });
+  }
+
+  deleteMemories(ids: readonly string[]): Promise<number> {
+    return this.write((undo) => {
+      let deleted = 0;
+      for (const id of ids) {
+        const previous = this.memories.get(id);
+        if (!previous) continue;
+        const previousEmbedding = this.embeddings.get(id) ?? null;
+        this.removeMemory(id);
+        undo(() => this.setMemory(previous, previousEmbedding));
+        deleted += 1;
+      }
+      return deleted;
+    });
+  }
+
+  listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
+    return this.read(() => {
+      const orderBy = query.orderBy ?? 'createdAt';
+      const sign = (query.direction ?? 'desc') === 'asc' ? 1 : -1;
+      const keyed = this.matching(query.filter).map((memory) => ({ memory, key: sortKey(memory, orderBy) }));
+      keyed.sort((a, b) => {
+        if (a.key !== b.key) return (a.key < b.key ? -1 : 1) * sign;
+        return compareIds(a.memory.id, b.memory.id);
+      });
+      return page(keyed, query.offset, query.limit).map(({ memory }) => structuredClone(memory));
+    });
+  }
+
+  countMemories(filter?: MemoryFilter): Promise<number> {
+    return this.read(() => this.matching(filter).length);
+  }
+
+  getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    return this.read(() => {
+      const found = new Map<string, Float32Array>();
+      for (const id of ids) {
+        const embedding = this.embeddings.get(id);
+        if (embedding) found.set(id, copyVector(embedding));
+      }
+      return found;
+    });
+  }
+
+  recordAccess(ids: readonly string[], at: string): Promise<void> {
+    return this.write((undo) => {
+      // Once per memory per call, as an SQL `UPDATE … WHERE id IN (…)` would.
+      for (const id of new Set(ids)) {
+        const previous = this.memories.get(id);
+        if (!previous) continue;
+        // The text is unchanged, so the lexical index needs no update.
+        this.memories.set(id, { ...previous, accessCount: previous.accessCount + 1, lastAccessedAt: at });
+        undo(() => this.memories.set(id, previous));
+      }
+    });
+  }
+
+  searchLexical(query: LexicalSearchQuery): Promise<SearchHit[]> {
+    return this.read(() =>
+      this.lexicalIndex.search(query.text, {
+        limit: query.limit,
+        accept: (id) => {
+          const memory = this.memories.get(id);
+          return memory !== undefined && memoryMatches(memory, query.filter);
+        },
+      }),
+    );
+  }
+
+  searchVector(query: VectorSearchQuery): Promise<SearchHit[]> {
+    return this.read(() => {
+      const vector = query.vector;
+      if (!(vector instanceof Float32Array))
+        throw storeError('searchVector: expected the query vector as a Float32Array');
+      const dimensions = this.identity?.dimensions ?? this.heldDimensions();
+      if (dimensions !== null && vector.length !== dimensions) {
+        throw storeError(
+          `searchVector: expected a query vector of ${dimensions} dimensions, got ${vector.length}`,
+          'Embed the query with the embedder the store was opened with.',
+        );
+      }
+      const limit = Math.max(0, Math.floor(query.limit));
+      if (limit === 0) return [];
+      const hits: SearchHit[] = [];
+      for (const [id, embedding] of this.embeddings) {
+        const memory = this.memories.get(id);
+        if (!memory || !memoryMatches(memory, query.filter)) continue;
+        hits.push({ id, score: cosine(vector, embedding) });
+      }
+      hits.sort(compareHits);
+      return hits.slice(0, limit);
+    });
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    if (this.currentTransaction()) {
+      throw storeError(
+        'transaction() was called inside a running transaction; transactions do not nest',
+        'Make the writes directly inside the outer transaction.',
+      );
+    }
+    const release = await this.mutex.acquire();
+    const transaction: Transaction = { active: true, undo: [] };
+    try {
+      if (this.closed) throw this.closedError();
+      return await this.transactionContext.run(transaction, work);
+    } catch (error) {
+      for (let i = transaction.undo.length - 1; i >= 0; i--) transaction.undo[i]!();
+      throw error;
+    } finally {
+      transaction.active = false;
+      release();
+    }
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.read(() => {
+      let bytes = 0;
+      for (const memory of this.memories.values()) bytes += textEncoder.encode(JSON.stringify(memory)).byteLength;
+      for (const embedding of this.embeddings.values()) bytes += 4 * embedding.length;
+      return {
+        memories: this.memories.size,
+        opinions: this.opinions.size,
+        procedures: this.procedures.size,
+        sessions: this.sessions.size,
+        entities: this.entities.size,
+        bytes,
+      };
+    });
+  }
+
+  close(): Promise<void> {
+    this.closePromise ??= this.shutdown();
+    return this.closePromise;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing = true;
+    // Let queued writes and a running transaction finish first; from inside a transaction that would deadlock.
+    if (!this.currentTransaction()) {
+      const release = await this.mutex.acquire();
+      release();
+    }
+    this.closed = true;
+    this.memories.clear();
+    this.embeddings.clear();
+    this.lexicalIndex.clear();
+    for (const collection of [this.opinions, this.procedures, this.sessions, this.entities]) collection.clear();
+  }
+
+  private currentTransaction(): Transaction | undefined {
+    const transaction = this.transactionContext.getStore();
+    return transaction?.active ? transaction : undefined;
+  }
+
+  private closedError(): StoreError {
+    return storeError(`store "${this.name}" is closed`, 'Create a new store with createInMemoryStore().');
+  }
+
+  private assertOpen(): void {
+    if (this.closed || (this.closing && !this.currentTransaction())) throw this.closedError();
+  }
+
+  private async read<R>(operation: () => R): Promise<R> {
+    this.assertOpen();
+    return operation();
+  }
+
+  private async write<R>(operation: (undo: UndoLog) => R): Promise<R> {
+    this.assertOpen();
+    const transaction = this.currentTransaction();
+    if (transaction) return operation((step) => transaction.undo.push(step));
+    const release = await this.mutex.acquire();
+    try {
+      if (this.closed) throw this.closedError();
+      return operation(ignoreUndo);
+    } finally {
+      release();
+    }
+  }
+
+  /** Length of the stored vectors, or null when none are stored. */
+  private heldDimensions(): number | null {
+    for (const embedding of this.embeddings.values()) return embedding.length;
+    return null;
+  }
+
+  private matching(filter: MemoryFilter | undefined): Memory[] {
+    const found: Memory[] = [];
+    for (const memory of this.memories.values()) if (memoryMatches(memory, filter)) found.push(memory);
+    return found;
+  }
+
+  private putMemory(memory: Memory, embedding: Float32Array | null, text: string, undo: UndoLog): void {
+    const previous = this.memories.get(memory.id);
+    const previousEmbedding = this.embeddings.get(memory.id) ?? null;
+    undo(() => {
+      if (previous) this.setMemory(previous, previousEmbedding);
+      else this.removeMemory(memory.id);
+    });
+    this.setMemory(memory, embedding, text);
+  }
+
+  private setMemory(memory: Memory, embedding: Float32Array | null, text = lexicalText(memory)): void {
+    this.memories.set(memory.id, memory);
+    if (embedding) this.embeddings.set(memory.id, embedding);
+    else this.embeddings.delete(memory.id);
+    this.lexicalIndex.add(memory.id, text);
+  }
+
+  private removeMemory(id: string): void {
+    this.memories.delete(id);
+    this.embeddings.delete(id);
+    this.lexicalIndex.remove(id);
+  }
+}
+
+/**
+ * A {@link MemoryStore} that keeps everything in process memory: BM25 lexical search,
+ * brute-force cosine vector search, transactions with rollback. Nothing survives
+ * `close()`. Meant for tests, examples and short-lived agents.
+ *
+ * @throws ConfigError when `options` is invalid.
+ */
+export function createInMemoryStore(options?: InMemoryStoreOptions): MemoryStore {
+  const input: unknown = options === undefined ? {} : options;
+  const parsed = optionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const [issue] = toValidationIssues(parsed.error, input, '');
+    const field = issue?.field ?? '';
+    throw new ConfigError(`invalid options: ${field || 'options'}: ${issue?.message ?? 'invalid value'}`, {
+      component: COMPONENT,
+      field,
+      suggestion: 'createInMemoryStore accepts { name?: string }.',
+    });
+  }
+  return new InMemoryStore(parsed.data.name ?? 'in-memory');
+}

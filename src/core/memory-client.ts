@@ -1,0 +1,513 @@
+import { EventEmitter } from 'eventemitter3';
+import PQueue from 'p-queue';
+import { z } from 'zod';
+import type { MemoirEvents, MemorySkippedEvent } from './events.js';
+import { type FormatContextOptions, formatContext } from './format-context.js';
+import { buildMemory, deriveAbstract, fingerprintOf, uniqueEntities } from './memory-builder.js';
+import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
+import { embeddingText } from './memory-text.js';
+import {
+  packIntoBudget,
+  type RecallOptions,
+  type RecallResponse,
+  rankMemories,
+  recallOptionsSchema,
+} from './recall.js';
+import { applyTallies } from './record-tallies.js';
+import { createConsoleLogger, randomIds, systemClock } from './runtime-defaults.js';
+import type { Embedder } from './spec/embedder.js';
+import { MemoirError, NotFoundError, ProviderError, StoreError, ValidationError } from './spec/errors.js';
+import {
+  MEMORY_KINDS,
+  type Memory,
+  type MemoryInput,
+  type MemoryPatch,
+  memoryInputSchema,
+  memoryPatchSchema,
+  scopeSchema,
+  timeInputSchema,
+} from './spec/memory.js';
+import type { MemoryFilter, MemoryRecord, MemoryStore, StoreStats } from './spec/store.js';
+import { parseInput } from './validate.js';
+
+const MAX_BATCH = 100_000;
+const DEFAULT_EMBED_BATCH = 256;
+
+const idSchema = z.string().min(1, 'expected a non-empty id').max(256);
+const idsSchema = z.union([idSchema, z.array(idSchema).min(1).max(MAX_BATCH)]);
+const querySchema = z.string().trim().min(1, 'expected a non-empty query').max(10_000);
+const retainOptionsSchema = z
+  .object({
+    /** What to do with an input identical to a stored, valid memory. Default `skip`. */
+    onDuplicate: z.enum(['skip', 'keep']).default('skip'),
+  })
+  .strict();
+const invalidateSchema = z.union([
+  z.string().trim().min(1, 'expected a non-empty reason').max(2000),
+  z
+    .object({
+      reason: z.string().trim().min(1, 'expected a non-empty reason').max(2000),
+      supersededBy: idSchema.optional(),
+      at: timeInputSchema.optional(),
+    })
+    .strict(),
+]);
+const listOptionsSchema = z
+  .object({
+    scope: scopeSchema.optional(),
+    kinds: z.array(z.enum(MEMORY_KINDS)).min(1).optional(),
+    categories: z.array(z.string().min(1)).min(1).optional(),
+    entities: z.array(z.string().min(1)).min(1).optional(),
+    sessionId: z.string().min(1).optional(),
+    since: timeInputSchema.optional(),
+    until: timeInputSchema.optional(),
+    bookmarked: z.boolean().optional(),
+    includeInvalid: z.boolean().default(true),
+    orderBy: z.enum(['occurredAt', 'createdAt', 'updatedAt', 'importance']).default('createdAt'),
+    direction: z.enum(['asc', 'desc']).default('desc'),
+    limit: z.number().int().min(1).max(MAX_BATCH).default(100),
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+/** Options of `retain`. */
+export type RetainOptions = z.input<typeof retainOptionsSchema>;
+/** Options of `invalidate`: a reason, or a reason with the replacing memory and the time it stopped holding. */
+export type InvalidateOptions = z.input<typeof invalidateSchema>;
+/** Options of `list`. Invalidated memories are included unless `includeInvalid: false`. */
+export type ListOptions = z.input<typeof listOptionsSchema>;
+
+/** What `retain` resolves to. */
+export interface RetainResult {
+  /** One id per input, in input order: the new memory's id, or for a skipped duplicate the id of the memory it duplicates. */
+  ids: string[];
+  /** The memories stored by this call. */
+  memories: Memory[];
+  /** Inputs that were not stored, and why. */
+  skipped: MemorySkippedEvent[];
+}
+
+/** A memory client: the object agent code talks to. Create one with {@link createMemory}. */
+export interface MemoryClient {
+  /** The store in use. */
+  readonly store: MemoryStore;
+  /** The embedder in use. */
+  readonly embedder: Embedder;
+  /**
+   * Store one memory or a batch. Validates every input first (nothing is written if any
+   * is invalid), fills defaults, embeds in batches and stores the batch in one transaction.
+   * An input identical to a valid stored memory is skipped (`memory:skipped`) unless
+   * `onDuplicate: 'keep'`.
+   */
+  retain(
+    input: string | MemoryInput | ReadonlyArray<string | MemoryInput>,
+    options?: RetainOptions,
+  ): Promise<RetainResult>;
+  /** One memory by id. Rejects with NotFoundError when it doesn't exist. */
+  get(id: string): Promise<Memory>;
+  /** Memories matching filters, newest first by default, including invalidated ones unless asked not to. */
+  list(options?: ListOptions): Promise<Memory[]>;
+  /** Change fields of a memory; re-embeds when its text changes. Resolves to the updated memory. */
+  update(id: string, patch: MemoryPatch): Promise<Memory>;
+  /** Hard-delete one memory or several; resolves to the number deleted. Unknown ids are ignored. */
+  forget(ids: string | readonly string[]): Promise<number>;
+  /**
+   * Soft-invalidate: the memory stops being recalled (unless `includeInvalid`) but stays
+   * listed and exported, with `validTo` and the reason recorded.
+   */
+  invalidate(id: string, reason: InvalidateOptions): Promise<Memory>;
+  /** Find the memories that best answer a query. See {@link RecallOptions}. */
+  recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
+  /** Render recalled memories as an escaped, clearly-framed prompt block. */
+  formatContext(response: RecallResponse | RecallResponse['results'], options?: FormatContextOptions): string;
+  /** Counts and sizes of the store. */
+  stats(): Promise<StoreStats>;
+  /** Subscribe to an event. */
+  on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
+  /** Subscribe to the next occurrence of an event. */
+  once<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
+  /** Unsubscribe. */
+  off<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
+  /** Wait until queued background work is done. */
+  flush(): Promise<void>;
+  /** Wait for background work, then close the store. Later calls reject. Calling twice is harmless. */
+  close(): Promise<void>;
+}
+
+function wrapError(error: unknown, component: string): MemoirError {
+  if (MemoirError.isInstance(error)) return error;
+  return new StoreError(error instanceof Error ? error.message : String(error), { component, cause: error });
+}
+
+/** Factories for the parts a caller did not supply. */
+export interface ClientDefaults {
+  /** Store used when `options.store` is absent. */
+  store: () => MemoryStore;
+  /** Embedder used when `options.embedder` is absent. */
+  embedder: () => Embedder;
+}
+
+/**
+ * The engine behind `createMemory`: validates options once (a bad option is a
+ * ConfigError) and builds the client, taking missing parts from `defaults`.
+ */
+export function createMemoryClient(options: MemoryOptions | undefined, defaults: ClientDefaults): MemoryClient {
+  const settings = parseMemoryOptions(options);
+  const store = settings.store ?? defaults.store();
+  const embedder = settings.embedder ?? defaults.embedder();
+  const clock = settings.clock ?? systemClock;
+  const ids = settings.ids ?? randomIds;
+  const logger = settings.logger ?? createConsoleLogger();
+  const emitter = new EventEmitter<MemoirEvents>();
+  const queue = new PQueue({ concurrency: settings.concurrency });
+  let opened: Promise<void> | undefined;
+  let closed = false;
+
+  const nowIso = () => new Date(clock.now()).toISOString();
+
+  function emit<E extends keyof MemoirEvents>(event: E, ...args: Parameters<MemoirEvents[E]>) {
+    try {
+      (emitter.emit as (event: E, ...rest: Parameters<MemoirEvents[E]>) => boolean)(event, ...args);
+    } catch (error) {
+      // A listener's bug must not turn a committed write into a rejected call.
+      logger.log('error', `listener for ${event} threw`, { error: String(error) });
+    }
+  }
+
+  async function ready(component: string) {
+    if (closed) {
+      throw new StoreError('the memory client is closed', {
+        component,
+        suggestion: 'Create a new client with createMemory().',
+      });
+    }
+    opened ??= store.open({ id: embedder.id, dimensions: embedder.dimensions });
+    try {
+      await opened;
+    } catch (error) {
+      opened = undefined;
+      throw wrapError(error, component);
+    }
+  }
+
+  async function embedAll(texts: readonly string[], component: string): Promise<Float32Array[]> {
+    const batchSize = Math.max(1, embedder.maxBatchSize ?? DEFAULT_EMBED_BATCH);
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += batchSize) {
+      const batch = texts.slice(start, start + batchSize);
+      let result: Float32Array[];
+      try {
+        result = await embedder.embed(batch);
+      } catch (error) {
+        if (MemoirError.isInstance(error)) throw error;
+        throw new ProviderError(`embedder ${embedder.id} failed`, { component, cause: error });
+      }
+      if (result.length !== batch.length || result.some((vector) => vector.length !== embedder.dimensions)) {
+        throw new ProviderError(
+          `embedder ${embedder.id} returned ${result.length} vectors for ${batch.length} texts, or a vector whose length is not ${embedder.dimensions}`,
+          { component, suggestion: 'Check the embedder implementation and its `dimensions`.' },
+        );
+      }
+      vectors.push(...result);
+    }
+    return vectors;
+  }
+
+  function background(operation: string, work: () => Promise<void>) {
+    void queue.add(async () => {
+      try {
+        await work();
+      } catch (error) {
+        const wrapped = wrapError(error, operation);
+        logger.log('warn', `background ${operation} failed: ${wrapped.message}`);
+        emit('error', { operation, error: wrapped });
+      }
+    });
+  }
+
+  async function requireMemory(id: string, component: string): Promise<Memory> {
+    const [memory] = await store.getMemories([id]);
+    if (!memory) throw new NotFoundError('memory', id, { component });
+    return memory;
+  }
+
+  function parseRetainInputs(input: unknown): z.output<typeof memoryInputSchema>[] {
+    const single = !Array.isArray(input);
+    const items: unknown[] = single ? [input] : (input as unknown[]);
+    if (items.length === 0 || items.length > MAX_BATCH) {
+      throw new ValidationError(
+        [{ field: 'input', message: `expected 1 to ${MAX_BATCH} memories (got ${items.length})` }],
+        {
+          component: 'retain',
+        },
+      );
+    }
+    return items.map((item, index) =>
+      parseInput(
+        memoryInputSchema,
+        typeof item === 'string' ? { content: item } : item,
+        'retain',
+        single ? 'input' : `input[${index}]`,
+      ),
+    );
+  }
+
+  async function retain(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
+    const inputs = parseRetainInputs(input);
+    const { onDuplicate } = parseInput(retainOptionsSchema, retainOptions ?? {}, 'retain', 'options');
+    const seenIds = new Set<string>();
+    inputs.forEach((item, index) => {
+      if (item.id === undefined) return;
+      if (seenIds.has(item.id)) {
+        throw new ValidationError(
+          [{ field: `input[${index}].id`, message: `id "${item.id}" appears twice in the batch` }],
+          {
+            component: 'retain',
+          },
+        );
+      }
+      seenIds.add(item.id);
+    });
+    await ready('retain');
+    const now = nowIso();
+    const memories = inputs.map((item) =>
+      buildMemory(item, { id: ids.next('mem'), now, scope: settings.scope, sessionId: settings.sessionId }),
+    );
+    const vectors = await embedAll(memories.map(embeddingText), 'retain');
+
+    const outcome = await store.transaction(async () => {
+      const taken = new Map((await store.getMemories([...seenIds])).map((memory) => [memory.id, memory]));
+      const duplicates = new Map<string, string>();
+      if (onDuplicate === 'skip') {
+        const existing = await store.listMemories({
+          filter: { fingerprints: [...new Set(memories.map((memory) => memory.fingerprint))], validAt: now },
+        });
+        for (const memory of existing) duplicates.set(memory.fingerprint, memory.id);
+      }
+      const records: MemoryRecord[] = [];
+      const skipped: MemorySkippedEvent[] = [];
+      const resultIds = memories.map((memory, index) => {
+        const clash = taken.get(memory.id);
+        if (clash && clash.fingerprint !== memory.fingerprint) {
+          throw new ValidationError(
+            [{ field: `input[${index}].id`, message: `a different memory with id "${memory.id}" already exists` }],
+            { component: 'retain', suggestion: 'Use update() to change an existing memory.' },
+          );
+        }
+        const duplicateOf = clash?.id ?? duplicates.get(memory.fingerprint);
+        if (duplicateOf !== undefined) {
+          skipped.push({
+            index,
+            reason: 'duplicate',
+            detail: `identical to memory ${duplicateOf}`,
+            existingId: duplicateOf,
+          });
+          return duplicateOf;
+        }
+        if (onDuplicate === 'skip') duplicates.set(memory.fingerprint, memory.id);
+        records.push({ memory, embedding: vectors[index] ?? null });
+        return memory.id;
+      });
+      if (records.length > 0) {
+        await store.upsertMemories(records);
+        await applyTallies(
+          store,
+          records.map((record) => record.memory),
+          1,
+          now,
+        );
+      }
+      return { ids: resultIds, memories: records.map((record) => record.memory), skipped };
+    });
+
+    for (const skip of outcome.skipped) emit('memory:skipped', skip);
+    if (outcome.memories.length > 0) emit('memory:retained', { memories: outcome.memories });
+    return outcome;
+  }
+
+  async function update(id: unknown, patchInput: unknown): Promise<Memory> {
+    const memoryId = parseInput(idSchema, id, 'update', 'id');
+    const patch = parseInput(memoryPatchSchema, patchInput, 'update', 'patch');
+    await ready('update');
+    const result = await store.transaction(async () => {
+      const previous = await requireMemory(memoryId, 'update');
+      const content = patch.content ?? previous.content;
+      const abstractWasDerived = previous.abstract === deriveAbstract(previous.content);
+      const abstract = patch.abstract || (abstractWasDerived ? deriveAbstract(content) : previous.abstract);
+      const next: Memory = {
+        ...previous,
+        kind: patch.kind ?? previous.kind,
+        category: patch.category ?? previous.category,
+        content,
+        abstract,
+        overview: patch.overview === undefined ? previous.overview : patch.overview,
+        entities: patch.entities ? uniqueEntities(patch.entities) : previous.entities,
+        sessionId: patch.sessionId ?? previous.sessionId,
+        source: patch.source ?? previous.source,
+        occurredAt: patch.occurredAt ?? previous.occurredAt,
+        importance: patch.importance ?? previous.importance,
+        bookmarked: patch.bookmarked ?? previous.bookmarked,
+        metadata: patch.metadata ?? previous.metadata,
+        updatedAt: nowIso(),
+      };
+      next.fingerprint = fingerprintOf({ ...next, occurredAt: next.occurredAt });
+      const textChanged = next.content !== previous.content || next.abstract !== previous.abstract;
+      const [embedding] = textChanged
+        ? await embedAll([embeddingText(next)], 'update')
+        : [(await store.getEmbeddings([memoryId])).get(memoryId) ?? null];
+      await store.upsertMemories([{ memory: next, embedding: embedding ?? null }]);
+      const talliesChanged =
+        next.sessionId !== previous.sessionId || next.entities.join('\u0000') !== previous.entities.join('\u0000');
+      if (talliesChanged) {
+        await applyTallies(store, [previous], -1, next.updatedAt);
+        await applyTallies(store, [next], 1, next.updatedAt);
+      }
+      return { next, previous };
+    });
+    emit('memory:updated', { memory: result.next, previous: result.previous });
+    return result.next;
+  }
+
+  async function forget(input: unknown): Promise<number> {
+    const parsed = parseInput(idsSchema, input, 'forget', 'ids');
+    const targets = [...new Set(typeof parsed === 'string' ? [parsed] : parsed)];
+    await ready('forget');
+    const deleted = await store.transaction(async () => {
+      const existing = await store.getMemories(targets);
+      if (existing.length === 0) return [];
+      await store.deleteMemories(existing.map((memory) => memory.id));
+      await applyTallies(store, existing, -1, nowIso());
+      return existing.map((memory) => memory.id);
+    });
+    if (deleted.length > 0) emit('memory:forgotten', { ids: deleted });
+    return deleted.length;
+  }
+
+  async function invalidate(id: unknown, reasonInput: unknown): Promise<Memory> {
+    const memoryId = parseInput(idSchema, id, 'invalidate', 'id');
+    const parsed = parseInput(invalidateSchema, reasonInput, 'invalidate', 'reason');
+    const { reason, supersededBy, at } = typeof parsed === 'string' ? { reason: parsed } : parsed;
+    await ready('invalidate');
+    const memory = await store.transaction(async () => {
+      const previous = await requireMemory(memoryId, 'invalidate');
+      if (supersededBy !== undefined) await requireMemory(supersededBy, 'invalidate');
+      const now = nowIso();
+      const next: Memory = {
+        ...previous,
+        validTo: previous.validTo ?? at ?? now,
+        invalidationReason: reason,
+        supersededBy: supersededBy ?? previous.supersededBy,
+        updatedAt: now,
+      };
+      const embedding = (await store.getEmbeddings([memoryId])).get(memoryId) ?? null;
+      await store.upsertMemories([{ memory: next, embedding }]);
+      return next;
+    });
+    emit('memory:invalidated', { memory, reason });
+    return memory;
+  }
+
+  async function recall(queryInput: unknown, optionsInput?: unknown): Promise<RecallResponse> {
+    const started = performance.now();
+    const query = parseInput(querySchema, queryInput, 'recall', 'query');
+    const options = parseInput(recallOptionsSchema, optionsInput ?? {}, 'recall', 'options');
+    await ready('recall');
+    const now = clock.now();
+    const filter: MemoryFilter = {
+      scope: options.scope ?? settings.scope,
+      kinds: options.kinds,
+      categories: options.categories,
+      entities: options.entities,
+      sessionId: options.sessionId,
+      since: options.since,
+      until: options.until,
+      validAt: options.includeInvalid ? undefined : new Date(now).toISOString(),
+    };
+    const ranked = await rankMemories(query, filter, options, {
+      store,
+      embedder,
+      ranking: settings.ranking,
+      now,
+      k: options.k ?? settings.recallK,
+    });
+    let response: RecallResponse;
+    if (options.tokenBudget !== undefined) {
+      const { packed, used, dropped } = await packIntoBudget(ranked, options.tokenBudget);
+      response = { query, results: packed, totalTokens: used, droppedForBudget: dropped };
+    } else {
+      response = { query, results: ranked, droppedForBudget: 0 };
+    }
+    const accessedAt = new Date(now).toISOString();
+    for (const result of response.results) {
+      result.memory = { ...result.memory, accessCount: result.memory.accessCount + 1, lastAccessedAt: accessedAt };
+    }
+    const recalledIds = response.results.map((result) => result.memory.id);
+    if (recalledIds.length > 0) background('recordAccess', () => store.recordAccess(recalledIds, accessedAt));
+    emit('recall', { query, ids: recalledIds, durationMs: performance.now() - started });
+    return response;
+  }
+
+  async function list(optionsInput?: unknown): Promise<Memory[]> {
+    const options = parseInput(listOptionsSchema, optionsInput ?? {}, 'list', 'options');
+    await ready('list');
+    return store.listMemories({
+      filter: {
+        scope: options.scope ?? settings.scope,
+        kinds: options.kinds,
+        categories: options.categories,
+        entities: options.entities,
+        sessionId: options.sessionId,
+        since: options.since,
+        until: options.until,
+        bookmarked: options.bookmarked,
+        validAt: options.includeInvalid ? undefined : nowIso(),
+      },
+      orderBy: options.orderBy,
+      direction: options.direction,
+      limit: options.limit,
+      offset: options.offset,
+    });
+  }
+
+  const client: MemoryClient = {
+    store,
+    embedder,
+    retain: (input, options) => retain(input, options),
+    async get(id) {
+      const memoryId = parseInput(idSchema, id, 'get', 'id');
+      await ready('get');
+      return requireMemory(memoryId, 'get');
+    },
+    list: (options) => list(options),
+    update: (id, patch) => update(id, patch),
+    forget: (input) => forget(input),
+    invalidate: (id, reason) => invalidate(id, reason),
+    recall: (query, options) => recall(query, options),
+    formatContext: (response, options) => formatContext(response, options),
+    async stats() {
+      await ready('stats');
+      return store.stats();
+    },
+    on(event, listener) {
+      emitter.on(event, listener as never);
+      return client;
+    },
+    once(event, listener) {
+      emitter.once(event, listener as never);
+      return client;
+    },
+    off(event, listener) {
+      emitter.off(event, listener as never);
+      return client;
+    },
+    flush: () => queue.onIdle(),
+    async close() {
+      if (closed) return;
+      await queue.onIdle();
+      closed = true;
+      await store.close();
+      emitter.removeAllListeners();
+    },
+  };
+  return client;
+}

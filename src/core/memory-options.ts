@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import type { Embedder } from './spec/embedder.js';
+import { ConfigError } from './spec/errors.js';
+import { type Scope, scopeSchema } from './spec/memory.js';
+import type { Clock, IdGenerator, Logger } from './spec/runtime.js';
+import type { MemoryStore } from './spec/store.js';
+import { toValidationIssues } from './validate.js';
+
+function port<T>(what: string, required: readonly string[]) {
+  return z.custom<T>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { specificationVersion?: unknown }).specificationVersion === 'v1' &&
+      required.every((member) => member in value),
+    { message: `expected a ${what} implementing specificationVersion 'v1' (members: ${required.join(', ')})` },
+  );
+}
+
+const withMethod = <T>(what: string, method: string) =>
+  z.custom<T>(
+    (value) =>
+      typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[method] === 'function',
+    {
+      message: `expected ${what} with a ${method}() method`,
+    },
+  );
+
+/** Tuning of recall's ranking. Every field has a default. */
+export const rankingOptionsSchema = z
+  .object({
+    /** Candidates taken from each list before fusion (at least `k`). Default 100. */
+    candidates: z.number().int().min(1).max(10_000).default(100),
+    /** The constant of reciprocal-rank fusion: 1 / (rrfK + rank). Default 60. */
+    rrfK: z.number().positive().max(10_000).default(60),
+    /** Weight of the lexical (BM25) list in fusion. Default 1. */
+    lexicalWeight: z.number().min(0).max(100).default(1),
+    /** Weight of the vector list in fusion. Default 1. */
+    vectorWeight: z.number().min(0).max(100).default(1),
+    /** Largest relative boost importance gives (importance 1 → ×(1+w), 0 → ×(1-w)). Default 0.1. */
+    importanceWeight: z.number().min(0).max(1).default(0.1),
+    /** Largest relative boost a brand-new memory gets over an old one. Default 0.05. */
+    recencyWeight: z.number().min(0).max(1).default(0.05),
+    /** Age at which the recency boost has halved, in days. Default 30. */
+    recencyHalfLifeDays: z.number().positive().default(30),
+    /** Relative boost of bookmarked memories. Default 0.05. */
+    bookmarkWeight: z.number().min(0).max(1).default(0.05),
+  })
+  .strict();
+/** Ranking options as accepted (all optional). */
+export type RankingOptions = z.input<typeof rankingOptionsSchema>;
+/** Ranking options with defaults filled. */
+export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema>;
+
+/** Options of {@link createMemory}. All optional: `createMemory()` runs offline with defaults. */
+export const memoryOptionsSchema = z
+  .object({
+    /** Where memories live. Default: a new in-memory store. */
+    store: port<MemoryStore>('MemoryStore', ['open', 'upsertMemories', 'getMemories', 'listMemories']).optional(),
+    /** Turns text into vectors. Default: the local hashing embedder (offline, no download). */
+    embedder: port<Embedder>('Embedder', ['id', 'dimensions', 'embed']).optional(),
+    /** Scope applied to every retain and recall that doesn't name its own. */
+    scope: scopeSchema.optional(),
+    /** Session applied to every retain that doesn't name its own. */
+    sessionId: z.string().min(1).max(256).optional(),
+    /** Default number of results of `recall`. Default 10. */
+    recallK: z.number().int().min(1).max(1000).default(10),
+    /** Ranking tuning. */
+    ranking: rankingOptionsSchema.default(rankingOptionsSchema.parse({})),
+    /** Concurrency of background work (access bookkeeping). Default 1. */
+    concurrency: z.number().int().min(1).max(64).default(1),
+    /** Time source. */
+    clock: withMethod<Clock>('a Clock', 'now').optional(),
+    /** Id source. */
+    ids: withMethod<IdGenerator>('an IdGenerator', 'next').optional(),
+    /** Diagnostics sink. */
+    logger: withMethod<Logger>('a Logger', 'log').optional(),
+  })
+  .strict();
+
+/** Options of {@link createMemory}. */
+export interface MemoryOptions {
+  /** Where memories live. Default: a new in-memory store. */
+  store?: MemoryStore;
+  /** Turns text into vectors. Default: the local hashing embedder (offline, no download). */
+  embedder?: Embedder;
+  /** Scope applied to every retain and recall that doesn't name its own. */
+  scope?: Scope;
+  /** Session applied to every retain that doesn't name its own. */
+  sessionId?: string;
+  /** Default number of results of `recall`. Default 10. */
+  recallK?: number;
+  /** Ranking tuning. */
+  ranking?: RankingOptions;
+  /** Concurrency of background work. Default 1. */
+  concurrency?: number;
+  /** Time source (inject a fixed clock in tests). */
+  clock?: Clock;
+  /** Id source (inject a counter in tests). */
+  ids?: IdGenerator;
+  /** Diagnostics sink. Default: warnings and errors to stderr. */
+  logger?: Logger;
+}
+
+/** Parse createMemory's options once, turning problems into a ConfigError naming the option. */
+export function parseMemoryOptions(options: unknown) {
+  const result = memoryOptionsSchema.safeParse(options ?? {});
+  if (result.success) return result.data;
+  const [issue] = toValidationIssues(result.error, options, '');
+  throw new ConfigError(`option ${issue?.field ?? ''}: ${issue?.message ?? 'invalid'}`, {
+    component: 'createMemory',
+    field: issue?.field,
+    suggestion: 'See the MemoryOptions reference for accepted values.',
+  });
+}

@@ -1,0 +1,28 @@
+/** Options of one {@link Embedder.embed} call. */
+export interface EmbedOptions {
+  /** Aborts the call; the embedder rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Turns texts into vectors. memoir's root export ships a local embedder that needs no
+ * download; `memoir/openai` ships one for any OpenAI-compatible server.
+ */
+export interface Embedder {
+  /** Version of this interface the embedder implements. */
+  readonly specificationVersion: 'v1';
+  /**
+   * Identifies the model and its settings, e.g. `openai:text-embedding-3-small`.
+   * A store built with one id refuses another, because their vectors don't compare.
+   */
+  readonly id: string;
+  /** Length of every vector returned. */
+  readonly dimensions: number;
+  /** Largest number of texts per `embed` call; the engine batches above it. Default 256. */
+  readonly maxBatchSize?: number;
+  /**
+   * Embed texts. Resolves to one L2-normalised vector per text, in the same order.
+   * Rejects with a ProviderError on failure.
+   */
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+}

@@ -1,0 +1,220 @@
+import type { Memory, MemoryKind, Scope } from './memory.js';
+import type { Entity, Opinion, Procedure, Session } from './records.js';
+
+/**
+ * Which memories an operation applies to. Every field is optional and the fields
+ * combine with AND. Array fields match when the memory has any of the listed values.
+ */
+export interface MemoryFilter {
+  /**
+   * Ownership. A memory matches when each field given here is equal on the memory;
+   * a memory without that field does not match. `{}` or undefined matches every scope.
+   */
+  scope?: Scope;
+  /** Restrict to these ids. */
+  ids?: readonly string[];
+  /** Restrict to these kinds. */
+  kinds?: readonly MemoryKind[];
+  /** Restrict to these categories (exact match). */
+  categories?: readonly string[];
+  /** Memories mentioning any of these entities (case-insensitive). */
+  entities?: readonly string[];
+  /** Restrict to one session. */
+  sessionId?: string;
+  /** `occurredAt >= since` (ISO 8601). */
+  since?: string;
+  /** `occurredAt <= until` (ISO 8601). */
+  until?: string;
+  /**
+   * Only memories valid at this instant (ISO 8601): `validFrom <= validAt` and
+   * `validTo` null or later than it. Omit to include invalidated memories.
+   */
+  validAt?: string;
+  /** Restrict to memories with these fingerprints. */
+  fingerprints?: readonly string[];
+  /** Only bookmarked (true) or only not bookmarked (false) memories. */
+  bookmarked?: boolean;
+}
+
+/** Sort keys for {@link MemoryStore.listMemories}. */
+export type MemoryOrder = 'occurredAt' | 'createdAt' | 'updatedAt' | 'importance';
+
+/** Arguments of {@link MemoryStore.listMemories}. */
+export interface ListMemoriesQuery {
+  /** Which memories. */
+  filter?: MemoryFilter;
+  /** Sort key. Default `createdAt`. Ties break on `id` ascending, so pages are stable. */
+  orderBy?: MemoryOrder;
+  /** Sort direction. Default `desc`. */
+  direction?: 'asc' | 'desc';
+  /** Maximum rows. Default: all. */
+  limit?: number;
+  /** Rows to skip. Default 0. */
+  offset?: number;
+}
+
+/** One candidate from a search, best first. */
+export interface SearchHit {
+  /** Memory id. */
+  id: string;
+  /**
+   * The list's own score; higher is better. For lexical search a BM25 score (positive),
+   * for vector search the cosine similarity in -1..1.
+   */
+  score: number;
+}
+
+/** Arguments of {@link MemoryStore.searchLexical}. */
+export interface LexicalSearchQuery {
+  /** Free text. Stores tokenise it the way they tokenise memory text. */
+  text: string;
+  /** Which memories may be returned. */
+  filter?: MemoryFilter;
+  /** Maximum hits. */
+  limit: number;
+}
+
+/** Arguments of {@link MemoryStore.searchVector}. */
+export interface VectorSearchQuery {
+  /** Query embedding; same dimensions as the stored embeddings, L2-normalised. */
+  vector: Float32Array;
+  /** Which memories may be returned. */
+  filter?: MemoryFilter;
+  /** Maximum hits. */
+  limit: number;
+}
+
+/** A memory with the embedding to store beside it. */
+export interface MemoryRecord {
+  /** The memory. */
+  memory: Memory;
+  /** Its embedding, or null when the memory is not embedded. */
+  embedding: Float32Array | null;
+}
+
+/** What a store can do natively. Absent flags mean `false`. */
+export interface StoreCapabilities {
+  /** `searchLexical` is implemented (BM25 or equivalent). Default is `false`. */
+  readonly lexicalSearch?: boolean;
+  /** `searchVector` is implemented. Default is `false`. */
+  readonly vectorSearch?: boolean;
+  /** Data survives `close()` and a new process. Default is `false`. */
+  readonly persistent?: boolean;
+  /** Several processes may open the same data at once. Default is `false`. */
+  readonly multiProcess?: boolean;
+}
+
+/** Counts and approximate sizes, for `stats()` and cleanup reports. */
+export interface StoreStats {
+  /** Number of memories. */
+  memories: number;
+  /** Number of opinions. */
+  opinions: number;
+  /** Number of procedures. */
+  procedures: number;
+  /** Number of sessions. */
+  sessions: number;
+  /** Number of entities. */
+  entities: number;
+  /** Bytes used by memory text, metadata and embeddings (approximate for in-memory stores). */
+  bytes: number;
+}
+
+/** The embedder a store's vectors were built with. */
+export interface EmbedderIdentity {
+  /** The embedder's {@link Embedder.id}. */
+  id: string;
+  /** Vector length. */
+  dimensions: number;
+}
+
+/**
+ * Key-value access to one kind of record (opinions, procedures, sessions, entities).
+ * Records are keyed by their `id`.
+ */
+export interface RecordCollection<T extends { id: string }> {
+  /** The records with these ids, in the given order; missing ids are left out. */
+  get(ids: readonly string[]): Promise<T[]>;
+  /** Insert or replace each record by id. All or nothing. */
+  upsert(records: readonly T[]): Promise<void>;
+  /** Delete by id; resolves to the number deleted. Unknown ids are ignored. */
+  delete(ids: readonly string[]): Promise<number>;
+  /** Records of a scope (same matching as {@link MemoryFilter.scope}), ordered by id. */
+  list(options?: { scope?: Scope; limit?: number; offset?: number }): Promise<T[]>;
+}
+
+/**
+ * Persistence for memories and the records around them. memoir's engine talks to
+ * storage only through this interface; the contract suite in `tests/contracts/`
+ * is what an implementation must pass.
+ *
+ * Stores never validate domain rules (the engine does); they store what they are given
+ * and answer queries exactly.
+ */
+export interface MemoryStore {
+  /** Version of this interface the store implements. */
+  readonly specificationVersion: 'v1';
+  /** Short name used in error messages, e.g. `in-memory` or `sqlite`. */
+  readonly name: string;
+  /** What the store does natively; the engine falls back for the rest. */
+  readonly capabilities: StoreCapabilities;
+
+  /**
+   * Called once by the engine before first use with the embedder in use. A store that
+   * already holds vectors from a different embedder must reject with a StoreError
+   * whose suggestion says how to reindex; otherwise it records the identity.
+   */
+  open(embedder: EmbedderIdentity): Promise<void>;
+
+  /** The memories with these ids, in the given order; missing ids are left out. */
+  getMemories(ids: readonly string[]): Promise<Memory[]>;
+  /**
+   * Insert or replace memories by id, with their embeddings. Atomic: on failure none
+   * of the batch is visible.
+   */
+  upsertMemories(records: readonly MemoryRecord[]): Promise<void>;
+  /** Hard-delete by id; resolves to the number deleted. Unknown ids are ignored. */
+  deleteMemories(ids: readonly string[]): Promise<number>;
+  /** Memories matching a filter, sorted and paged. */
+  listMemories(query?: ListMemoriesQuery): Promise<Memory[]>;
+  /** Number of memories matching a filter. */
+  countMemories(filter?: MemoryFilter): Promise<number>;
+  /** Stored embeddings by memory id; memories without one are left out. */
+  getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>>;
+  /**
+   * Record that recall returned these memories: add 1 to `accessCount` and set
+   * `lastAccessedAt` to `at`. Does not change `updatedAt`.
+   */
+  recordAccess(ids: readonly string[], at: string): Promise<void>;
+
+  /**
+   * Lexical (keyword) search, best first. Present when `capabilities.lexicalSearch`.
+   * Must return only memories matching `filter`, and only ones sharing at least one term.
+   */
+  searchLexical?(query: LexicalSearchQuery): Promise<SearchHit[]>;
+  /**
+   * Nearest neighbours by cosine similarity, best first. Present when
+   * `capabilities.vectorSearch`. Must return only embedded memories matching `filter`.
+   */
+  searchVector?(query: VectorSearchQuery): Promise<SearchHit[]>;
+
+  /** Opinions. */
+  readonly opinions: RecordCollection<Opinion>;
+  /** Procedures. */
+  readonly procedures: RecordCollection<Procedure>;
+  /** Sessions. */
+  readonly sessions: RecordCollection<Session>;
+  /** Entities. */
+  readonly entities: RecordCollection<Entity>;
+
+  /**
+   * Run `work` so that every write it makes through this store is applied together or
+   * not at all. If `work` rejects, its writes are rolled back and the rejection is
+   * passed on. Transactions do not nest and are serialised with other writes.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Counts and sizes. */
+  stats(): Promise<StoreStats>;
+  /** Release resources. Further calls reject with a StoreError. Calling twice is harmless. */
+  close(): Promise<void>;
+}
