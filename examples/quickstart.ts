@@ -60,7 +60,7 @@ for (const query of queries) {
   }
 }
 
-const context = await memory.recall('Where is Peter this week?', { k: 2, tokenBudget: 200 });
+const context = await memory.recall('Where is Peter for Andy’s birthday?', { k: 2, tokenBudget: 200 });
 console.log('\n--- context block for the prompt ---');
 console.log(memory.formatContext(context));
 

@@ -27,24 +27,30 @@ const withMethod = <T>(what: string, method: string) =>
   );
 
 /** Tuning of recall's ranking. Every field has a default. */
+// The default boosts multiply to at most 1.02 × 1.01 × 1.01 ≈ 1.04, less than the 4.8 % step
+// between ranks 1 and 2 at rrfK 20: they reorder near-ties, never a clearly better match.
 export const rankingOptionsSchema = z
   .object({
     /** Candidates taken from each list before fusion (at least `k`). Default 100. */
     candidates: z.number().int().min(1).max(10_000).default(100),
-    /** The constant of reciprocal-rank fusion: 1 / (rrfK + rank). Default 60. */
-    rrfK: z.number().positive().max(10_000).default(60),
+    /**
+     * The constant of reciprocal-rank fusion: 1 / (rrfK + rank). Smaller values trust the
+     * top of each list more. Default 20: memory recall wants the few best items, and with
+     * the classic 60 ranks 1 and 2 differ by under 2 %, less than any boost.
+     */
+    rrfK: z.number().positive().max(10_000).default(20),
     /** Weight of the lexical (BM25) list in fusion. Default 1. */
     lexicalWeight: z.number().min(0).max(100).default(1),
     /** Weight of the vector list in fusion. Default 1. */
     vectorWeight: z.number().min(0).max(100).default(1),
-    /** Largest relative boost importance gives (importance 1 → ×(1+w), 0 → ×(1-w)). Default 0.1. */
-    importanceWeight: z.number().min(0).max(1).default(0.1),
-    /** Largest relative boost a brand-new memory gets over an old one. Default 0.05. */
-    recencyWeight: z.number().min(0).max(1).default(0.05),
+    /** Largest relative boost importance gives (importance 1 → ×(1+w), 0 → ×(1-w)). Default 0.02. */
+    importanceWeight: z.number().min(0).max(1).default(0.02),
+    /** Largest relative boost a brand-new memory gets over an old one. Default 0.01. */
+    recencyWeight: z.number().min(0).max(1).default(0.01),
     /** Age at which the recency boost has halved, in days. Default 30. */
     recencyHalfLifeDays: z.number().positive().default(30),
-    /** Relative boost of bookmarked memories. Default 0.05. */
-    bookmarkWeight: z.number().min(0).max(1).default(0.05),
+    /** Relative boost of bookmarked memories. Default 0.01. */
+    bookmarkWeight: z.number().min(0).max(1).default(0.01),
   })
   .strict();
 /** Ranking options as accepted (all optional). */

@@ -305,6 +305,16 @@ describe('recall', () => {
     expect(results.find((result) => result.memory.id === ids[1])?.citation ?? 'session_x/D1:3').toBe('session_x/D1:3');
   });
 
+  it('boosts break ties but do not overturn a clearly better match', async () => {
+    const memory = client();
+    const { ids } = await memory.retain([
+      { content: 'Peter is in Marrakech for Andy’s birthday.', importance: 0.5 },
+      { content: 'Peter prefers concise replies.', importance: 1, bookmarked: true },
+    ]);
+    const { results } = await memory.recall('Where is Peter for Andy’s birthday?');
+    expect(results.map((result) => result.memory.id)).toEqual([ids[0], ids[1]]);
+  });
+
   it('applies every filter', async () => {
     const { memory, ids } = await seeded();
     const query = 'Peter warelay Castle Andy birthday server replies crash';
@@ -419,11 +429,16 @@ describe('lifecycle and options', () => {
   it('close waits for background work; later calls reject; closing twice is harmless', async () => {
     const inner = createInMemoryStore();
     let accessRecorded = false;
-    const store = Object.assign(Object.create(inner) as typeof inner, {
-      recordAccess: async (ids: readonly string[], at: string) => {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        await inner.recordAccess(ids, at);
-        accessRecorded = true;
+    const slowRecordAccess = async (ids: readonly string[], at: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await inner.recordAccess(ids, at);
+      accessRecorded = true;
+    };
+    const store = new Proxy(inner, {
+      get(target, property) {
+        if (property === 'recordAccess') return slowRecordAccess;
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
       },
     });
     const memory = createMemory({ store, clock: fixedClock(), ids: counterIds() });

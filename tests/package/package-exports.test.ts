@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +36,8 @@ function run(code: string, extension: 'mjs' | 'cjs') {
 }
 
 beforeAll(() => {
-  outDir = mkdtempSync(join(tmpdir(), 'memoir-build-'));
+  // Inside the project, so the build resolves the project's node_modules like an installed package.
+  outDir = mkdtempSync(join(root, '.memoir-test-build-'));
   execFileSync(process.execPath, [join(root, 'node_modules/tsup/dist/cli-default.js'), '--out-dir', outDir], {
     cwd: root,
     stdio: 'pipe',

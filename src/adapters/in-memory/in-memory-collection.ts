@@ -1,4 +1,5 @@
 import { scopeMatches } from '../../core/memory-filter.js';
+import { StoreError } from '../../core/spec/errors.js';
 import type { Scope } from '../../core/spec/memory.js';
 import type { RecordCollection } from '../../core/spec/store.js';
 
@@ -22,6 +23,18 @@ export type CollectionRecord = { id: string; scope: Scope };
 /** Compare ids by UTF-16 code units, the order every in-memory listing uses. */
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Deep copy of a value on its way into the store; a value that can't be copied is refused with a StoreError. */
+export function cloneForStorage<T>(value: T, what: string): T {
+  try {
+    return structuredClone(value);
+  } catch (cause) {
+    throw new StoreError(`${what}: expected plain data (objects, arrays, strings, numbers, booleans, null)`, {
+      component: 'in-memory-store',
+      cause,
+    });
+  }
 }
 
 /** Apply `offset` then `limit` the way every listing does. */
@@ -64,7 +77,7 @@ export class InMemoryCollection<T extends CollectionRecord> implements RecordCol
   upsert(records: readonly T[]): Promise<void> {
     return this.host.write((undo) => {
       // Copy the whole batch before changing anything, so a record that can't be cloned writes nothing.
-      const copies = records.map((record) => structuredClone(record));
+      const copies = records.map((record, index) => cloneForStorage(record, `records[${index}]`));
       for (const record of copies) {
         const previous = this.records.get(record.id);
         undo(() => {

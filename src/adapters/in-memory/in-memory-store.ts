@@ -20,7 +20,14 @@ import type {
 } from '../../core/spec/store.js';
 import { toValidationIssues } from '../../core/validate.js';
 import { Bm25Index, compareHits } from './in-memory-bm25.js';
-import { type CollectionHost, compareIds, InMemoryCollection, page, type UndoLog } from './in-memory-collection.js';
+import {
+  type CollectionHost,
+  cloneForStorage,
+  compareIds,
+  InMemoryCollection,
+  page,
+  type UndoLog,
+} from './in-memory-collection.js';
 
 const COMPONENT = 'in-memory-store';
 
@@ -199,7 +206,7 @@ class InMemoryStore implements MemoryStore {
             );
           }
         }
-        const copy = structuredClone(memory);
+        const copy = cloneForStorage(memory, `records[${index}].memory`);
         return { memory: copy, embedding: embedding === null ? null : copyVector(embedding), text: lexicalText(copy) };
       });
       for (const { memory, embedding, text } of prepared) this.putMemory(memory, embedding, text, undo);

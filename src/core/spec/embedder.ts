@@ -21,8 +21,10 @@ export interface Embedder {
   /** Largest number of texts per `embed` call; the engine batches above it. Default 256. */
   readonly maxBatchSize?: number;
   /**
-   * Embed texts. Resolves to one L2-normalised vector per text, in the same order.
-   * Rejects with a ProviderError on failure.
+   * Embed texts. Resolves to one L2-normalised vector per text, in the same order; a
+   * text with nothing to embed (empty or whitespace only) may get the zero vector, which
+   * matches nothing. Rejects with a ValidationError when `texts` is not an array of
+   * strings, and with a ProviderError when the model or service fails.
    */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }

@@ -84,7 +84,8 @@ export const sourceSchema = z
 /** A citation: file and line, URL or message id. */
 export type Source = z.infer<typeof sourceSchema>;
 
-const isoTimestamp = z.iso.datetime({ offset: true });
+// Always the UTC, millisecond form `toISOString()` produces, so timestamps compare correctly as text.
+const isoTimestamp = z.iso.datetime({ precision: 3 });
 const unit = z.number().min(0).max(1);
 
 /** The stored form of a memory. */

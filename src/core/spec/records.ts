@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { metadataSchema, scopeSchema } from './memory.js';
 
-const isoTimestamp = z.iso.datetime({ offset: true });
+// Always the UTC, millisecond form `toISOString()` produces, so timestamps compare correctly as text.
+const isoTimestamp = z.iso.datetime({ precision: 3 });
 
 /** One change of an opinion's confidence, kept so belief drift stays explainable. */
 export const confidenceChangeSchema = z.object({
