@@ -35,5 +35,72 @@ export type {
   RecallResult,
   ScoreBreakdown,
 } from './core/recall.js';
-export * from './core/spec/index.js';
+export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
+export {
+  ConfigError,
+  MemoirError,
+  type MemoirErrorCode,
+  type MemoirErrorOptions,
+  NotFoundError,
+  ProviderError,
+  StoreError,
+  ValidationError,
+  type ValidationIssue,
+} from './core/spec/errors.js';
+export type {
+  GenerateRequest,
+  GenerateResult,
+  ImagePart,
+  LanguageModel,
+  ModelMessage,
+  TokenUsage,
+} from './core/spec/language-model.js';
+export {
+  type IsoTimestamp,
+  type JsonValue,
+  KNOWN_CATEGORIES,
+  MEMORY_KINDS,
+  type Memory,
+  type MemoryCategory,
+  type MemoryInput,
+  type MemoryKind,
+  type MemoryPatch,
+  type Metadata,
+  type Scope,
+  type Source,
+  type TimeInput,
+} from './core/spec/memory.js';
+export {
+  type ConfidenceChange,
+  type Entity,
+  type Opinion,
+  PROCEDURE_SOURCES,
+  type Procedure,
+  type Session,
+  type VideoEvidence,
+} from './core/spec/records.js';
+export type { Clock, IdGenerator, Logger, LogLevel } from './core/spec/runtime.js';
+export type {
+  EmbedderIdentity,
+  LexicalSearchQuery,
+  ListMemoriesQuery,
+  MemoryFilter,
+  MemoryOrder,
+  MemoryRecord,
+  MemoryStore,
+  RecordCollection,
+  SearchHit,
+  StoreCapabilities,
+  StoreStats,
+  VectorSearchQuery,
+} from './core/spec/store.js';
+export type {
+  VideoClip,
+  VideoProvider,
+  VideoSearchQuery,
+  VideoState,
+  VideoStatus,
+  VideoUpload,
+  VideoUploaded,
+} from './core/spec/video-provider.js';
 export { createMemory } from './create-memory.js';

@@ -45,10 +45,26 @@ type Setting = keyof MemoirConfig;
 
 /** Where a setting's value came from. */
 export type ConfigSource =
-  | { kind: 'default' }
-  | { kind: 'file'; path: string }
-  | { kind: 'env'; variable: string }
-  | { kind: 'override' };
+  | {
+      /** The built-in default. */
+      kind: 'default';
+    }
+  | {
+      /** A JSON config file. */
+      kind: 'file';
+      /** Its absolute path. */
+      path: string;
+    }
+  | {
+      /** An environment variable. */
+      kind: 'env';
+      /** Its name, e.g. `MEMOIR_RETENTION_DAYS`. */
+      variable: string;
+    }
+  | {
+      /** The `overrides` option of {@link loadConfig}. */
+      kind: 'override';
+    };
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {

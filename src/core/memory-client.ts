@@ -46,26 +46,42 @@ const invalidateSchema = z.union([
   z.string().trim().min(1, 'expected a non-empty reason').max(2000),
   z
     .object({
+      /** Why it no longer holds. */
       reason: z.string().trim().min(1, 'expected a non-empty reason').max(2000),
+      /** Id of the memory that replaces it. */
       supersededBy: idSchema.optional(),
+      /** When it stopped holding. Default: now. */
       at: timeInputSchema.optional(),
     })
     .strict(),
 ]);
 const listOptionsSchema = z
   .object({
+    /** Scope to list; default the client's scope. */
     scope: scopeSchema.optional(),
+    /** Only these kinds. */
     kinds: z.array(z.enum(MEMORY_KINDS)).min(1).optional(),
+    /** Only these categories. */
     categories: z.array(z.string().min(1)).min(1).optional(),
+    /** Only memories mentioning one of these entities (case-insensitive). */
     entities: z.array(z.string().min(1)).min(1).optional(),
+    /** Only this session. */
     sessionId: z.string().min(1).optional(),
+    /** Only memories that occurred at or after this time. */
     since: timeInputSchema.optional(),
+    /** Only memories that occurred at or before this time. */
     until: timeInputSchema.optional(),
+    /** Only bookmarked (true) or only unbookmarked (false) memories. */
     bookmarked: z.boolean().optional(),
+    /** Include invalidated memories. Default true. */
     includeInvalid: z.boolean().default(true),
+    /** Sort key. Default `createdAt`. */
     orderBy: z.enum(['occurredAt', 'createdAt', 'updatedAt', 'importance']).default('createdAt'),
+    /** Sort direction. Default `desc`. */
     direction: z.enum(['asc', 'desc']).default('desc'),
+    /** Page size, 1..100000. Default 100. */
     limit: z.number().int().min(1).max(MAX_BATCH).default(100),
+    /** Rows to skip. Default 0. */
     offset: z.number().int().min(0).default(0),
   })
   .strict();

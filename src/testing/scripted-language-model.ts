@@ -10,7 +10,10 @@ const COMPONENT = 'scripted-language-model';
 export type ScriptedResponse = string | ScriptedResult | Error;
 
 /** A partial {@link GenerateResult}; `text` defaults to `''`, usage to rough word counts, `finishReason` to `stop`. */
-export type ScriptedResult = Partial<Omit<GenerateResult, 'usage'>> & { usage?: Partial<TokenUsage> };
+export type ScriptedResult = Partial<Omit<GenerateResult, 'usage'>> & {
+  /** Token counts to report; missing counts are estimated from word counts. */
+  usage?: Partial<TokenUsage>;
+};
 
 /**
  * Answers computed from the request. `callIndex` counts calls from 0. Throwing (or

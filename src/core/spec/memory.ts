@@ -60,8 +60,11 @@ const scopeKey = z.string().min(1, 'expected a non-empty string').max(256, 'expe
  */
 export const scopeSchema = z
   .object({
+    /** The agent that owns it. */
     agentId: scopeKey.optional(),
+    /** The user it is about or belongs to. */
     userId: scopeKey.optional(),
+    /** Any further partition: a project, a workspace, a tenant. */
     namespace: scopeKey.optional(),
   })
   .strict();
@@ -162,20 +165,35 @@ const entityName = z.string().trim().min(1, 'expected a non-empty entity name').
 /** What `retain` accepts for one memory. Only `content` is required. */
 export const memoryInputSchema = z
   .object({
+    /** Your own id for it. Default: a new time-sortable id. */
     id: z.string().min(1).max(256).optional(),
+    /** L2, the full text. Required, non-empty. */
     content: z.string().trim().min(1, 'expected a non-empty string').max(5_000_000),
+    /** L0, one sentence. Default: the first sentence of `content`. */
     abstract: z.string().trim().max(10_000).optional(),
+    /** L1, a structured summary. Default: none. */
     overview: z.string().max(1_000_000).optional(),
+    /** Epistemic network. Default `world`. */
     kind: z.enum(MEMORY_KINDS).optional(),
+    /** Topic; a known category or any string. Default `note`. */
     category: z.string().trim().min(1).max(128).optional(),
+    /** People, projects and things it mentions. Default none. */
     entities: z.array(entityName).max(1000).optional(),
+    /** Ownership. Default: the client's scope. */
     scope: scopeSchema.optional(),
+    /** Session it belongs to. Default: the client's session. */
     sessionId: z.string().min(1).max(256).optional(),
+    /** Citation: file and line, URL or message id. */
     source: sourceSchema.optional(),
+    /** When it happened. Default: now. */
     occurredAt: timeInputSchema.optional(),
+    /** Since when it holds. Default: `occurredAt`, or now if that is in the future. */
     validFrom: timeInputSchema.optional(),
+    /** 0..1. Default 0.5. */
     importance: unit.optional(),
+    /** Pin it: never removed by cleanup or eviction. Default false. */
     bookmarked: z.boolean().optional(),
+    /** Free-form JSON, kept as given. */
     metadata: metadataSchema.optional(),
   })
   .strict();
@@ -185,7 +203,10 @@ export type MemoryInput = z.input<typeof memoryInputSchema>;
 /** Fields `update` may change. Changing `content` or `abstract` re-embeds the memory. */
 export const memoryPatchSchema = memoryInputSchema
   .omit({ id: true, scope: true, validFrom: true })
-  .extend({ overview: z.string().max(1_000_000).nullable().optional() })
+  .extend({
+    /** L1, a structured summary; null removes it. */
+    overview: z.string().max(1_000_000).nullable().optional(),
+  })
   .partial()
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, 'expected at least one field to change');

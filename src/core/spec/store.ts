@@ -132,7 +132,12 @@ export interface EmbedderIdentity {
  * Key-value access to one kind of record (opinions, procedures, sessions, entities).
  * Records are keyed by their `id`.
  */
-export interface RecordCollection<T extends { id: string }> {
+export interface RecordCollection<
+  T extends {
+    /** The record's key. */
+    id: string;
+  },
+> {
   /** The records with these ids, in the given order; missing ids are left out. */
   get(ids: readonly string[]): Promise<T[]>;
   /** Insert or replace each record by id. All or nothing. */

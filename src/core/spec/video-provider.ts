@@ -8,6 +8,12 @@ export interface VideoUpload {
   signal?: AbortSignal;
 }
 
+/** An accepted upload. */
+export interface VideoUploaded {
+  /** The provider's id of the video. */
+  videoId: string;
+}
+
 /** Indexing state of an uploaded video. */
 export type VideoState = 'uploading' | 'processing' | 'ready' | 'failed';
 
@@ -52,7 +58,7 @@ export interface VideoProvider {
   /** Provider name, e.g. `memories-ai`. */
   readonly id: string;
   /** Upload a segment; resolves to its id once the upload is accepted. */
-  upload(upload: VideoUpload): Promise<{ videoId: string }>;
+  upload(upload: VideoUpload): Promise<VideoUploaded>;
   /** Current indexing state of a video. */
   status(videoId: string, options?: { signal?: AbortSignal }): Promise<VideoStatus>;
   /** Clips matching a query, best first. */
