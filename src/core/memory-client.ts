@@ -2,6 +2,7 @@ import { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import { z } from 'zod';
 import type { MemoirEvents, MemorySkippedEvent } from './events.js';
+import { filterOptionFields, toStoreFilter } from './filter-options.js';
 import { type FormatContextOptions, formatContext } from './format-context.js';
 import { buildMemory, deriveAbstract, fingerprintOf, uniqueEntities } from './memory-builder.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
@@ -18,16 +19,14 @@ import { createConsoleLogger, randomIds, systemClock } from './runtime-defaults.
 import type { Embedder } from './spec/embedder.js';
 import { MemoirError, NotFoundError, ProviderError, StoreError, ValidationError } from './spec/errors.js';
 import {
-  MEMORY_KINDS,
   type Memory,
   type MemoryInput,
   type MemoryPatch,
   memoryInputSchema,
   memoryPatchSchema,
-  scopeSchema,
   timeInputSchema,
 } from './spec/memory.js';
-import type { MemoryFilter, MemoryRecord, MemoryStore, StoreStats } from './spec/store.js';
+import type { MemoryRecord, MemoryStore, StoreStats } from './spec/store.js';
 import { parseInput } from './validate.js';
 
 const MAX_BATCH = 100_000;
@@ -57,20 +56,7 @@ const invalidateSchema = z.union([
 ]);
 const listOptionsSchema = z
   .object({
-    /** Scope to list; default the client's scope. */
-    scope: scopeSchema.optional(),
-    /** Only these kinds. */
-    kinds: z.array(z.enum(MEMORY_KINDS)).min(1).optional(),
-    /** Only these categories. */
-    categories: z.array(z.string().min(1)).min(1).optional(),
-    /** Only memories mentioning one of these entities (case-insensitive). */
-    entities: z.array(z.string().min(1)).min(1).optional(),
-    /** Only this session. */
-    sessionId: z.string().min(1).optional(),
-    /** Only memories that occurred at or after this time. */
-    since: timeInputSchema.optional(),
-    /** Only memories that occurred at or before this time. */
-    until: timeInputSchema.optional(),
+    ...filterOptionFields,
     /** Only bookmarked (true) or only unbookmarked (false) memories. */
     bookmarked: z.boolean().optional(),
     /** Include invalidated memories. Default true. */
@@ -429,16 +415,11 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     const options = parseInput(recallOptionsSchema, optionsInput ?? {}, 'recall', 'options');
     await ready('recall');
     const now = clock.now();
-    const filter: MemoryFilter = {
-      scope: options.scope ?? settings.scope,
-      kinds: options.kinds,
-      categories: options.categories,
-      entities: options.entities,
-      sessionId: options.sessionId,
-      since: options.since,
-      until: options.until,
-      validAt: options.includeInvalid ? undefined : new Date(now).toISOString(),
-    };
+    const filter = toStoreFilter(
+      options,
+      settings.scope,
+      options.includeInvalid ? undefined : new Date(now).toISOString(),
+    );
     const ranked = await rankMemories(query, filter, options, {
       store,
       embedder,
@@ -467,17 +448,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     const options = parseInput(listOptionsSchema, optionsInput ?? {}, 'list', 'options');
     await ready('list');
     return store.listMemories({
-      filter: {
-        scope: options.scope ?? settings.scope,
-        kinds: options.kinds,
-        categories: options.categories,
-        entities: options.entities,
-        sessionId: options.sessionId,
-        since: options.since,
-        until: options.until,
-        bookmarked: options.bookmarked,
-        validAt: options.includeInvalid ? undefined : nowIso(),
-      },
+      filter: toStoreFilter(options, settings.scope, options.includeInvalid ? undefined : nowIso()),
       orderBy: options.orderBy,
       direction: options.direction,
       limit: options.limit,

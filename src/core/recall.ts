@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { filterOptionFields } from './filter-options.js';
 import { citationOf, renderMemoryEntry } from './format-context.js';
 import type { ResolvedRankingOptions } from './memory-options.js';
 import { scanLexical, scanVector } from './search-fallback.js';
 import type { Embedder } from './spec/embedder.js';
-import { MEMORY_KINDS, type Memory, scopeSchema, timeInputSchema } from './spec/memory.js';
+import type { Memory } from './spec/memory.js';
 import type { MemoryFilter, MemoryStore, SearchHit } from './spec/store.js';
 import { loadTokenCounter } from './token-counter.js';
 
@@ -16,20 +17,7 @@ export const recallOptionsSchema = z
     minScore: z.number().min(0).max(1).optional(),
     /** Pack whole results, best first, until this many tokens (o200k_base) are used. */
     tokenBudget: z.number().int().positive().max(10_000_000).optional(),
-    /** Scope to search; default the client's scope. */
-    scope: scopeSchema.optional(),
-    /** Only these kinds. */
-    kinds: z.array(z.enum(MEMORY_KINDS)).min(1).optional(),
-    /** Only these categories. */
-    categories: z.array(z.string().min(1)).min(1).optional(),
-    /** Only memories mentioning one of these entities. */
-    entities: z.array(z.string().min(1)).min(1).optional(),
-    /** Only this session. */
-    sessionId: z.string().min(1).optional(),
-    /** Only memories that occurred at or after this time. */
-    since: timeInputSchema.optional(),
-    /** Only memories that occurred at or before this time. */
-    until: timeInputSchema.optional(),
+    ...filterOptionFields,
     /** Include invalidated memories. Default false. */
     includeInvalid: z.boolean().optional(),
   })

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index } from '../../src/adapters/in-memory/in-memory-bm25.js';
 import { createInMemoryStore, type InMemoryStoreOptions } from '../../src/adapters/in-memory/index.js';
 import { ConfigError, StoreError } from '../../src/core/spec/errors.js';
 import type { Memory } from '../../src/core/spec/memory.js';
 import type { Opinion } from '../../src/core/spec/records.js';
 import type { MemoryStore } from '../../src/core/spec/store.js';
+import { Bm25Index } from '../../src/core/text/bm25-index.js';
 import { axisVector, makeMemory, makeOpinion, unitVector } from '../contracts/memory-fixtures.js';
 import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
 

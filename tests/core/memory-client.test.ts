@@ -315,6 +315,33 @@ describe('recall', () => {
     expect(results.map((result) => result.memory.id)).toEqual([ids[0], ids[1]]);
   });
 
+  it('falls back to scanning when the store has no native search, with the same ranking', async () => {
+    const inputs = [
+      'Peter prefers concise replies on WhatsApp.',
+      'The warelay crash was fixed by catching connection errors.',
+      'The Castle is a home server in the basement.',
+      'Peter runs warelay on the Castle.',
+    ];
+    const native = client();
+    await native.retain(inputs);
+    const inner = createInMemoryStore();
+    const bare = new Proxy(inner, {
+      get(target, property) {
+        if (property === 'searchLexical' || property === 'searchVector') return undefined;
+        if (property === 'capabilities') return {};
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const scanning = client({ store: bare });
+    await scanning.retain(inputs);
+    for (const query of ['Peter warelay', 'home server', 'connection crash']) {
+      const expected = (await native.recall(query)).results.map((result) => [result.memory.content, result.score]);
+      const actual = (await scanning.recall(query)).results.map((result) => [result.memory.content, result.score]);
+      expect(actual).toEqual(expected);
+    }
+  });
+
   it('applies every filter', async () => {
     const { memory, ids } = await seeded();
     const query = 'Peter warelay Castle Andy birthday server replies crash';

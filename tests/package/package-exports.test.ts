@@ -86,6 +86,24 @@ describe('package exports', () => {
     expect(cjs.exports).toContain('createTestStore');
   });
 
+  it('errors from a second copy of memoir are recognised by isInstance', () => {
+    const code = `
+const cjs = require(${JSON.stringify('__CJS__')});
+(async () => {
+  const esm = await import(${JSON.stringify('__ESM__')});
+  const error = await cjs.createMemory().get('').catch((caught) => caught);
+  process.stdout.write(JSON.stringify({ loaded: [], exports: [
+    String(error instanceof esm.ValidationError),
+    String(esm.ValidationError.isInstance(error)),
+    String(esm.MemoirError.isInstance(error)),
+    String(esm.NotFoundError.isInstance(error)),
+  ] }));
+})();`
+      .replace('__CJS__', join(outDir, 'index.cjs'))
+      .replace('__ESM__', pathToFileURL(join(outDir, 'index.js')).href);
+    expect(run(code, 'cjs').exports).toEqual(['false', 'true', 'true', 'false']);
+  });
+
   it('the built package retains and recalls in CJS', () => {
     const code = `
 const { createMemory } = require(${JSON.stringify(join(outDir, 'index.cjs'))});

@@ -18,8 +18,8 @@ import type {
   StoreStats,
   VectorSearchQuery,
 } from '../../core/spec/store.js';
+import { Bm25Index, compareHits, cosineSimilarity } from '../../core/text/bm25-index.js';
 import { toValidationIssues } from '../../core/validate.js';
-import { Bm25Index, compareHits } from './in-memory-bm25.js';
 import {
   type CollectionHost,
   cloneForStorage,
@@ -86,22 +86,6 @@ function storeError(message: string, suggestion?: string): StoreError {
 
 function copyVector(vector: Float32Array): Float32Array {
   return new Float32Array(vector);
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
-    normA += x * x;
-    normB += y * y;
-  }
-  if (normA === 0 || normB === 0) return 0;
-  const score = dot / Math.sqrt(normA * normB);
-  return Number.isNaN(score) ? 0 : score;
 }
 
 function sortKey(memory: Memory, orderBy: MemoryOrder): number {
@@ -299,7 +283,7 @@ class InMemoryStore implements MemoryStore {
       for (const [id, embedding] of this.embeddings) {
         const memory = this.memories.get(id);
         if (!memory || !memoryMatches(memory, query.filter)) continue;
-        hits.push({ id, score: cosine(vector, embedding) });
+        hits.push({ id, score: cosineSimilarity(vector, embedding) });
       }
       hits.sort(compareHits);
       return hits.slice(0, limit);

@@ -1,5 +1,5 @@
-import type { SearchHit } from '../../core/spec/store.js';
-import { analyzeTerms } from '../../core/text/analyze.js';
+import type { SearchHit } from '../spec/store.js';
+import { analyzeTerms } from './analyze.js';
 
 /** BM25 term-frequency saturation. */
 export const BM25_K1 = 1.2;
@@ -129,4 +129,21 @@ export class Bm25Index {
 export function compareHits(a: SearchHit, b: SearchHit): number {
   if (a.score !== b.score) return b.score - a.score;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Cosine similarity; 0 when either vector is all zeros. */
+export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  if (normA === 0 || normB === 0) return 0;
+  const score = dot / Math.sqrt(normA * normB);
+  return Number.isNaN(score) ? 0 : score;
 }
