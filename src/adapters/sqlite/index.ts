@@ -1,0 +1,39 @@
+/**
+ * The SQLite store: one file, WAL mode, FTS5 for lexical search and sqlite-vec for vector
+ * search (a scan when the extension can't load). better-sqlite3 and sqlite-vec load when
+ * the store first opens, never at import.
+ *
+ * @module memoir/sqlite
+ */
+import { createConsoleLogger } from '../../core/runtime-defaults.js';
+import { ConfigError } from '../../core/spec/errors.js';
+import { toValidationIssues } from '../../core/validate.js';
+import { SqliteStore } from './sqlite-store.js';
+import { type SqliteStoreOptions, sqliteStoreOptionsSchema } from './sqlite-store-options.js';
+
+export { MIGRATIONS, migrate, SCHEMA_VERSION } from './sqlite-schema.js';
+export type { SqliteStore, VectorMode } from './sqlite-store.js';
+export type { SqliteStoreOptions } from './sqlite-store-options.js';
+
+/**
+ * Open (lazily, on first use) a SQLite-backed MemoryStore at `options.path`.
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from 'memoir';
+ * import { createSqliteStore } from 'memoir/sqlite';
+ * const memory = createMemory({ store: createSqliteStore({ path: './agent.sqlite' }) });
+ * ```
+ */
+export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const parsed = sqliteStoreOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const [issue] = toValidationIssues(parsed.error, options, '');
+    throw new ConfigError(`option ${issue?.field ?? ''}: ${issue?.message ?? 'invalid'}`, {
+      component: 'sqlite-store',
+      field: issue?.field,
+      suggestion: 'Pass at least { path: "/path/to/memoir.sqlite" }.',
+    });
+  }
+  return new SqliteStore({ ...parsed.data, logger: parsed.data.logger ?? createConsoleLogger() });
+}

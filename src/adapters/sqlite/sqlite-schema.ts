@@ -1,0 +1,145 @@
+import { lexicalText } from '../../core/memory-text.js';
+import { analyzeTerms } from '../../core/text/analyze.js';
+import type { SqliteDatabase } from './sqlite-driver.js';
+
+/** The words the FTS5 index holds for a memory's text: the same terms the in-memory BM25 index uses. */
+export function lexicalTerms(fields: Parameters<typeof lexicalText>[0]): string {
+  return analyzeTerms(lexicalText(fields)).join(' ');
+}
+
+/** One step of the schema; `PRAGMA user_version` records how many have run. */
+export interface Migration {
+  /** What it changes, for logs. */
+  description: string;
+  /** Applies the step inside the migration transaction. */
+  up(db: SqliteDatabase): void;
+}
+
+const RECORD_TABLES = ['opinions', 'procedures', 'sessions', 'entities'] as const;
+
+/**
+ * Every schema step, oldest first. Never edit a released step: add a new one, so that
+ * databases made by any earlier version migrate forward.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    description: 'memories, entity links, records and metadata',
+    up(db) {
+      db.exec(`
+        CREATE TABLE memoir_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE memories (
+          rowid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          kind TEXT NOT NULL,
+          category TEXT NOT NULL,
+          abstract TEXT NOT NULL,
+          overview TEXT,
+          content TEXT NOT NULL,
+          entities TEXT NOT NULL,
+          agent_id TEXT,
+          user_id TEXT,
+          namespace TEXT,
+          session_id TEXT,
+          source TEXT,
+          occurred_at TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          valid_from TEXT NOT NULL,
+          valid_to TEXT,
+          invalidation_reason TEXT,
+          superseded_by TEXT,
+          importance REAL NOT NULL,
+          bookmarked INTEGER NOT NULL,
+          access_count INTEGER NOT NULL,
+          last_accessed_at TEXT,
+          fingerprint TEXT NOT NULL,
+          metadata TEXT NOT NULL,
+          embedding BLOB
+        );
+        CREATE INDEX memories_user ON memories (user_id);
+        CREATE INDEX memories_agent ON memories (agent_id);
+        CREATE INDEX memories_namespace ON memories (namespace);
+        CREATE INDEX memories_session ON memories (session_id);
+        CREATE INDEX memories_occurred ON memories (occurred_at);
+        CREATE INDEX memories_created ON memories (created_at);
+        CREATE INDEX memories_fingerprint ON memories (fingerprint);
+        CREATE TABLE memory_entities (
+          memory_rowid INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+          entity_key TEXT NOT NULL,
+          PRIMARY KEY (entity_key, memory_rowid)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_entities_memory ON memory_entities (memory_rowid);
+      `);
+      for (const table of RECORD_TABLES) {
+        db.exec(`CREATE TABLE ${table} (
+          id TEXT PRIMARY KEY,
+          agent_id TEXT,
+          user_id TEXT,
+          namespace TEXT,
+          data TEXT NOT NULL
+        )`);
+      }
+    },
+  },
+  {
+    description: 'FTS5 lexical index over analysed memory text, kept in sync by triggers',
+    up(db) {
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN lexical_terms TEXT NOT NULL DEFAULT '';
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+          lexical_terms,
+          content = 'memories',
+          content_rowid = 'rowid',
+          tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+          INSERT INTO memories_fts (rowid, lexical_terms) VALUES (new.rowid, new.lexical_terms);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, lexical_terms) VALUES ('delete', old.rowid, old.lexical_terms);
+        END;
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF lexical_terms ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, lexical_terms) VALUES ('delete', old.rowid, old.lexical_terms);
+          INSERT INTO memories_fts (rowid, lexical_terms) VALUES (new.rowid, new.lexical_terms);
+        END;
+      `);
+      // Rows written before this step have no terms yet; the update trigger indexes them.
+      const rows = db.prepare('SELECT rowid, abstract, overview, content, entities FROM memories').all() as Array<{
+        rowid: number;
+        abstract: string;
+        overview: string | null;
+        content: string;
+        entities: string;
+      }>;
+      const update = db.prepare('UPDATE memories SET lexical_terms = ? WHERE rowid = ?');
+      for (const row of rows) {
+        const entities = JSON.parse(row.entities) as string[];
+        update.run(lexicalTerms({ ...row, entities }), row.rowid);
+      }
+    },
+  },
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Bring `db` up to `target` (default: the latest), each step in its own transaction.
+ * Resolves to the version before migrating. Safe when several processes open a new
+ * database at once: each step re-reads the version under the write lock.
+ */
+export function migrate(db: SqliteDatabase, target = SCHEMA_VERSION): number {
+  const readVersion = () => db.pragma('user_version', { simple: true }) as number;
+  const before = readVersion();
+  const step = db.transaction(() => {
+    const version = readVersion();
+    if (version >= target) return false;
+    MIGRATIONS[version]!.up(db);
+    db.pragma(`user_version = ${version + 1}`);
+    return true;
+  }) as unknown as { immediate(): boolean };
+  while (step.immediate()) {
+    // one step per transaction
+  }
+  return before;
+}

@@ -1,0 +1,529 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { StoreError } from '../../core/spec/errors.js';
+import type { Memory } from '../../core/spec/memory.js';
+import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
+import type { Logger } from '../../core/spec/runtime.js';
+import type {
+  EmbedderIdentity,
+  LexicalSearchQuery,
+  ListMemoriesQuery,
+  MemoryFilter,
+  MemoryRecord,
+  MemoryStore,
+  SearchHit,
+  StoreCapabilities,
+  StoreStats,
+  VectorSearchQuery,
+} from '../../core/spec/store.js';
+import { analyzeTerms } from '../../core/text/analyze.js';
+import { compareHits, cosineSimilarity } from '../../core/text/bm25-index.js';
+import { SqliteCollection } from './sqlite-collection.js';
+import { loadSqliteDriver, loadVectorExtension, type SqliteDatabase } from './sqlite-driver.js';
+import { memoryCondition } from './sqlite-filter.js';
+import {
+  blobToVector,
+  MEMORY_COLUMNS,
+  MEMORY_SELECT,
+  type MemoryRow,
+  memoryToRow,
+  rowToMemory,
+  vectorToBlob,
+} from './sqlite-rows.js';
+import { migrate, SCHEMA_VERSION } from './sqlite-schema.js';
+
+const COMPONENT = 'sqlite-store';
+
+const ORDER_COLUMNS = {
+  occurredAt: 'm.occurred_at',
+  createdAt: 'm.created_at',
+  updatedAt: 'm.updated_at',
+  importance: 'm.importance',
+} as const;
+
+/** How the store finds nearest neighbours. */
+export type VectorMode = 'sqlite-vec' | 'scan';
+
+/** Settings the factory resolved. */
+export interface SqliteStoreSettings {
+  path: string;
+  busyTimeoutMs: number;
+  vectorExtension: 'auto' | 'off';
+  logger: Logger | undefined;
+}
+
+function storeError(message: string, options: { suggestion?: string; cause?: unknown } = {}) {
+  return new StoreError(message, { component: COMPONENT, ...options });
+}
+
+/** A promise-chain lock: one writer at a time inside this process. */
+class Mutex {
+  #tail: Promise<void> = Promise.resolve();
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const acquired = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return acquired;
+  }
+}
+
+/** A MemoryStore in one SQLite file: FTS5 for lexical search, sqlite-vec (or a scan) for vectors. */
+export class SqliteStore implements MemoryStore {
+  readonly specificationVersion = 'v1' as const;
+  readonly name = 'sqlite';
+  readonly capabilities: StoreCapabilities = {
+    lexicalSearch: true,
+    vectorSearch: true,
+    persistent: true,
+    multiProcess: true,
+  };
+  readonly opinions: SqliteCollection<Opinion>;
+  readonly procedures: SqliteCollection<Procedure>;
+  readonly sessions: SqliteCollection<Session>;
+  readonly entities: SqliteCollection<Entity>;
+
+  readonly #settings: SqliteStoreSettings;
+  readonly #mutex = new Mutex();
+  readonly #inTransaction = new AsyncLocalStorage<boolean>();
+  #db: SqliteDatabase | undefined;
+  #connecting: Promise<SqliteDatabase> | undefined;
+  #vectorMode: VectorMode = 'scan';
+  #dimensions: number | null = null;
+  #closed = false;
+
+  constructor(settings: SqliteStoreSettings) {
+    this.#settings = settings;
+    const host = {
+      read: <T>(operation: (db: SqliteDatabase) => T) => this.#read(operation),
+      write: <T>(operation: (db: SqliteDatabase) => T) => this.#write(operation),
+    };
+    this.opinions = new SqliteCollection(host, 'opinions');
+    this.procedures = new SqliteCollection(host, 'procedures');
+    this.sessions = new SqliteCollection(host, 'sessions');
+    this.entities = new SqliteCollection(host, 'entities');
+  }
+
+  /** Where vectors are searched: `sqlite-vec` when the extension loaded, else `scan`. */
+  get vectorMode(): VectorMode {
+    return this.#vectorMode;
+  }
+
+  /** The file this store lives in. */
+  get path(): string {
+    return this.#settings.path;
+  }
+
+  async #connect(): Promise<SqliteDatabase> {
+    if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
+    if (this.#db) return this.#db;
+    this.#connecting ??= (async () => {
+      const Database = await loadSqliteDriver();
+      if (this.#settings.path !== ':memory:') mkdirSync(dirname(this.#settings.path), { recursive: true });
+      let db: SqliteDatabase;
+      try {
+        db = new Database(this.#settings.path, { timeout: this.#settings.busyTimeoutMs });
+        db.pragma('journal_mode = WAL');
+        // WAL with synchronous=NORMAL survives a killed process; only an OS crash can lose the last commits.
+        db.pragma('synchronous = NORMAL');
+        db.pragma('foreign_keys = ON');
+        db.pragma(`busy_timeout = ${this.#settings.busyTimeoutMs}`);
+      } catch (error) {
+        throw storeError(`cannot open ${this.#settings.path}`, {
+          cause: error,
+          suggestion: 'Check that the directory is writable and the file is a SQLite database.',
+        });
+      }
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) {
+        db.close();
+        throw storeError(
+          `${this.#settings.path} has schema version ${version}, newer than this memoir (${SCHEMA_VERSION})`,
+          {
+            suggestion: 'Upgrade memoir to open this database.',
+          },
+        );
+      }
+      migrate(db);
+      if (this.#settings.vectorExtension === 'auto') {
+        const failure = await loadVectorExtension(db);
+        if (failure === null) this.#vectorMode = 'sqlite-vec';
+        else {
+          this.#settings.logger?.log(
+            'warn',
+            `sqlite-vec could not load (${failure}); vector search falls back to a scan`,
+          );
+        }
+      }
+      this.#db = db;
+      return db;
+    })();
+    try {
+      return await this.#connecting;
+    } finally {
+      this.#connecting = undefined;
+    }
+  }
+
+  async #read<T>(operation: (db: SqliteDatabase) => T): Promise<T> {
+    const db = await this.#connect();
+    return this.#wrap(() => operation(db));
+  }
+
+  async #write<T>(operation: (db: SqliteDatabase) => T): Promise<T> {
+    const db = await this.#connect();
+    if (this.#inTransaction.getStore()) return this.#wrap(() => operation(db));
+    const release = await this.#mutex.acquire();
+    try {
+      if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
+      const immediate = db.transaction(() => operation(db)) as unknown as { immediate(): T };
+      return this.#wrap(() => immediate.immediate());
+    } finally {
+      release();
+    }
+  }
+
+  #wrap<T>(operation: () => T): T {
+    try {
+      return operation();
+    } catch (error) {
+      if (StoreError.isInstance(error)) throw error;
+      throw storeError(error instanceof Error ? error.message : String(error), { cause: error });
+    }
+  }
+
+  #meta(db: SqliteDatabase, key: string): string | undefined {
+    return db.prepare('SELECT value FROM memoir_meta WHERE key = ?').pluck().get(key) as string | undefined;
+  }
+
+  #setMeta(db: SqliteDatabase, key: string, value: string) {
+    db.prepare(
+      'INSERT INTO memoir_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(key, value);
+  }
+
+  // The vec0 table is created per embedder because its column type carries the dimensions.
+  #ensureVectorTable(db: SqliteDatabase, dimensions: number) {
+    this.#dimensions = dimensions;
+    if (this.#vectorMode !== 'sqlite-vec') return;
+    const existing = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memories_vec'").pluck().get() as
+      | string
+      | undefined;
+    if (existing?.includes(`float[${dimensions}]`)) {
+      const indexed = db.prepare('SELECT count(*) FROM memories_vec').pluck().get() as number;
+      const embedded = db.prepare('SELECT count(*) FROM memories WHERE embedding IS NOT NULL').pluck().get() as number;
+      // Another process without the extension may have written vectors the index lacks.
+      if (indexed === embedded) return;
+    }
+    if (existing) db.exec('DROP TABLE memories_vec');
+    db.exec(`CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[${dimensions}] distance_metric=cosine)`);
+    db.exec(
+      'INSERT INTO memories_vec (rowid, embedding) SELECT rowid, embedding FROM memories WHERE embedding IS NOT NULL',
+    );
+  }
+
+  async open(embedder: EmbedderIdentity): Promise<void> {
+    if (
+      typeof embedder?.id !== 'string' ||
+      !embedder.id ||
+      !Number.isInteger(embedder.dimensions) ||
+      embedder.dimensions <= 0
+    ) {
+      throw storeError('open() expects an embedder identity with a non-empty id and positive integer dimensions');
+    }
+    await this.#write((db) => {
+      const recordedId = this.#meta(db, 'embedder_id');
+      const recordedDimensions = Number(this.#meta(db, 'embedder_dimensions') ?? Number.NaN);
+      const storedDimensions = db
+        .prepare('SELECT length(embedding) / 4 FROM memories WHERE embedding IS NOT NULL LIMIT 1')
+        .pluck()
+        .get() as number | undefined;
+      const held = storedDimensions ?? null;
+      const differs =
+        (recordedId !== undefined && recordedId !== embedder.id) ||
+        (held !== null && held !== embedder.dimensions) ||
+        (recordedId !== undefined && recordedDimensions !== embedder.dimensions);
+      if (held !== null && differs) {
+        throw storeError(
+          `${this.#settings.path} holds vectors from embedder "${recordedId ?? 'unknown'}" (${held} dimensions), but was opened with "${embedder.id}" (${embedder.dimensions} dimensions); their vectors don't compare`,
+          {
+            suggestion: `Run \`memoir reindex --home ${dirname(this.#settings.path)}\` to re-embed every memory with the new embedder, or open the store with the embedder it was built with.`,
+          },
+        );
+      }
+      this.#setMeta(db, 'embedder_id', embedder.id);
+      this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
+      this.#ensureVectorTable(db, embedder.dimensions);
+    });
+  }
+
+  /** Drop every stored vector and record a new embedder; `reindex` then re-embeds. */
+  async resetEmbeddings(embedder: EmbedderIdentity): Promise<void> {
+    await this.#write((db) => {
+      db.exec('UPDATE memories SET embedding = NULL WHERE embedding IS NOT NULL');
+      if (this.#vectorMode === 'sqlite-vec') db.exec('DROP TABLE IF EXISTS memories_vec');
+      this.#setMeta(db, 'embedder_id', embedder.id);
+      this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
+      this.#ensureVectorTable(db, embedder.dimensions);
+    });
+  }
+
+  getMemories(ids: readonly string[]): Promise<Memory[]> {
+    return this.#read((db) => {
+      const rows = db
+        .prepare(`SELECT ${MEMORY_SELECT} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids)) as MemoryRow[];
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const found: Memory[] = [];
+      for (const id of ids) {
+        const row = byId.get(id);
+        if (row) found.push(rowToMemory(row));
+      }
+      return found;
+    });
+  }
+
+  upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
+    return this.#write((db) => {
+      const placeholders = MEMORY_COLUMNS.map(() => '?').join(', ');
+      const updates = MEMORY_COLUMNS.filter((column) => column !== 'id')
+        .map((column) => `${column} = excluded.${column}`)
+        .join(', ');
+      const upsert = db.prepare(
+        `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT (id) DO UPDATE SET ${updates} RETURNING rowid`,
+      );
+      const clearEntities = db.prepare('DELETE FROM memory_entities WHERE memory_rowid = ?');
+      const addEntity = db.prepare('INSERT OR IGNORE INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
+      const vectors = this.#vectorMode === 'sqlite-vec' && this.#dimensions !== null;
+      const clearVector = vectors ? db.prepare('DELETE FROM memories_vec WHERE rowid = ?') : null;
+      const addVector = vectors ? db.prepare('INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)') : null;
+      const dimensions = this.#dimensions;
+      records.forEach(({ memory, embedding }, index) => {
+        if (embedding !== null && dimensions !== null && embedding.length !== dimensions) {
+          throw storeError(
+            `records[${index}].embedding: expected ${dimensions} dimensions, got ${embedding.length} (memory "${memory.id}")`,
+            {
+              suggestion:
+                'Embed every memory with the embedder the store was opened with; after changing embedders run `memoir reindex`.',
+            },
+          );
+        }
+      });
+      for (const { memory, embedding } of records) {
+        const { rowid } = upsert.get(...memoryToRow(memory, embedding)) as { rowid: number };
+        clearEntities.run(rowid);
+        for (const entity of memory.entities) addEntity.run(rowid, entity.toLowerCase());
+        if (clearVector && addVector) {
+          clearVector.run(BigInt(rowid));
+          if (embedding !== null) addVector.run(BigInt(rowid), vectorToBlob(embedding));
+        }
+      }
+    });
+  }
+
+  deleteMemories(ids: readonly string[]): Promise<number> {
+    return this.#write((db) => {
+      const rowids = db
+        .prepare('SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(JSON.stringify(ids)) as number[];
+      if (rowids.length === 0) return 0;
+      if (this.#vectorMode === 'sqlite-vec' && this.#dimensions !== null) {
+        const clearVector = db.prepare('DELETE FROM memories_vec WHERE rowid = ?');
+        for (const rowid of rowids) clearVector.run(BigInt(rowid));
+      }
+      return db
+        .prepare('DELETE FROM memories WHERE rowid IN (SELECT value FROM json_each(?))')
+        .run(JSON.stringify(rowids)).changes;
+    });
+  }
+
+  listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
+    return this.#read((db) => {
+      const condition = memoryCondition(query.filter);
+      const column = ORDER_COLUMNS[query.orderBy ?? 'createdAt'];
+      const direction = query.direction === 'asc' ? 'ASC' : 'DESC';
+      const limit = query.limit === undefined ? -1 : Math.max(0, Math.floor(query.limit));
+      const offset = Math.max(0, Math.floor(query.offset ?? 0));
+      const rows = db
+        .prepare(
+          `SELECT ${MEMORY_SELECT} FROM memories m WHERE ${condition.sql} ORDER BY ${column} ${direction}, m.id ASC LIMIT ? OFFSET ?`,
+        )
+        .all(...condition.params, limit, offset) as MemoryRow[];
+      return rows.map(rowToMemory);
+    });
+  }
+
+  countMemories(filter?: MemoryFilter): Promise<number> {
+    return this.#read((db) => {
+      const condition = memoryCondition(filter);
+      return db
+        .prepare(`SELECT count(*) FROM memories m WHERE ${condition.sql}`)
+        .pluck()
+        .get(...condition.params) as number;
+    });
+  }
+
+  getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    return this.#read((db) => {
+      const rows = db
+        .prepare(
+          'SELECT id, embedding FROM memories WHERE embedding IS NOT NULL AND id IN (SELECT value FROM json_each(?))',
+        )
+        .all(JSON.stringify(ids)) as Array<{ id: string; embedding: Uint8Array }>;
+      return new Map(rows.map((row) => [row.id, blobToVector(row.embedding)]));
+    });
+  }
+
+  recordAccess(ids: readonly string[], at: string): Promise<void> {
+    return this.#write((db) => {
+      db.prepare(
+        'UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN (SELECT value FROM json_each(?))',
+      ).run(at, JSON.stringify([...new Set(ids)]));
+    });
+  }
+
+  searchLexical(query: LexicalSearchQuery): Promise<SearchHit[]> {
+    return this.#read((db) => {
+      const terms = [...new Set(analyzeTerms(query.text))];
+      const limit = Math.max(0, Math.floor(query.limit));
+      if (terms.length === 0 || limit === 0) return [];
+      // Each term quoted, so no word in user text is read as FTS5 syntax.
+      const match = terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(' OR ');
+      const condition = memoryCondition(query.filter);
+      const rows = db
+        .prepare(
+          `SELECT m.id AS id, -bm25(memories_fts) AS score FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+           WHERE memories_fts MATCH ? AND ${condition.sql} ORDER BY score DESC, m.id ASC LIMIT ?`,
+        )
+        .all(match, ...condition.params, limit) as SearchHit[];
+      return rows;
+    });
+  }
+
+  searchVector(query: VectorSearchQuery): Promise<SearchHit[]> {
+    return this.#read((db) => {
+      const vector = query.vector;
+      if (!(vector instanceof Float32Array))
+        throw storeError('searchVector: expected the query vector as a Float32Array');
+      const dimensions = this.#dimensions ?? Number(this.#meta(db, 'embedder_dimensions') ?? vector.length);
+      if (vector.length !== dimensions) {
+        throw storeError(`searchVector: expected a query vector of ${dimensions} dimensions, got ${vector.length}`, {
+          suggestion: 'Embed the query with the embedder the store was opened with.',
+        });
+      }
+      const limit = Math.max(0, Math.floor(query.limit));
+      if (limit === 0) return [];
+      if (this.#vectorMode === 'sqlite-vec' && this.#dimensions !== null) {
+        return this.#nearestWithIndex(db, vector, query.filter, limit);
+      }
+      return this.#nearestByScan(db, vector, query.filter, limit);
+    });
+  }
+
+  // vec0 finds the k nearest over all vectors; filters apply after. Ask for more than needed
+  // and widen until enough pass the filter, or scan the filtered rows once k nears the table.
+  #nearestWithIndex(db: SqliteDatabase, vector: Float32Array, filter: MemoryFilter | undefined, limit: number) {
+    const condition = memoryCondition(filter);
+    const blob = vectorToBlob(vector);
+    const total = db.prepare('SELECT count(*) FROM memories_vec').pluck().get() as number;
+    const knn = db.prepare(
+      `WITH knn AS (SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?)
+       SELECT m.id AS id, 1 - knn.distance AS score FROM knn JOIN memories m ON m.rowid = knn.rowid
+       WHERE ${condition.sql} ORDER BY knn.distance ASC, m.id ASC LIMIT ?`,
+    );
+    const filtered = condition.sql !== '1';
+    let k = filtered ? Math.max(limit * 4, 64) : limit;
+    while (true) {
+      if (k >= total) k = total;
+      const hits = knn.all(blob, k, ...condition.params, limit) as SearchHit[];
+      if (hits.length >= limit || k >= total) return hits;
+      if (k * 4 >= total / 2) {
+        return db
+          .prepare(
+            `SELECT m.id AS id, 1 - vec_distance_cosine(m.embedding, ?) AS score FROM memories m
+             WHERE m.embedding IS NOT NULL AND ${condition.sql} ORDER BY score DESC, m.id ASC LIMIT ?`,
+          )
+          .all(blob, ...condition.params, limit) as SearchHit[];
+      }
+      k *= 4;
+    }
+  }
+
+  #nearestByScan(db: SqliteDatabase, vector: Float32Array, filter: MemoryFilter | undefined, limit: number) {
+    const condition = memoryCondition(filter);
+    const hits: SearchHit[] = [];
+    const rows = db
+      .prepare(
+        `SELECT m.id AS id, m.embedding AS embedding FROM memories m WHERE m.embedding IS NOT NULL AND ${condition.sql}`,
+      )
+      .iterate(...condition.params) as IterableIterator<{ id: string; embedding: Uint8Array }>;
+    for (const row of rows) hits.push({ id: row.id, score: cosineSimilarity(vector, blobToVector(row.embedding)) });
+    return hits.sort(compareHits).slice(0, limit);
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#inTransaction.getStore()) {
+      throw storeError('transaction() was called inside a running transaction; transactions do not nest', {
+        suggestion: 'Make the writes directly inside the outer transaction.',
+      });
+    }
+    const db = await this.#connect();
+    const release = await this.#mutex.acquire();
+    try {
+      if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
+      this.#wrap(() => db.exec('BEGIN IMMEDIATE'));
+      try {
+        const result = await this.#inTransaction.run(true, work);
+        this.#wrap(() => db.exec('COMMIT'));
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.#read((db) => {
+      const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+      const pages = db.pragma('page_count', { simple: true }) as number;
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      return {
+        memories: count('memories'),
+        opinions: count('opinions'),
+        procedures: count('procedures'),
+        sessions: count('sessions'),
+        entities: count('entities'),
+        bytes: pages * pageSize,
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    const release = await this.#mutex.acquire();
+    try {
+      if (this.#closed) return;
+      this.#closed = true;
+      if (this.#connecting) await this.#connecting.catch(() => undefined);
+      if (this.#db?.open) {
+        // Fold the WAL back into the main file so a copied database is complete on its own.
+        try {
+          this.#db.pragma('wal_checkpoint(TRUNCATE)');
+        } catch {
+          // another process may hold the WAL; its own close checkpoints it
+        }
+        this.#db.close();
+      }
+      this.#db = undefined;
+    } finally {
+      release();
+    }
+  }
+}
