@@ -5,6 +5,7 @@ import { defineConfig } from 'tsup';
 export const entries = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
+  sqlite: 'src/adapters/sqlite/index.ts',
 };
 
 export default defineConfig({
@@ -15,5 +16,7 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   splitting: true,
+  // Native modules stay external and load lazily, when a store first opens.
+  external: ['better-sqlite3', 'sqlite-vec'],
   treeshake: true,
 });

@@ -1,10 +1,12 @@
 // memoir quickstart: retain what an agent learned about a user and a project, recall it
 // with citations, and build the prompt block. Offline: no API key, no network, no download.
+// Memories persist in $MEMOIR_HOME/memoir.sqlite (default ~/.memoir); run it twice and the
+// second run recognises every item as already retained.
 import { createMemory } from '../src/index.js';
 
-const memory = createMemory({ scope: { userId: 'peter' } });
+const memory = createMemory({ scope: { userId: 'peter', namespace: 'quickstart' } });
 
-await memory.retain([
+const retained = await memory.retain([
   {
     content: 'Peter is in Marrakech from Nov 27 to Dec 1, 2025 for Andy’s birthday.',
     kind: 'world',
@@ -48,6 +50,8 @@ await memory.retain([
     source: { file: 'bank/entities/warelay.md', line: 7 },
   },
 ]);
+
+console.log(`retained ${retained.memories.length} new memories, ${retained.skipped.length} already known`);
 
 const queries = ['How long should my replies to Peter be?', 'What went wrong with warelay and how was it fixed?'];
 

@@ -1,12 +1,15 @@
-import { createInMemoryStore } from './adapters/in-memory/index.js';
+import { join } from 'node:path';
 import { createLocalEmbedder } from './adapters/local-embedder/index.js';
+import { createSqliteStore } from './adapters/sqlite/index.js';
+import { loadConfig } from './core/config.js';
 import { createMemoryClient, type MemoryClient } from './core/memory-client.js';
 import type { MemoryOptions } from './core/memory-options.js';
 
 /**
- * Create a memory client. With no options it runs offline with no API key: an
- * in-memory store and the local hashing embedder. Options are validated once, here;
- * a bad option is a ConfigError naming it.
+ * Create a memory client. With no options it runs offline with no API key: the SQLite
+ * store at `$MEMOIR_HOME/memoir.sqlite` (default `~/.memoir`) and the local hashing
+ * embedder. better-sqlite3 loads when the store first opens, not at import. Options are
+ * validated once, here; a bad option is a ConfigError naming it.
  *
  * @example
  * ```ts
@@ -16,5 +19,9 @@ import type { MemoryOptions } from './core/memory-options.js';
  * ```
  */
 export function createMemory(options?: MemoryOptions): MemoryClient {
-  return createMemoryClient(options, { store: () => createInMemoryStore(), embedder: () => createLocalEmbedder() });
+  return createMemoryClient(options, {
+    store: ({ home, logger }) =>
+      createSqliteStore({ path: join(home ?? loadConfig({ logger }).config.home, 'memoir.sqlite'), logger }),
+    embedder: () => createLocalEmbedder(),
+  });
 }

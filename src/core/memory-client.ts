@@ -26,6 +26,7 @@ import {
   memoryPatchSchema,
   timeInputSchema,
 } from './spec/memory.js';
+import type { Logger } from './spec/runtime.js';
 import type { MemoryRecord, MemoryStore, StoreStats } from './spec/store.js';
 import { parseInput } from './validate.js';
 
@@ -54,6 +55,14 @@ const invalidateSchema = z.union([
     })
     .strict(),
 ]);
+const reindexOptionsSchema = z
+  .object({
+    /** Called after each batch with the memories done so far and the total. */
+    onProgress: z.custom<(done: number, total: number) => void>((value) => typeof value === 'function').optional(),
+    /** Memories embedded and written per transaction. Default 500. */
+    batchSize: z.number().int().min(1).max(100_000).default(500),
+  })
+  .strict();
 const listOptionsSchema = z
   .object({
     ...filterOptionFields,
@@ -78,6 +87,9 @@ export type RetainOptions = z.input<typeof retainOptionsSchema>;
 export type InvalidateOptions = z.input<typeof invalidateSchema>;
 /** Options of `list`. Invalidated memories are included unless `includeInvalid: false`. */
 export type ListOptions = z.input<typeof listOptionsSchema>;
+
+/** Options of `reindex`. */
+export type ReindexOptions = z.input<typeof reindexOptionsSchema>;
 
 /** What `retain` resolves to. */
 export interface RetainResult {
@@ -124,6 +136,11 @@ export interface MemoryClient {
   formatContext(response: RecallResponse | RecallResponse['results'], options?: FormatContextOptions): string;
   /** Counts and sizes of the store. */
   stats(): Promise<StoreStats>;
+  /**
+   * Re-embed every memory with this client's embedder, replacing vectors made by another
+   * one (a store refuses to open with a different embedder until this runs).
+   */
+  reindex(options?: ReindexOptions): Promise<{ reembedded: number }>;
   /** Subscribe to an event. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
@@ -143,8 +160,8 @@ function wrapError(error: unknown, component: string): MemoirError {
 
 /** Factories for the parts a caller did not supply. */
 export interface ClientDefaults {
-  /** Store used when `options.store` is absent. */
-  store: () => MemoryStore;
+  /** Store used when `options.store` is absent; receives the validated `home` and logger. */
+  store: (settings: { home: string | undefined; logger: Logger }) => MemoryStore;
   /** Embedder used when `options.embedder` is absent. */
   embedder: () => Embedder;
 }
@@ -155,11 +172,11 @@ export interface ClientDefaults {
  */
 export function createMemoryClient(options: MemoryOptions | undefined, defaults: ClientDefaults): MemoryClient {
   const settings = parseMemoryOptions(options);
-  const store = settings.store ?? defaults.store();
+  const logger = settings.logger ?? createConsoleLogger();
+  const store = settings.store ?? defaults.store({ home: settings.home, logger });
   const embedder = settings.embedder ?? defaults.embedder();
   const clock = settings.clock ?? systemClock;
   const ids = settings.ids ?? randomIds;
-  const logger = settings.logger ?? createConsoleLogger();
   const emitter = new EventEmitter<MemoirEvents>();
   const queue = new PQueue({ concurrency: settings.concurrency });
   let opened: Promise<void> | undefined;
@@ -176,13 +193,17 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     }
   }
 
-  async function ready(component: string) {
+  function assertOpen(component: string) {
     if (closed) {
       throw new StoreError('the memory client is closed', {
         component,
         suggestion: 'Create a new client with createMemory().',
       });
     }
+  }
+
+  async function ready(component: string) {
+    assertOpen(component);
     opened ??= store.open({ id: embedder.id, dimensions: embedder.dimensions });
     try {
       await opened;
@@ -444,6 +465,30 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     return response;
   }
 
+  async function reindex(optionsInput?: unknown): Promise<{ reembedded: number }> {
+    const { onProgress, batchSize } = parseInput(reindexOptionsSchema, optionsInput ?? {}, 'reindex', 'options');
+    assertOpen('reindex');
+    const identity = { id: embedder.id, dimensions: embedder.dimensions };
+    opened = (async () => {
+      await store.resetEmbeddings(identity);
+      await store.open(identity);
+    })();
+    await ready('reindex');
+    const total = await store.countMemories();
+    let done = 0;
+    for (let offset = 0; offset < total; offset += batchSize) {
+      const page = await store.listMemories({ orderBy: 'createdAt', direction: 'asc', limit: batchSize, offset });
+      if (page.length === 0) break;
+      const vectors = await embedAll(page.map(embeddingText), 'reindex');
+      await store.transaction(() =>
+        store.upsertMemories(page.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }))),
+      );
+      done += page.length;
+      onProgress?.(done, total);
+    }
+    return { reembedded: done };
+  }
+
   async function list(optionsInput?: unknown): Promise<Memory[]> {
     const options = parseInput(listOptionsSchema, optionsInput ?? {}, 'list', 'options');
     await ready('list');
@@ -475,6 +520,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       await ready('stats');
       return store.stats();
     },
+    reindex: (options) => reindex(options),
     on(event, listener) {
       emitter.on(event, listener as never);
       return client;

@@ -61,10 +61,12 @@ export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema>;
 /** Options of {@link createMemory}. All optional: `createMemory()` runs offline with defaults. */
 export const memoryOptionsSchema = z
   .object({
-    /** Where memories live. Default: a new in-memory store. */
+    /** Where memories live. Default: the SQLite store in `home`. */
     store: port<MemoryStore>('MemoryStore', ['open', 'upsertMemories', 'getMemories', 'listMemories']).optional(),
     /** Turns text into vectors. Default: the local hashing embedder (offline, no download). */
     embedder: port<Embedder>('Embedder', ['id', 'dimensions', 'embed']).optional(),
+    /** Directory of the default SQLite store (`<home>/memoir.sqlite`); used only when `store` is absent. */
+    home: z.string().min(1).optional(),
     /** Scope applied to every retain and recall that doesn't name its own. */
     scope: scopeSchema.optional(),
     /** Session applied to every retain that doesn't name its own. */
@@ -86,10 +88,15 @@ export const memoryOptionsSchema = z
 
 /** Options of {@link createMemory}. */
 export interface MemoryOptions {
-  /** Where memories live. Default: a new in-memory store. */
+  /** Where memories live. Default: the SQLite store at `<home>/memoir.sqlite`. */
   store?: MemoryStore;
   /** Turns text into vectors. Default: the local hashing embedder (offline, no download). */
   embedder?: Embedder;
+  /**
+   * Directory of the default SQLite store (`<home>/memoir.sqlite`), used only when `store`
+   * is absent. Default: `loadConfig().config.home` (`$MEMOIR_HOME`, else `~/.memoir`).
+   */
+  home?: string;
   /** Scope applied to every retain and recall that doesn't name its own. */
   scope?: Scope;
   /** Session applied to every retain that doesn't name its own. */

@@ -144,7 +144,10 @@ function encodeBase64(bytes: Uint8Array): string {
   for (; i + 2 < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
     out +=
-      BASE64_ALPHABET[n >> 18]! + BASE64_ALPHABET[(n >> 12) & 63]! + BASE64_ALPHABET[(n >> 6) & 63]! + BASE64_ALPHABET[n & 63]!;
+      BASE64_ALPHABET[n >> 18]! +
+      BASE64_ALPHABET[(n >> 12) & 63]! +
+      BASE64_ALPHABET[(n >> 6) & 63]! +
+      BASE64_ALPHABET[n & 63]!;
   }
   const rest = bytes.length - i;
   if (rest === 1) {
@@ -255,9 +258,7 @@ async function countRecords(store: MemoryStore, filter: MemoryFilter | undefined
 export async function* exportRecords(store: MemoryStore, options: ExportOptions = {}): AsyncGenerator<string> {
   const { filter, embedder, onProgress } = options;
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
-  const total = onProgress
-    ? (await store.countMemories(filter)) + (await countRecords(store, filter, pageSize))
-    : 0;
+  const total = onProgress ? (await store.countMemories(filter)) + (await countRecords(store, filter, pageSize)) : 0;
   let done = 0;
   const progress = () => onProgress?.(done, Math.max(total, done));
 
@@ -428,7 +429,9 @@ export async function importRecords(
         );
       }
       keepEmbeddings =
-        header.embedder !== null && header.embedder.id === target.id && header.embedder.dimensions === target.dimensions;
+        header.embedder !== null &&
+        header.embedder.id === target.id &&
+        header.embedder.dimensions === target.dimensions;
       fileDimensions = header.embedder?.dimensions ?? 0;
       seenContent = true;
       continue;

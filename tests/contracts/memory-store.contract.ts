@@ -366,6 +366,20 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         await store.upsertMemories([{ memory: makeMemory({ id: 'b' }), embedding: unitVector(DIMS * 2, 1) }]);
         expect((await store.getEmbeddings(['b'])).get('b')).toHaveLength(DIMS * 2);
       });
+
+      test('resetEmbeddings drops every vector, keeps memories and accepts the new embedder', async () => {
+        await seed(store, [makeMemory({ id: 'a' }), makeMemory({ id: 'b' })]);
+        const next = { id: 'reindexed-embedder', dimensions: DIMS * 2 };
+        await store.resetEmbeddings(next);
+        expect((await store.getEmbeddings(['a', 'b'])).size).toBe(0);
+        expect(await store.countMemories()).toBe(2);
+        await store.open(next);
+        const vector = unitVector(DIMS * 2, 3);
+        await store.upsertMemories([{ memory: (await store.getMemories(['a']))[0]!, embedding: vector }]);
+        const hits = await vectorSearch(store, { vector, limit: 5 });
+        expect(idsOf(hits)).toEqual(['a']);
+        await expectStoreError(store.open(EMBEDDER));
+      });
     });
 
     describe('memories: CRUD', () => {

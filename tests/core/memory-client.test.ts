@@ -27,7 +27,7 @@ function counterIds() {
 
 const clients: MemoryClient[] = [];
 function client(options: MemoryOptions = {}) {
-  const memory = createMemory({ clock: fixedClock(), ids: counterIds(), ...options });
+  const memory = createMemory({ store: createInMemoryStore(), clock: fixedClock(), ids: counterIds(), ...options });
   clients.push(memory);
   return memory;
 }

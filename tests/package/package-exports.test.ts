@@ -20,18 +20,21 @@ let outDir: string;
 
 // Node loads native addons through process.dlopen; recording its calls catches any,
 // whichever package or path pulls it in.
-const probe = (specifier: string, mode: 'import' | 'require') => `
+const probe = (specifier: string, mode: 'import' | 'require', after = '') => `
 const loaded = [];
 const original = process.dlopen;
 process.dlopen = function (module, filename, ...rest) { loaded.push(filename); return original.call(this, module, filename, ...rest); };
 ${mode === 'import' ? `const api = await import(${JSON.stringify(specifier)});` : `const api = require(${JSON.stringify(specifier)});`}
+${after}
 process.stdout.write(JSON.stringify({ loaded, exports: Object.keys(api) }));
 `;
 
 function run(code: string, extension: 'mjs' | 'cjs') {
   const file = join(outDir, `probe.${extension}`);
   writeFileSync(file, code);
-  const output = execFileSync(process.execPath, [file], { cwd: root, encoding: 'utf8' });
+  // The default store lives in MEMOIR_HOME: keep it inside the build directory.
+  const env = { ...process.env, MEMOIR_HOME: join(outDir, 'home') };
+  const output = execFileSync(process.execPath, [file], { cwd: root, encoding: 'utf8', env });
   return JSON.parse(output) as { loaded: string[]; exports: string[] };
 }
 
@@ -75,6 +78,16 @@ describe('package exports', () => {
     const cjs = run(probe(join(outDir, 'index.cjs'), 'require'), 'cjs');
     expect(cjs.loaded).toEqual([]);
     expect(cjs.exports).toContain('createMemory');
+    const sqlite = run(probe(pathToFileURL(join(outDir, 'sqlite.js')).href, 'import'), 'mjs');
+    expect(sqlite.loaded).toEqual([]);
+    expect(sqlite.exports).toContain('createSqliteStore');
+  });
+
+  it('the probe does see a native module when one loads', () => {
+    const opensStore = `const store = api.createSqliteStore({ path: ':memory:' });
+await store.open({ id: 'probe', dimensions: 4 });`;
+    const loaded = run(probe(pathToFileURL(join(outDir, 'sqlite.js')).href, 'import', opensStore), 'mjs');
+    expect(loaded.loaded.some((file) => file.endsWith('.node'))).toBe(true);
   });
 
   it('the testing subpath loads in ESM and CJS', () => {

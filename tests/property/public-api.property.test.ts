@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMemory, formatContext, loadConfig, MemoirError, type MemoryClient } from '../../src/index.js';
+import {
+  createInMemoryStore,
+  createMemory,
+  formatContext,
+  loadConfig,
+  MemoirError,
+  type MemoryClient,
+} from '../../src/index.js';
 
 // Random junk into every public function must produce either a result or a MemoirError,
 // and a rejected call must leave the store exactly as it was.
@@ -61,7 +68,7 @@ async function snapshot(memory: MemoryClient) {
 }
 
 async function seededClient() {
-  const memory = createMemory({ logger: { log: () => {} } });
+  const memory = createMemory({ store: createInMemoryStore(), logger: { log: () => {} } });
   const { ids } = await memory.retain([
     { content: 'Peter prefers concise replies.', entities: ['Peter'], kind: 'opinion' },
     { content: 'The Castle is a home server.', entities: ['The Castle'] },

@@ -158,6 +158,19 @@ class InMemoryStore implements MemoryStore {
     });
   }
 
+  resetEmbeddings(embedder: EmbedderIdentity): Promise<void> {
+    return this.write((undo) => {
+      const previousEmbeddings = new Map(this.embeddings);
+      const previousIdentity = this.identity;
+      undo(() => {
+        for (const [id, embedding] of previousEmbeddings) this.embeddings.set(id, embedding);
+        this.identity = previousIdentity;
+      });
+      this.embeddings.clear();
+      this.identity = { id: embedder.id, dimensions: embedder.dimensions };
+    });
+  }
+
   getMemories(ids: readonly string[]): Promise<Memory[]> {
     return this.read(() => {
       const found: Memory[] = [];

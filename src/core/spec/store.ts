@@ -171,6 +171,12 @@ export interface MemoryStore {
    */
   open(embedder: EmbedderIdentity): Promise<void>;
 
+  /**
+   * Drop every stored embedding and record `embedder` as the store's embedder, so that
+   * `reindex` can re-embed with a different model. Memories themselves are kept.
+   */
+  resetEmbeddings(embedder: EmbedderIdentity): Promise<void>;
+
   /** The memories with these ids, in the given order; missing ids are left out. */
   getMemories(ids: readonly string[]): Promise<Memory[]>;
   /**

@@ -1,0 +1,239 @@
+/** Human-readable output of the CLI: aligned tables and memory details. */
+import { citationOf } from '../core/format-context.js';
+import type { RecallResponse } from '../core/recall.js';
+import type { Memory, Scope } from '../core/spec/memory.js';
+import type { StoreStats } from '../core/spec/store.js';
+
+/** Terminal width assumed when output is not a terminal. */
+export const DEFAULT_WIDTH = 120;
+
+// Memory text is written by others: control characters (ANSI escapes among them) and
+// bidi overrides could rewrite the terminal or hide text, so they never reach it.
+const UNSAFE = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/gu;
+
+/** Text made safe for one terminal line: controls removed, whitespace runs collapsed. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(UNSAFE, '').trim();
+}
+
+/** Text made safe for a terminal, keeping line breaks and tabs. */
+export function safeText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(UNSAFE, (ch) => (ch === '\n' || ch === '\t' ? ch : ''));
+}
+
+function isWide(code: number): boolean {
+  return (
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf && code !== 0x303f) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1f64f) ||
+    (code >= 0x1f900 && code <= 0x1f9ff) ||
+    (code >= 0x20000 && code <= 0x3fffd)
+  );
+}
+
+const COMBINING = /\p{M}/u;
+
+/** Columns a string takes in a terminal (wide CJK and emoji count 2, combining marks 0). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += COMBINING.test(ch) ? 0 : isWide(ch.codePointAt(0)!) ? 2 : 1;
+  return width;
+}
+
+/** Cut `text` to at most `width` columns, ending with `…` when cut. */
+export function truncate(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = COMBINING.test(ch) ? 0 : isWide(ch.codePointAt(0)!) ? 2 : 1;
+    if (used + w > width - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+function pad(text: string, width: number, align: 'left' | 'right'): string {
+  const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
+  return align === 'right' ? fill + text : text + fill;
+}
+
+/** A column of {@link formatTable}. */
+export interface Column {
+  /** Header text. */
+  header: string;
+  /** Alignment. Default left. */
+  align?: 'left' | 'right';
+  /** Widest the column may be; longer cells are truncated. */
+  max?: number;
+}
+
+/**
+ * Rows aligned in columns two spaces apart, under a header line. The last column takes
+ * what is left of `width` (at least 20 columns) and its cells are truncated to fit.
+ * Returns the lines and where each column starts.
+ */
+export function formatTable(
+  columns: readonly Column[],
+  rows: ReadonlyArray<readonly string[]>,
+  width = DEFAULT_WIDTH,
+): { lines: string[]; offsets: number[] } {
+  const cells = rows.map((row) => row.map((cell, index) => truncate(oneLine(cell), columns[index]?.max ?? Infinity)));
+  const widths = columns.map((column, index) =>
+    Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[index] ?? ''))),
+  );
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const columnWidth of widths) {
+    offsets.push(offset);
+    offset += columnWidth + 2;
+  }
+  const last = columns.length - 1;
+  const lastWidth = Math.max(20, width - (offsets[last] ?? 0));
+  const render = (row: readonly string[]) =>
+    row
+      .map((cell, index) =>
+        index === last ? truncate(cell, lastWidth) : pad(cell, widths[index]!, columns[index]?.align ?? 'left'),
+      )
+      .join('  ')
+      .trimEnd();
+  return { lines: [render(columns.map((column) => column.header)), ...cells.map(render)], offsets };
+}
+
+const MEMORY_COLUMNS: Column[] = [
+  { header: 'id' },
+  { header: 'kind' },
+  { header: 'category', max: 20 },
+  { header: 'date' },
+  { header: 'abstract' },
+];
+
+function memoryCells(memory: Memory): string[] {
+  return [memory.id, memory.kind, memory.category, memory.occurredAt.slice(0, 10), abstractOf(memory)];
+}
+
+function abstractOf(memory: Memory): string {
+  const text = memory.abstract || memory.content;
+  return memory.validTo ? `[invalid] ${text}` : text;
+}
+
+/** Memories as a table: id, kind, category, date, abstract. */
+export function formatMemoryTable(memories: readonly Memory[], width = DEFAULT_WIDTH): string {
+  return formatTable(MEMORY_COLUMNS, memories.map(memoryCells), width).lines.join('\n');
+}
+
+/** Recall results as a table with each result's citation on the line below it. */
+export function formatRecall(response: RecallResponse, width = DEFAULT_WIDTH): string {
+  if (response.results.length === 0) return 'No memories match.';
+  const columns: Column[] = [{ header: '#', align: 'right' }, { header: 'score' }, ...MEMORY_COLUMNS];
+  const rows = response.results.map((result, index) => [
+    String(index + 1),
+    result.score.toFixed(3),
+    ...memoryCells(result.memory),
+  ]);
+  const { lines, offsets } = formatTable(columns, rows, width);
+  const indent = ' '.repeat(offsets[2] ?? 0);
+  const out = [lines[0]!];
+  response.results.forEach((result, index) => {
+    out.push(
+      lines[index + 1]!,
+      `${indent}${truncate(`↳ ${oneLine(result.citation)}`, Math.max(20, width - indent.length))}`,
+    );
+  });
+  const count = `${response.results.length} result${response.results.length === 1 ? '' : 's'}`;
+  const tokens = response.totalTokens === undefined ? '' : `, ${response.totalTokens} tokens`;
+  const dropped = response.droppedForBudget > 0 ? ` (${response.droppedForBudget} left out by the token budget)` : '';
+  out.push('', `${count}${tokens}${dropped}`);
+  return out.join('\n');
+}
+
+function scopeText(scope: Scope): string {
+  const parts = Object.entries(scope)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${value}`);
+  return parts.length > 0 ? parts.join(' ') : '(none)';
+}
+
+function block(text: string): string {
+  return safeText(text).replace(/\n/g, '\n            ');
+}
+
+/** Every field of one memory, one per line; long text keeps its line breaks, indented. */
+export function formatMemoryDetails(memory: Memory): string {
+  const validity = memory.validTo
+    ? `invalid since ${memory.validTo}${memory.invalidationReason ? ` (${oneLine(memory.invalidationReason)})` : ''}${
+        memory.supersededBy ? `, superseded by ${memory.supersededBy}` : ''
+      }`
+    : `valid since ${memory.validFrom}`;
+  const fields: Array<[string, string]> = [
+    ['id', memory.id],
+    ['kind', memory.kind],
+    ['category', oneLine(memory.category)],
+    ['abstract', oneLine(memory.abstract)],
+    ['content', block(memory.content)],
+    ...(memory.overview ? [['overview', block(memory.overview)] as [string, string]] : []),
+    ['entities', memory.entities.length > 0 ? oneLine(memory.entities.join(', ')) : '(none)'],
+    ['scope', oneLine(scopeText(memory.scope))],
+    ['session', memory.sessionId ? oneLine(memory.sessionId) : '(none)'],
+    ['source', oneLine(citationOf(memory))],
+    ['occurred', memory.occurredAt],
+    ['created', memory.createdAt],
+    ['updated', memory.updatedAt],
+    ['validity', validity],
+    ['importance', String(memory.importance)],
+    ['bookmarked', memory.bookmarked ? 'yes' : 'no'],
+    [
+      'recalled',
+      `${memory.accessCount} time${memory.accessCount === 1 ? '' : 's'}${memory.lastAccessedAt ? `, last ${memory.lastAccessedAt}` : ''}`,
+    ],
+    ...(Object.keys(memory.metadata).length > 0
+      ? [['metadata', oneLine(JSON.stringify(memory.metadata))] as [string, string]]
+      : []),
+  ];
+  return fields.map(([name, value]) => `${name.padEnd(10)}  ${value}`).join('\n');
+}
+
+/** Bytes as B, KB, MB or GB (powers of 1024), one decimal above bytes. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** What `memoir stats` shows. */
+export interface StatsView extends StoreStats {
+  /** The home directory. */
+  home: string;
+  /** The store's name. */
+  store: string;
+  /** The embedder in use. */
+  embedder: { id: string; dimensions: number };
+}
+
+/** Store counts and where they live, one per line. */
+export function formatStats(view: StatsView): string {
+  const fields: Array<[string, string]> = [
+    ['memories', String(view.memories)],
+    ['opinions', String(view.opinions)],
+    ['procedures', String(view.procedures)],
+    ['sessions', String(view.sessions)],
+    ['entities', String(view.entities)],
+    ['size', formatBytes(view.bytes)],
+    ['home', view.home],
+    ['store', view.store],
+    ['embedder', `${view.embedder.id} (${view.embedder.dimensions} dimensions)`],
+  ];
+  return fields.map(([name, value]) => `${name.padEnd(10)}  ${value}`).join('\n');
+}
