@@ -1,7 +1,5 @@
 /** What every command shares: the streams, the global options, the config and the client. */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { createSqliteStore } from '../adapters/sqlite/index.js';
 import { type LoadedConfig, loadConfig, type MemoirConfig } from '../core/config.js';
 import type { MemoryClient } from '../core/memory-client.js';
 import type { Logger, LogLevel } from '../core/spec/runtime.js';
@@ -59,16 +57,9 @@ export interface GlobalOptions {
 
 const LEVEL_RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
-/**
- * The client the CLI uses by default: the SQLite store at `<home>/memoir.sqlite`.
- */
+/** The client the CLI uses by default: `createMemory` over `<home>/memoir.sqlite`. */
 export function defaultClientFactory({ home, config, logger }: ClientFactoryOptions): MemoryClient {
-  // TODO(sqlite-default): becomes `createMemory({ home, logger, recallK })` once createMemory takes `home`.
-  return createMemory({
-    store: createSqliteStore({ path: join(home, 'memoir.sqlite'), logger }),
-    logger,
-    recallK: config.recallK,
-  });
+  return createMemory({ home, logger, recallK: config.recallK });
 }
 
 /** Per-run state of the CLI. */

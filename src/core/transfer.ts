@@ -303,9 +303,9 @@ const memoryLineSchema = z.object({
   embedding: z.string().nullable(),
 });
 
-const recordLineSchemas = Object.fromEntries(
+const recordLineSchemas = new Map<string, z.ZodType<{ record: AnyRecord }>>(
   COLLECTIONS.map(({ type, schema }) => [type, z.object({ type: z.literal(type), record: schema })]),
-) as Record<CollectionType, z.ZodType<{ type: CollectionType; record: AnyRecord }>>;
+);
 
 const LINE_TYPES = ['header', 'memory', ...COLLECTIONS.map(({ type }) => type)];
 
@@ -459,7 +459,7 @@ export async function importRecords(
       batch.memories.push({ memory: line.memory, embedding });
     } else {
       const collection = COLLECTIONS.find((entry) => entry.type === type)!;
-      const line = parseLine(recordLineSchemas[collection.type], value, lineNumber);
+      const line = parseLine(recordLineSchemas.get(collection.type)!, value, lineNumber);
       const pending = batch.records.get(collection.key) ?? [];
       pending.push(line.record);
       batch.records.set(collection.key, pending);

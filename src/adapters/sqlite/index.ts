@@ -35,5 +35,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       suggestion: 'Pass at least { path: "/path/to/memoir.sqlite" }.',
     });
   }
-  return new SqliteStore({ ...parsed.data, logger: parsed.data.logger ?? createConsoleLogger() });
+  return new SqliteStore({
+    ...parsed.data,
+    vectorExtensionPath: parsed.data.vectorExtensionPath,
+    logger: parsed.data.logger ?? createConsoleLogger(),
+  });
 }

@@ -48,11 +48,18 @@ export function loadSqliteDriver(): Promise<SqliteDatabaseConstructor> {
   return driver;
 }
 
-/** Load sqlite-vec into `db`; resolves to the reason it could not, or null when it did. */
-export async function loadVectorExtension(db: SqliteDatabase): Promise<string | null> {
+/**
+ * Load sqlite-vec into `db`, from `path` when given (a build of your own, for a platform
+ * the npm package doesn't cover), else from the sqlite-vec package. Resolves to the reason
+ * it could not, or null when it did.
+ */
+export async function loadVectorExtension(db: SqliteDatabase, path?: string): Promise<string | null> {
   try {
-    const sqliteVec = (await import('sqlite-vec')) as { load(db: SqliteDatabase): void };
-    sqliteVec.load(db);
+    if (path) db.loadExtension(path);
+    else {
+      const sqliteVec = (await import('sqlite-vec')) as { load(db: SqliteDatabase): void };
+      sqliteVec.load(db);
+    }
     db.prepare('SELECT vec_version()').get();
     return null;
   } catch (error) {

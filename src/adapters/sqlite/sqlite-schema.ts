@@ -92,18 +92,9 @@ export const MIGRATIONS: readonly Migration[] = [
           content_rowid = 'rowid',
           tokenize = 'porter unicode61 remove_diacritics 2'
         );
-        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
-          INSERT INTO memories_fts (rowid, lexical_terms) VALUES (new.rowid, new.lexical_terms);
-        END;
-        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
-          INSERT INTO memories_fts (memories_fts, rowid, lexical_terms) VALUES ('delete', old.rowid, old.lexical_terms);
-        END;
-        CREATE TRIGGER memories_fts_update AFTER UPDATE OF lexical_terms ON memories BEGIN
-          INSERT INTO memories_fts (memories_fts, rowid, lexical_terms) VALUES ('delete', old.rowid, old.lexical_terms);
-          INSERT INTO memories_fts (rowid, lexical_terms) VALUES (new.rowid, new.lexical_terms);
-        END;
       `);
-      // Rows written before this step have no terms yet; the update trigger indexes them.
+      // Terms for rows written before this step, then one rebuild; the triggers come last
+      // because an FTS5 'delete' of a row that was never indexed corrupts the index.
       const rows = db.prepare('SELECT rowid, abstract, overview, content, entities FROM memories').all() as Array<{
         rowid: number;
         abstract: string;
@@ -116,6 +107,19 @@ export const MIGRATIONS: readonly Migration[] = [
         const entities = JSON.parse(row.entities) as string[];
         update.run(lexicalTerms({ ...row, entities }), row.rowid);
       }
+      db.exec(`
+        INSERT INTO memories_fts (memories_fts) VALUES ('rebuild');
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+          INSERT INTO memories_fts (rowid, lexical_terms) VALUES (new.rowid, new.lexical_terms);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, lexical_terms) VALUES ('delete', old.rowid, old.lexical_terms);
+        END;
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF lexical_terms ON memories BEGIN
+          INSERT INTO memories_fts (memories_fts, rowid, lexical_terms) VALUES ('delete', old.rowid, old.lexical_terms);
+          INSERT INTO memories_fts (rowid, lexical_terms) VALUES (new.rowid, new.lexical_terms);
+        END;
+      `);
     },
   },
 ];

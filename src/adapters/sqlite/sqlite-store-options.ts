@@ -13,6 +13,8 @@ export const sqliteStoreOptionsSchema = z
      * cannot load; `off` always scans. Default `auto`.
      */
     vectorExtension: z.enum(['auto', 'off']).default('auto'),
+    /** Load sqlite-vec from this file instead of the `sqlite-vec` package (e.g. your own build). */
+    vectorExtensionPath: z.string().min(1).optional(),
     /** Where warnings go (e.g. sqlite-vec failing to load). Default: stderr. */
     logger: z
       .custom<Logger>((value) => typeof (value as Logger | undefined)?.log === 'function', 'expected a Logger')

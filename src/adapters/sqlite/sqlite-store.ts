@@ -50,6 +50,7 @@ export interface SqliteStoreSettings {
   path: string;
   busyTimeoutMs: number;
   vectorExtension: 'auto' | 'off';
+  vectorExtensionPath: string | undefined;
   logger: Logger | undefined;
 }
 
@@ -126,30 +127,25 @@ export class SqliteStore implements MemoryStore {
       let db: SqliteDatabase;
       try {
         db = new Database(this.#settings.path, { timeout: this.#settings.busyTimeoutMs });
-        db.pragma('journal_mode = WAL');
-        // WAL with synchronous=NORMAL survives a killed process; only an OS crash can lose the last commits.
-        db.pragma('synchronous = NORMAL');
-        db.pragma('foreign_keys = ON');
-        db.pragma(`busy_timeout = ${this.#settings.busyTimeoutMs}`);
       } catch (error) {
         throw storeError(`cannot open ${this.#settings.path}`, {
           cause: error,
           suggestion: 'Check that the directory is writable and the file is a SQLite database.',
         });
       }
-      const version = db.pragma('user_version', { simple: true }) as number;
-      if (version > SCHEMA_VERSION) {
+      try {
+        await this.#retryWhileBusy(() => this.#prepareConnection(db));
+      } catch (error) {
         db.close();
-        throw storeError(
-          `${this.#settings.path} has schema version ${version}, newer than this memoir (${SCHEMA_VERSION})`,
-          {
-            suggestion: 'Upgrade memoir to open this database.',
-          },
-        );
+        throw StoreError.isInstance(error)
+          ? error
+          : storeError(`cannot open ${this.#settings.path}`, {
+              cause: error,
+              suggestion: 'Check that the file is a SQLite database and no other program holds it locked.',
+            });
       }
-      migrate(db);
       if (this.#settings.vectorExtension === 'auto') {
-        const failure = await loadVectorExtension(db);
+        const failure = await loadVectorExtension(db, this.#settings.vectorExtensionPath);
         if (failure === null) this.#vectorMode = 'sqlite-vec';
         else {
           this.#settings.logger?.log(
@@ -165,6 +161,40 @@ export class SqliteStore implements MemoryStore {
       return await this.#connecting;
     } finally {
       this.#connecting = undefined;
+    }
+  }
+
+  #prepareConnection(db: SqliteDatabase) {
+    db.pragma('journal_mode = WAL');
+    // WAL with synchronous=NORMAL survives a killed process; only an OS crash can lose the last commits.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw storeError(
+        `${this.#settings.path} has schema version ${version}, newer than this memoir (${SCHEMA_VERSION})`,
+        {
+          suggestion: 'Upgrade memoir to open this database.',
+        },
+      );
+    }
+    migrate(db);
+  }
+
+  // Switching a new file to WAL and creating its schema can meet SQLITE_BUSY from another
+  // process doing the same, without SQLite's busy handler being consulted; retry until the timeout.
+  async #retryWhileBusy(operation: () => void) {
+    const deadline = Date.now() + this.#settings.busyTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        operation();
+        return;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        const busy = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT';
+        if (!busy || Date.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(200, 5 * attempt)));
+      }
     }
   }
 

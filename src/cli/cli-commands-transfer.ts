@@ -1,0 +1,193 @@
+/** export, import and reindex. */
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, renameSync, statSync, unlinkSync, type WriteStream } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import type { MemoryClient } from '../core/memory-client.js';
+import { MemoirError } from '../core/spec/errors.js';
+import type { EmbedderIdentity } from '../core/spec/store.js';
+import { exportRecords, importRecords } from '../core/transfer.js';
+import type { CliContext, CliOutput } from './cli-context.js';
+import { CliError } from './cli-errors.js';
+import { integer } from './cli-options.js';
+import { createProgress } from './cli-progress.js';
+
+const CHUNK_BYTES = 64 * 1024;
+
+function identityOf(client: MemoryClient): EmbedderIdentity {
+  return { id: client.embedder.id, dimensions: client.embedder.dimensions };
+}
+
+// The client opens its store (with its embedder) on the first call; transfer works on the store directly.
+async function openedClient(context: CliContext): Promise<MemoryClient> {
+  const client = await context.client();
+  await client.stats();
+  return client;
+}
+
+function plural(count: number, word: string, words = `${word}s`): string {
+  return `${count} ${count === 1 ? word : words}`;
+}
+
+/** Write lines in chunks, waiting for `drain` when the stream asks for it. */
+async function writeLines(target: CliOutput | WriteStream, lines: AsyncIterable<string>): Promise<void> {
+  let chunk = '';
+  const write = async (text: string) => {
+    const flowing = target.write(text);
+    if (flowing === false && 'once' in target && typeof target.once === 'function') {
+      await once(target as WriteStream, 'drain');
+    }
+  };
+  for await (const line of lines) {
+    chunk += `${line}\n`;
+    if (chunk.length >= CHUNK_BYTES) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk) await write(chunk);
+}
+
+/** Write to a temporary file beside `path`, then rename, so a failed export leaves no half file. */
+async function writeFileAtomically(path: string, lines: AsyncIterable<string>): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  const stream = createWriteStream(temporary, { encoding: 'utf8' });
+  try {
+    await once(stream, 'open');
+    await writeLines(stream, lines);
+    stream.end();
+    await once(stream, 'finish');
+    renameSync(temporary, path);
+  } catch (error) {
+    stream.destroy();
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Already gone, or never created.
+    }
+    throw fileError(error, path, 'write');
+  }
+}
+
+function fileError(error: unknown, path: string, action: 'read' | 'write'): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (MemoirError.isInstance(error) || typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
+  const reason = code === 'ENOENT' ? 'no such file or directory' : (error as Error).message;
+  return new CliError(
+    `cannot ${action} ${path}: ${reason}`,
+    action === 'read'
+      ? 'Check the path; `memoir export <file>` writes such a file.'
+      : 'Check that the directory exists and is writable.',
+    1,
+    { cause: error },
+  );
+}
+
+async function countLines(path: string): Promise<number> {
+  let lines = 0;
+  for await (const chunk of createReadStream(path)) {
+    for (const byte of chunk as Buffer) if (byte === 10) lines += 1;
+  }
+  return lines;
+}
+
+/** Add export, import and reindex. */
+export function registerTransferCommands(program: Command, context: CliContext): void {
+  program
+    .command('export')
+    .description('Write every memory, opinion, procedure, session and entity to a JSON Lines file.')
+    .argument('<file>', 'file to write, or - for stdout')
+    .action(async (file: string) => {
+      const client = await openedClient(context);
+      const progress = createProgress(context.stderr, 'exporting');
+      const counts = { memories: 0, records: 0 };
+      const lines = exportRecords(client.store, {
+        embedder: identityOf(client),
+        onProgress: (done, total) => progress.update(done, total),
+      });
+      async function* counted() {
+        for await (const line of lines) {
+          if (line.startsWith('{"type":"memory"')) counts.memories += 1;
+          else if (!line.startsWith('{"type":"header"')) counts.records += 1;
+          yield line;
+        }
+      }
+      const toStdout = file === '-';
+      const path = toStdout ? '-' : resolve(file);
+      try {
+        if (toStdout) await writeLines(context.stdout, counted());
+        else await writeFileAtomically(path, counted());
+      } finally {
+        progress.finish();
+      }
+      const summary = `Exported ${plural(counts.memories, 'memory', 'memories')} and ${plural(counts.records, 'record')} to ${toStdout ? 'stdout' : path}.`;
+      // With `-`, stdout carries the data itself.
+      if (toStdout) context.note(summary);
+      else if (context.json) context.printJson({ file: path, ...counts });
+      else context.print(summary);
+    });
+
+  program
+    .command('import')
+    .description('Read a JSON Lines file written by export; records are replaced by id, so importing twice is safe.')
+    .argument('<file>', 'file to read, or - for stdin')
+    .option('--batch-size <n>', 'memories and records per transaction (default 1000)', integer(1, 100_000))
+    .action(async (file: string, flags: { batchSize?: number }) => {
+      const fromStdin = file === '-';
+      const path = fromStdin ? '-' : resolve(file);
+      if (!fromStdin) {
+        try {
+          if (!statSync(path).isFile()) throw new CliError(`${path} is not a file`, 'Pass the path of a file written by `memoir export`.');
+        } catch (error) {
+          throw fileError(error, path, 'read');
+        }
+      }
+      const client = await openedClient(context);
+      const progress = createProgress(context.stderr, 'importing');
+      // Counting lines costs a read of the file, so only when a bar can be shown.
+      const total = context.stderr.isTTY && !fromStdin ? Math.max(0, (await countLines(path)) - 1) : undefined;
+      const input = fromStdin ? context.stdin : createReadStream(path, { encoding: 'utf8' });
+      const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+      let result: Awaited<ReturnType<typeof importRecords>>;
+      try {
+        result = await importRecords(client.store, reader, {
+          embedder: identityOf(client),
+          batchSize: flags.batchSize,
+          onProgress: (done) => progress.update(done, total),
+        });
+      } catch (error) {
+        throw fileError(error, path, 'read');
+      } finally {
+        progress.finish();
+        reader.close();
+      }
+      if (context.json) context.printJson({ file: path, ...result });
+      else {
+        context.print(
+          `Imported ${plural(result.memories, 'memory', 'memories')} and ${plural(result.records, 'record')} from ${fromStdin ? 'stdin' : path}.`,
+        );
+      }
+      if (result.skippedEmbeddings > 0) {
+        context.note(
+          `note: ${plural(result.skippedEmbeddings, 'embedding')} came from a different embedder than ${client.embedder.id} and were left out.\nhint: Run \`memoir reindex\` so those memories are found by meaning again.`,
+        );
+      }
+    });
+
+  program
+    .command('reindex')
+    .description('Re-embed every memory with the current embedder (after switching embedders or importing).')
+    .action(async () => {
+      const client = await context.client();
+      const progress = createProgress(context.stderr, 'reindexing');
+      let result: { reembedded: number };
+      try {
+        result = await client.reindex({ onProgress: (done, total) => progress.update(done, total) });
+      } finally {
+        progress.finish();
+      }
+      if (context.json) context.printJson(result);
+      else context.print(`Re-embedded ${plural(result.reembedded, 'memory', 'memories')} with ${client.embedder.id}.`);
+    });
+}

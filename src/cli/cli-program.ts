@@ -1,0 +1,41 @@
+/** The commander program behind `memoir`. */
+import { Command } from 'commander';
+import { registerMemoryCommands } from './cli-commands-memory.js';
+import { registerTransferCommands } from './cli-commands-transfer.js';
+import type { CliContext, GlobalOptions } from './cli-context.js';
+import { nonEmpty } from './cli-options.js';
+
+/**
+ * Build the program for one run. It never exits the process: commander's exits become
+ * thrown CommanderErrors, and its own error printing is silenced so that runCli prints
+ * every error the same way.
+ */
+export function buildProgram(context: CliContext): Command {
+  const program = new Command('memoir')
+    .description('Long-term memory for AI agents: retain, recall, export and import the memories under MEMOIR_HOME.')
+    .option('--home <dir>', 'memoir home directory (default: $MEMOIR_HOME, else ~/.memoir)', nonEmpty)
+    .option('--json', 'print machine-readable JSON on stdout, and nothing else')
+    .option('--debug', 'print debug logs, and stack traces with errors')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => context.stdout.write(text),
+      writeErr: (text) => context.stderr.write(text),
+      outputError: () => {},
+      getOutHelpWidth: () => context.width,
+      getErrHelpWidth: () => (context.stderr.isTTY && context.stderr.columns ? context.stderr.columns : 80),
+    })
+    .addHelpText(
+      'after',
+      `
+Times (--since, --until, --occurred-at): 30d, 12h, 2w, 15m (that long ago), 2025-11-30, 2025-11-30T10:00:00Z.
+Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input.`,
+    )
+    .hook('preAction', (_program, action) => {
+      const { home, json, debug } = action.optsWithGlobals<GlobalOptions>();
+      context.globals = { home, json, debug };
+    });
+  registerMemoryCommands(program, context);
+  registerTransferCommands(program, context);
+  return program;
+}

@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteStore, migrate, SCHEMA_VERSION } from '../../src/adapters/sqlite/index.js';
+import type { SqliteDatabaseConstructor } from '../../src/adapters/sqlite/sqlite-driver.js';
+import { createLocalEmbedder, createMemory, type LogLevel, StoreError } from '../../src/index.js';
+import { makeMemory, unitVector } from '../contracts/memory-fixtures.js';
+
+const Database = createRequire(import.meta.url)('better-sqlite3') as SqliteDatabaseConstructor;
+const root = mkdtempSync(join(tmpdir(), 'memoir-sqlite-file-'));
+let counter = 0;
+const nextPath = () => join(root, `db-${++counter}.sqlite`);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('schema migrations', () => {
+  it('migrates a database made by schema version 1 and indexes its old rows', async () => {
+    const path = nextPath();
+    const old = new Database(path);
+    migrate(old, 1);
+    expect(old.pragma('user_version', { simple: true })).toBe(1);
+    old
+      .prepare(
+        `INSERT INTO memories (id, kind, category, abstract, overview, content, entities, user_id, occurred_at, created_at,
+          updated_at, valid_from, importance, bookmarked, access_count, fingerprint, metadata)
+         VALUES ('old-1', 'world', 'note', 'Lighthouses', NULL, 'The lighthouse keeper logs every passing ship.', '["Keeper"]',
+          'u1', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z',
+          '2024-01-01T00:00:00.000Z', 0.5, 0, 0, 'fp', '{}')`,
+      )
+      .run();
+    old.close();
+
+    const store = createSqliteStore({ path });
+    await store.open({ id: 'e', dimensions: 4 });
+    const hits = await store.searchLexical!({ text: 'lighthouse ships', limit: 5 });
+    expect(hits.map((hit) => hit.id)).toEqual(['old-1']);
+    const [memory] = await store.getMemories(['old-1']);
+    expect(memory).toMatchObject({ id: 'old-1', scope: { userId: 'u1' }, entities: ['Keeper'] });
+    await store.close();
+    const reopened = new Database(path);
+    expect(reopened.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(reopened.prepare('PRAGMA integrity_check').pluck().get()).toBe('ok');
+    reopened.prepare("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')").run();
+    reopened.close();
+  });
+
+  it('refuses a database made by a newer memoir', async () => {
+    const path = nextPath();
+    const future = new Database(path);
+    future.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    future.close();
+    const store = createSqliteStore({ path });
+    const error = await store.open({ id: 'e', dimensions: 4 }).catch((caught: unknown) => caught);
+    expect(StoreError.isInstance(error)).toBe(true);
+    expect((error as StoreError).suggestion).toMatch(/upgrade/i);
+  });
+});
+
+describe('the file', () => {
+  it('keeps memories across processes’ lifetimes: close, reopen, recall', async () => {
+    const home = mkdtempSync(join(root, 'home-'));
+    const first = createMemory({ home });
+    await first.retain({ content: 'The deploy key lives in the vault.', source: { file: 'notes.md', line: 3 } });
+    await first.close();
+    const second = createMemory({ home });
+    const { results } = await second.recall('where is the deploy key');
+    expect(results[0]?.memory.content).toBe('The deploy key lives in the vault.');
+    expect(results[0]?.citation).toBe('notes.md#L3');
+    await second.close();
+  });
+
+  it('refuses another embedder once vectors exist, and reindex fixes it', async () => {
+    const home = mkdtempSync(join(root, 'home-'));
+    const first = createMemory({ home });
+    await first.retain(['alpha beta', 'gamma delta']);
+    await first.close();
+    const other = createMemory({ home, embedder: createLocalEmbedder({ dimensions: 256 }) });
+    const error = await other.recall('alpha').catch((caught: unknown) => caught);
+    expect(StoreError.isInstance(error)).toBe(true);
+    expect((error as StoreError).suggestion).toContain('memoir reindex');
+    const progress: number[] = [];
+    expect(await other.reindex({ onProgress: (done) => progress.push(done) })).toEqual({ reembedded: 2 });
+    expect(progress).toEqual([2]);
+    const { results } = await other.recall('gamma');
+    expect(results[0]?.memory.content).toBe('gamma delta');
+    expect(results[0]?.breakdown.vector).not.toBeNull();
+    await other.close();
+  });
+});
+
+describe('vector search paths', () => {
+  it('warns and falls back to a scan when sqlite-vec cannot load', async () => {
+    const warnings: string[] = [];
+    const logger = { log: (level: LogLevel, message: string) => level === 'warn' && warnings.push(message) };
+    const store = createSqliteStore({ path: nextPath(), vectorExtensionPath: join(root, 'missing-vec0.so'), logger });
+    await store.open({ id: 'e', dimensions: 4 });
+    expect(store.vectorMode).toBe('scan');
+    expect(warnings.join('\n')).toMatch(/sqlite-vec could not load/);
+    await store.upsertMemories([
+      { memory: makeMemory({ id: 'a' }), embedding: unitVector(4, 1) },
+      { memory: makeMemory({ id: 'b' }), embedding: unitVector(4, 2) },
+    ]);
+    const hits = await store.searchVector!({ vector: unitVector(4, 2), limit: 1 });
+    expect(hits[0]?.id).toBe('b');
+    await store.close();
+  });
+
+  it('rebuilds the vector index when another process wrote vectors without the extension', async () => {
+    const path = nextPath();
+    const scanning = createSqliteStore({ path, vectorExtension: 'off' });
+    await scanning.open({ id: 'e', dimensions: 4 });
+    await scanning.upsertMemories([
+      { memory: makeMemory({ id: 'a' }), embedding: unitVector(4, 1) },
+      { memory: makeMemory({ id: 'b' }), embedding: unitVector(4, 2) },
+    ]);
+    await scanning.close();
+    const indexed = createSqliteStore({ path });
+    await indexed.open({ id: 'e', dimensions: 4 });
+    expect(indexed.vectorMode).toBe('sqlite-vec');
+    const hits = await indexed.searchVector!({ vector: unitVector(4, 1), limit: 2 });
+    expect(hits.map((hit) => hit.id)).toEqual(['a', 'b']);
+    await indexed.close();
+  });
+
+  it('applies a narrow filter exactly, however far down the nearest neighbours it sits', async () => {
+    const store = createSqliteStore({ path: nextPath() });
+    await store.open({ id: 'e', dimensions: 4 });
+    const records = Array.from({ length: 2000 }, (_, index) => ({
+      memory: makeMemory({ id: `m${String(index).padStart(4, '0')}`, sessionId: index === 1999 ? 'rare' : 'common' }),
+      embedding: unitVector(4, index),
+    }));
+    await store.upsertMemories(records);
+    const hits = await store.searchVector!({ vector: unitVector(4, 7), filter: { sessionId: 'rare' }, limit: 5 });
+    expect(hits.map((hit) => hit.id)).toEqual(['m1999']);
+    await store.close();
+  });
+});
