@@ -9,7 +9,8 @@ export const entries = {
 };
 
 export default defineConfig({
-  entry: entries,
+  // The CLI is built beside the exports, as the `memoir` bin runs it.
+  entry: { ...entries, cli: 'src/cli/main.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

@@ -5,9 +5,9 @@ import type { RecallOptions } from '../core/recall.js';
 import { NotFoundError } from '../core/spec/errors.js';
 import type { MemoryInput, MemoryKind } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
+import { CliUsageError } from './cli-errors.js';
 import { formatMemoryDetails, formatMemoryTable, formatRecall, formatStats, type StatsView } from './cli-format.js';
 import { integer, kind, nonEmpty, repeatable, time, unitInterval } from './cli-options.js';
-import { CliUsageError } from './cli-errors.js';
 
 interface RetainFlags {
   kind?: MemoryKind;
@@ -51,7 +51,10 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--occurred-at <time>', 'when it happened: 2025-11-30, an ISO date-time, or 3d (ago)', time(context.now))
     .action(async (words: string[], flags: RetainFlags) => {
       if (flags.sourceLine !== undefined && flags.sourceFile === undefined) {
-        throw new CliUsageError('--source-line needs --source-file', 'Pass both, e.g. --source-file notes.md --source-line 12.');
+        throw new CliUsageError(
+          '--source-line needs --source-file',
+          'Pass both, e.g. --source-file notes.md --source-line 12.',
+        );
       }
       const content = words.length === 1 && words[0] === '-' ? await readStream(context.stdin) : words.join(' ');
       const input: MemoryInput = {
@@ -78,7 +81,11 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .argument('<query...>', 'what to look for; several words are joined with spaces')
     .option('-k, --k <n>', 'most results (default: recallK, 10)', integer(1, 1000))
     .option('--since <time>', 'only memories that occurred at or after: 30d, 12h, 2w, 2025-11-30, …', time(context.now))
-    .option('--until <time>', 'only memories that occurred at or before (a bare date includes that day)', time(context.now, true))
+    .option(
+      '--until <time>',
+      'only memories that occurred at or before (a bare date includes that day)',
+      time(context.now, true),
+    )
     .option('--kind <kind>', 'only this kind (repeatable)', repeatable(kind))
     .option('--category <name>', 'only this category (repeatable)', repeatable(nonEmpty))
     .option('--entity <name>', 'only memories mentioning this entity (repeatable)', repeatable(nonEmpty))

@@ -138,7 +138,8 @@ export function registerTransferCommands(program: Command, context: CliContext):
       const path = fromStdin ? '-' : resolve(file);
       if (!fromStdin) {
         try {
-          if (!statSync(path).isFile()) throw new CliError(`${path} is not a file`, 'Pass the path of a file written by `memoir export`.');
+          if (!statSync(path).isFile())
+            throw new CliError(`${path} is not a file`, 'Pass the path of a file written by `memoir export`.');
         } catch (error) {
           throw fileError(error, path, 'read');
         }
@@ -161,6 +162,8 @@ export function registerTransferCommands(program: Command, context: CliContext):
       } finally {
         progress.finish();
         reader.close();
+        // readline leaves its input open; a failed import must not keep the file handle.
+        if (!fromStdin) (input as ReturnType<typeof createReadStream>).destroy();
       }
       if (context.json) context.printJson({ file: path, ...result });
       else {

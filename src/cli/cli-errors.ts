@@ -82,7 +82,10 @@ function stackOf(error: unknown): string {
   const lines: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
-    lines.push(depth === 0 ? '' : 'caused by:', current instanceof Error ? (current.stack ?? current.message) : String(current));
+    lines.push(
+      depth === 0 ? '' : 'caused by:',
+      current instanceof Error ? (current.stack ?? current.message) : String(current),
+    );
     current = current instanceof Error ? current.cause : undefined;
   }
   return lines.filter(Boolean).join('\n');

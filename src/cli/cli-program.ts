@@ -18,6 +18,7 @@ export function buildProgram(context: CliContext): Command {
     .option('--debug', 'print debug logs, and stack traces with errors')
     .exitOverride()
     .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (text) => context.stdout.write(text),
       writeErr: (text) => context.stderr.write(text),

@@ -10,7 +10,7 @@ import { CliContext, type CliIo } from './cli-context.js';
 import { EXIT_CODES, reportError } from './cli-errors.js';
 import { buildProgram } from './cli-program.js';
 
-export type { CliIo, CliOutput, ClientFactoryOptions } from './cli-context.js';
+export type { ClientFactoryOptions, CliIo, CliOutput } from './cli-context.js';
 export { EXIT_CODES } from './cli-errors.js';
 export { parseTime } from './cli-time.js';
 

@@ -10,7 +10,39 @@ export function scopeMatches(scope: Scope, filter: Scope | undefined): boolean {
   return true;
 }
 
-const anyOf = <T>(wanted: readonly T[] | undefined, value: T): boolean => !wanted || wanted.includes(value);
+type Predicate = (memory: Memory) => boolean;
+
+const toSet = <T>(values: readonly T[] | undefined) => (values ? new Set(values) : undefined);
+
+/** Build the test for one filter once, with its lists as sets, to apply to many memories. */
+export function compileFilter(filter: MemoryFilter | undefined): Predicate {
+  if (!filter) return () => true;
+  const ids = toSet(filter.ids);
+  const kinds = toSet<string>(filter.kinds);
+  const categories = toSet(filter.categories);
+  const fingerprints = toSet(filter.fingerprints);
+  const entities = filter.entities ? new Set(filter.entities.map((entity) => entity.toLowerCase())) : undefined;
+  const { scope, sessionId, bookmarked, since, until, validAt } = filter;
+  return (memory) => {
+    if (!scopeMatches(memory.scope, scope)) return false;
+    if (ids && !ids.has(memory.id)) return false;
+    if (kinds && !kinds.has(memory.kind)) return false;
+    if (categories && !categories.has(memory.category)) return false;
+    if (fingerprints && !fingerprints.has(memory.fingerprint)) return false;
+    if (sessionId !== undefined && memory.sessionId !== sessionId) return false;
+    if (bookmarked !== undefined && memory.bookmarked !== bookmarked) return false;
+    if (since !== undefined && memory.occurredAt < since) return false;
+    if (until !== undefined && memory.occurredAt > until) return false;
+    if (validAt !== undefined) {
+      if (memory.validFrom > validAt) return false;
+      if (memory.validTo !== null && memory.validTo <= validAt) return false;
+    }
+    if (entities && !memory.entities.some((entity) => entities.has(entity.toLowerCase()))) return false;
+    return true;
+  };
+}
+
+const compiled = new WeakMap<MemoryFilter, Predicate>();
 
 /**
  * Reference semantics of {@link MemoryFilter}, used by stores that filter in JavaScript.
@@ -18,22 +50,10 @@ const anyOf = <T>(wanted: readonly T[] | undefined, value: T): boolean => !wante
  */
 export function memoryMatches(memory: Memory, filter: MemoryFilter | undefined): boolean {
   if (!filter) return true;
-  if (!scopeMatches(memory.scope, filter.scope)) return false;
-  if (!anyOf(filter.ids, memory.id)) return false;
-  if (!anyOf(filter.kinds, memory.kind)) return false;
-  if (!anyOf(filter.categories, memory.category)) return false;
-  if (!anyOf(filter.fingerprints, memory.fingerprint)) return false;
-  if (filter.sessionId !== undefined && memory.sessionId !== filter.sessionId) return false;
-  if (filter.bookmarked !== undefined && memory.bookmarked !== filter.bookmarked) return false;
-  if (filter.since !== undefined && memory.occurredAt < filter.since) return false;
-  if (filter.until !== undefined && memory.occurredAt > filter.until) return false;
-  if (filter.validAt !== undefined) {
-    if (memory.validFrom > filter.validAt) return false;
-    if (memory.validTo !== null && memory.validTo <= filter.validAt) return false;
+  let predicate = compiled.get(filter);
+  if (!predicate) {
+    predicate = compileFilter(filter);
+    compiled.set(filter, predicate);
   }
-  if (filter.entities) {
-    const wanted = new Set(filter.entities.map((entity) => entity.toLowerCase()));
-    if (!memory.entities.some((entity) => wanted.has(entity.toLowerCase()))) return false;
-  }
-  return true;
+  return predicate(memory);
 }

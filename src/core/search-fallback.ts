@@ -1,6 +1,6 @@
 import { lexicalText } from './memory-text.js';
 import type { MemoryFilter, MemoryStore, SearchHit } from './spec/store.js';
-import { Bm25Index, compareHits, cosineSimilarity } from './text/bm25-index.js';
+import { Bm25Index, cosineSimilarity, topHits } from './text/bm25-index.js';
 
 // Used only for stores without native search: scanning every matching memory is slow
 // but correct, and keeps recall working on the smallest possible store.
@@ -18,5 +18,5 @@ export async function scanVector(store: MemoryStore, vector: Float32Array, filte
   const embeddings = await store.getEmbeddings(memories.map((memory) => memory.id));
   const hits: SearchHit[] = [];
   for (const [id, embedding] of embeddings) hits.push({ id, score: cosineSimilarity(vector, embedding) });
-  return hits.sort(compareHits).slice(0, limit);
+  return topHits(hits, limit);
 }

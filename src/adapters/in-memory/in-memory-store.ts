@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
-import { memoryMatches } from '../../core/memory-filter.js';
+import { compileFilter } from '../../core/memory-filter.js';
 import { lexicalText } from '../../core/memory-text.js';
 import { ConfigError, StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
@@ -18,7 +18,7 @@ import type {
   StoreStats,
   VectorSearchQuery,
 } from '../../core/spec/store.js';
-import { Bm25Index, compareHits, cosineSimilarity } from '../../core/text/bm25-index.js';
+import { Bm25Index, cosineSimilarity, topHits } from '../../core/text/bm25-index.js';
 import { toValidationIssues } from '../../core/validate.js';
 import {
   type CollectionHost,
@@ -267,12 +267,13 @@ class InMemoryStore implements MemoryStore {
   }
 
   searchLexical(query: LexicalSearchQuery): Promise<SearchHit[]> {
+    const accept = compileFilter(query.filter);
     return this.read(() =>
       this.lexicalIndex.search(query.text, {
         limit: query.limit,
         accept: (id) => {
           const memory = this.memories.get(id);
-          return memory !== undefined && memoryMatches(memory, query.filter);
+          return memory !== undefined && accept(memory);
         },
       }),
     );
@@ -292,14 +293,14 @@ class InMemoryStore implements MemoryStore {
       }
       const limit = Math.max(0, Math.floor(query.limit));
       if (limit === 0) return [];
+      const accept = compileFilter(query.filter);
       const hits: SearchHit[] = [];
       for (const [id, embedding] of this.embeddings) {
         const memory = this.memories.get(id);
-        if (!memory || !memoryMatches(memory, query.filter)) continue;
+        if (!memory || !accept(memory)) continue;
         hits.push({ id, score: cosineSimilarity(vector, embedding) });
       }
-      hits.sort(compareHits);
-      return hits.slice(0, limit);
+      return topHits(hits, limit);
     });
   }
 
@@ -398,8 +399,16 @@ class InMemoryStore implements MemoryStore {
   }
 
   private matching(filter: MemoryFilter | undefined): Memory[] {
+    const accept = compileFilter(filter);
+    // An id filter names its few candidates; everything else scans.
+    const candidates = filter?.ids ? filter.ids.flatMap((id) => this.memories.get(id) ?? []) : this.memories.values();
     const found: Memory[] = [];
-    for (const memory of this.memories.values()) if (memoryMatches(memory, filter)) found.push(memory);
+    const seen = new Set<string>();
+    for (const memory of candidates) {
+      if (seen.has(memory.id) || !accept(memory)) continue;
+      seen.add(memory.id);
+      found.push(memory);
+    }
     return found;
   }
 

@@ -18,7 +18,7 @@ import type {
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
-import { compareHits, cosineSimilarity } from '../../core/text/bm25-index.js';
+import { cosineSimilarity, topHits } from '../../core/text/bm25-index.js';
 import { SqliteCollection } from './sqlite-collection.js';
 import { loadSqliteDriver, loadVectorExtension, type SqliteDatabase } from './sqlite-driver.js';
 import { memoryCondition } from './sqlite-filter.js';
@@ -492,7 +492,7 @@ export class SqliteStore implements MemoryStore {
       )
       .iterate(...condition.params) as IterableIterator<{ id: string; embedding: Uint8Array }>;
     for (const row of rows) hits.push({ id: row.id, score: cosineSimilarity(vector, blobToVector(row.embedding)) });
-    return hits.sort(compareHits).slice(0, limit);
+    return topHits(hits, limit);
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
