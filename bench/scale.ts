@@ -31,7 +31,11 @@ const BATCH = 1000;
 const CANDIDATES = 100;
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+const median = (values: number[]) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 async function timeRetain(memory: MemoryClient, inputs: ReturnType<typeof syntheticMemories>) {
   const started = performance.now();
@@ -57,11 +61,20 @@ function floorRetain(source: string, dimensions: number) {
   const from = new Database(source, { readonly: true });
   const rows = from.prepare('SELECT * FROM memories ORDER BY rowid').all() as Array<Record<string, unknown>>;
   const entityRows = from.prepare('SELECT * FROM memory_entities').all() as Array<Record<string, unknown>>;
+  const embeddings = new Map(
+    (
+      from.prepare('SELECT memory_rowid, embedding FROM memory_embeddings').all() as Array<{
+        memory_rowid: number;
+        embedding: Buffer;
+      }>
+    ).map((row) => [row.memory_rowid, row.embedding]),
+  );
   from.close();
   const directory = mkdtempSync(join(tmpdir(), 'memoir-floor-'));
   const db = new Database(join(directory, 'floor.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
   migrate(db);
   sqliteVec.load(db);
   db.exec(`CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[${dimensions}] distance_metric=cosine)`);
@@ -70,9 +83,11 @@ function floorRetain(source: string, dimensions: number) {
     `INSERT INTO memories (rowid, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`,
   );
   const insertEntity = db.prepare('INSERT INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
+  const insertEmbedding = db.prepare('INSERT INTO memory_embeddings (memory_rowid, embedding) VALUES (?, ?)');
   const insertVector = db.prepare('INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)');
   const entitiesByRow = new Map<unknown, unknown[]>();
-  for (const row of entityRows) entitiesByRow.set(row.memory_rowid, [...(entitiesByRow.get(row.memory_rowid) ?? []), row.entity_key]);
+  for (const row of entityRows)
+    entitiesByRow.set(row.memory_rowid, [...(entitiesByRow.get(row.memory_rowid) ?? []), row.entity_key]);
   const started = performance.now();
   for (let start = 0; start < rows.length; start += BATCH) {
     const batch = rows.slice(start, start + BATCH);
@@ -80,7 +95,9 @@ function floorRetain(source: string, dimensions: number) {
       for (const row of batch) {
         insert.run(row.rowid, ...columns.map((column) => row[column]));
         for (const entity of entitiesByRow.get(row.rowid) ?? []) insertEntity.run(row.rowid, entity);
-        insertVector.run(BigInt(row.rowid as number), row.embedding);
+        const embedding = embeddings.get(row.rowid as number);
+        insertEmbedding.run(row.rowid, embedding);
+        insertVector.run(BigInt(row.rowid as number), embedding);
       }
     })();
   }
@@ -93,6 +110,7 @@ function floorRetain(source: string, dimensions: number) {
 // The two SQL queries behind a recall, on memoir's own file, with nothing around them.
 async function floorRecall(path: string, queries: string[]) {
   const db = new Database(path, { readonly: true });
+  db.pragma(`mmap_size = ${1024 ** 3}`); // as memoir's store sets it
   sqliteVec.load(db);
   const embedder = createLocalEmbedder();
   const prepared = await Promise.all(

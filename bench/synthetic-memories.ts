@@ -16,7 +16,18 @@ function mulberry32(seed: number) {
 
 const SUBJECTS = ['Peter', 'Andy', 'Mara', 'Jonas', 'Lena', 'Ravi', 'Sofia', 'Tom', 'Yuki', 'Omar'];
 const PROJECTS = ['warelay', 'castle', 'billing', 'search', 'mobile', 'gateway', 'ledger', 'atlas', 'beacon', 'harbor'];
-const VERBS = ['fixed', 'deployed', 'reviewed', 'discussed', 'planned', 'tested', 'debugged', 'documented', 'migrated', 'paused'];
+const VERBS = [
+  'fixed',
+  'deployed',
+  'reviewed',
+  'discussed',
+  'planned',
+  'tested',
+  'debugged',
+  'documented',
+  'migrated',
+  'paused',
+];
 const SYLLABLES = ['ka', 'ri', 'to', 'me', 'lu', 'sa', 'no', 'vi', 'de', 'po', 'ra', 'ne', 'mo', 'ti', 'ga', 'be'];
 
 // A vocabulary with a Zipf-like frequency: a few words are common, most are rare.

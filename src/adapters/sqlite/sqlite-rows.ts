@@ -28,7 +28,6 @@ export const MEMORY_COLUMNS = [
   'last_accessed_at',
   'fingerprint',
   'metadata',
-  'embedding',
   'lexical_terms',
 ] as const;
 
@@ -61,8 +60,8 @@ export interface MemoryRow {
   metadata: string;
 }
 
-/** Columns read back into a Memory (everything but the embedding and the index terms). */
-export const MEMORY_SELECT = MEMORY_COLUMNS.filter((column) => column !== 'embedding' && column !== 'lexical_terms')
+/** Columns read back into a Memory (everything but the index terms). */
+export const MEMORY_SELECT = MEMORY_COLUMNS.filter((column) => column !== 'lexical_terms')
   .map((column) => `m.${column}`)
   .join(', ');
 
@@ -79,7 +78,7 @@ export function blobToVector(blob: Uint8Array): Float32Array {
 }
 
 /** Parameters for inserting `memory`, in {@link MEMORY_COLUMNS} order. */
-export function memoryToRow(memory: Memory, embedding: Float32Array | null): unknown[] {
+export function memoryToRow(memory: Memory): unknown[] {
   return [
     memory.id,
     memory.kind,
@@ -106,7 +105,6 @@ export function memoryToRow(memory: Memory, embedding: Float32Array | null): unk
     memory.lastAccessedAt,
     memory.fingerprint,
     JSON.stringify(memory.metadata),
-    embedding === null ? null : vectorToBlob(embedding),
     lexicalTerms(memory),
   ];
 }

@@ -122,6 +122,20 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    description: 'embeddings move to their own table, so scans of memories stay small',
+    up(db) {
+      db.exec(`
+        CREATE TABLE memory_embeddings (
+          memory_rowid INTEGER PRIMARY KEY REFERENCES memories (rowid) ON DELETE CASCADE,
+          embedding BLOB NOT NULL
+        );
+        INSERT INTO memory_embeddings (memory_rowid, embedding)
+          SELECT rowid, embedding FROM memories WHERE embedding IS NOT NULL;
+        ALTER TABLE memories DROP COLUMN embedding;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code writes. */

@@ -34,6 +34,7 @@ import {
 import { migrate, SCHEMA_VERSION } from './sqlite-schema.js';
 
 const COMPONENT = 'sqlite-store';
+const MMAP_BYTES = 1024 ** 3;
 
 const ORDER_COLUMNS = {
   occurredAt: 'm.occurred_at',
@@ -154,6 +155,9 @@ export class SqliteStore implements MemoryStore {
           );
         }
       }
+      // A store opened before (or by another process) already names its embedder's dimensions.
+      const recorded = Number(this.#meta(db, 'embedder_dimensions'));
+      if (Number.isInteger(recorded) && recorded > 0) this.#dimensions = recorded;
       this.#db = db;
       return db;
     })();
@@ -169,6 +173,8 @@ export class SqliteStore implements MemoryStore {
     // WAL with synchronous=NORMAL survives a killed process; only an OS crash can lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // Vector search reads every stored vector; mapping the file saves copying it through the page cache.
+    db.pragma(`mmap_size = ${MMAP_BYTES}`);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
       throw storeError(
@@ -244,15 +250,13 @@ export class SqliteStore implements MemoryStore {
       | undefined;
     if (existing?.includes(`float[${dimensions}]`)) {
       const indexed = db.prepare('SELECT count(*) FROM memories_vec').pluck().get() as number;
-      const embedded = db.prepare('SELECT count(*) FROM memories WHERE embedding IS NOT NULL').pluck().get() as number;
+      const embedded = db.prepare('SELECT count(*) FROM memory_embeddings').pluck().get() as number;
       // Another process without the extension may have written vectors the index lacks.
       if (indexed === embedded) return;
     }
     if (existing) db.exec('DROP TABLE memories_vec');
     db.exec(`CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[${dimensions}] distance_metric=cosine)`);
-    db.exec(
-      'INSERT INTO memories_vec (rowid, embedding) SELECT rowid, embedding FROM memories WHERE embedding IS NOT NULL',
-    );
+    db.exec('INSERT INTO memories_vec (rowid, embedding) SELECT memory_rowid, embedding FROM memory_embeddings');
   }
 
   async open(embedder: EmbedderIdentity): Promise<void> {
@@ -268,7 +272,7 @@ export class SqliteStore implements MemoryStore {
       const recordedId = this.#meta(db, 'embedder_id');
       const recordedDimensions = Number(this.#meta(db, 'embedder_dimensions') ?? Number.NaN);
       const storedDimensions = db
-        .prepare('SELECT length(embedding) / 4 FROM memories WHERE embedding IS NOT NULL LIMIT 1')
+        .prepare('SELECT length(embedding) / 4 FROM memory_embeddings LIMIT 1')
         .pluck()
         .get() as number | undefined;
       const held = storedDimensions ?? null;
@@ -293,7 +297,7 @@ export class SqliteStore implements MemoryStore {
   /** Drop every stored vector and record a new embedder; `reindex` then re-embeds. */
   async resetEmbeddings(embedder: EmbedderIdentity): Promise<void> {
     await this.#write((db) => {
-      db.exec('UPDATE memories SET embedding = NULL WHERE embedding IS NOT NULL');
+      db.exec('DELETE FROM memory_embeddings');
       if (this.#vectorMode === 'sqlite-vec') db.exec('DROP TABLE IF EXISTS memories_vec');
       this.#setMeta(db, 'embedder_id', embedder.id);
       this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
@@ -326,6 +330,10 @@ export class SqliteStore implements MemoryStore {
         `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT (id) DO UPDATE SET ${updates} RETURNING rowid`,
       );
       const clearEntities = db.prepare('DELETE FROM memory_entities WHERE memory_rowid = ?');
+      const clearEmbedding = db.prepare('DELETE FROM memory_embeddings WHERE memory_rowid = ?');
+      const setEmbedding = db.prepare(
+        'INSERT INTO memory_embeddings (memory_rowid, embedding) VALUES (?, ?) ON CONFLICT (memory_rowid) DO UPDATE SET embedding = excluded.embedding',
+      );
       const addEntity = db.prepare('INSERT OR IGNORE INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
       const vectors = this.#vectorMode === 'sqlite-vec' && this.#dimensions !== null;
       const clearVector = vectors ? db.prepare('DELETE FROM memories_vec WHERE rowid = ?') : null;
@@ -343,7 +351,9 @@ export class SqliteStore implements MemoryStore {
         }
       });
       for (const { memory, embedding } of records) {
-        const { rowid } = upsert.get(...memoryToRow(memory, embedding)) as { rowid: number };
+        const { rowid } = upsert.get(...memoryToRow(memory)) as { rowid: number };
+        if (embedding === null) clearEmbedding.run(rowid);
+        else setEmbedding.run(rowid, vectorToBlob(embedding));
         clearEntities.run(rowid);
         for (const entity of memory.entities) addEntity.run(rowid, entity.toLowerCase());
         if (clearVector && addVector) {
@@ -401,7 +411,7 @@ export class SqliteStore implements MemoryStore {
     return this.#read((db) => {
       const rows = db
         .prepare(
-          'SELECT id, embedding FROM memories WHERE embedding IS NOT NULL AND id IN (SELECT value FROM json_each(?))',
+          'SELECT m.id AS id, e.embedding AS embedding FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid WHERE m.id IN (SELECT value FROM json_each(?))',
         )
         .all(JSON.stringify(ids)) as Array<{ id: string; embedding: Uint8Array }>;
       return new Map(rows.map((row) => [row.id, blobToVector(row.embedding)]));
@@ -454,28 +464,33 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
-  // vec0 finds the k nearest over all vectors; filters apply after. Ask for more than needed
-  // and widen until enough pass the filter, or scan the filtered rows once k nears the table.
+  // vec0 finds the k nearest over all vectors; filters apply after. Ask for a little more
+  // than needed and widen until enough pass the filter, or score the filtered rows exactly
+  // once k nears the table's size.
   #nearestWithIndex(db: SqliteDatabase, vector: Float32Array, filter: MemoryFilter | undefined, limit: number) {
     const condition = memoryCondition(filter);
     const blob = vectorToBlob(vector);
-    const total = db.prepare('SELECT count(*) FROM memories_vec').pluck().get() as number;
     const knn = db.prepare(
       `WITH knn AS (SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?)
        SELECT m.id AS id, 1 - knn.distance AS score FROM knn JOIN memories m ON m.rowid = knn.rowid
        WHERE ${condition.sql} ORDER BY knn.distance ASC, m.id ASC LIMIT ?`,
     );
-    const filtered = condition.sql !== '1';
-    let k = filtered ? Math.max(limit * 4, 64) : limit;
+    if (condition.sql === '1') return knn.all(blob, limit, limit) as SearchHit[];
+    // Most filters (validity, scope in a one-user store) pass nearly everything: start just above `limit`.
+    let k = Math.ceil(limit * 1.25) + 8;
+    let total: number | undefined;
     while (true) {
-      if (k >= total) k = total;
       const hits = knn.all(blob, k, ...condition.params, limit) as SearchHit[];
-      if (hits.length >= limit || k >= total) return hits;
+      if (hits.length >= limit) return hits;
+      // Counting memories reads an index, unlike counting vectors, and bounds the vectors from above.
+      total ??= db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
+      if (k >= total) return hits;
       if (k * 4 >= total / 2) {
         return db
           .prepare(
-            `SELECT m.id AS id, 1 - vec_distance_cosine(m.embedding, ?) AS score FROM memories m
-             WHERE m.embedding IS NOT NULL AND ${condition.sql} ORDER BY score DESC, m.id ASC LIMIT ?`,
+            `SELECT m.id AS id, 1 - vec_distance_cosine(e.embedding, ?) AS score
+             FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid
+             WHERE ${condition.sql} ORDER BY score DESC, m.id ASC LIMIT ?`,
           )
           .all(blob, ...condition.params, limit) as SearchHit[];
       }
@@ -488,7 +503,7 @@ export class SqliteStore implements MemoryStore {
     const hits: SearchHit[] = [];
     const rows = db
       .prepare(
-        `SELECT m.id AS id, m.embedding AS embedding FROM memories m WHERE m.embedding IS NOT NULL AND ${condition.sql}`,
+        `SELECT m.id AS id, e.embedding AS embedding FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid WHERE ${condition.sql}`,
       )
       .iterate(...condition.params) as IterableIterator<{ id: string; embedding: Uint8Array }>;
     for (const row of rows) hits.push({ id: row.id, score: cosineSimilarity(vector, blobToVector(row.embedding)) });

@@ -35,6 +35,20 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
+// Word frequencies are Zipf-like, so a bounded memo of stems saves most of the stemming work.
+const STEM_CACHE_LIMIT = 50_000;
+const stems = new Map<string, string>();
+
+function stem(word: string): string {
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    stemmed = porterStem(word);
+    if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
+    stems.set(word, stemmed);
+  }
+  return stemmed;
+}
+
 /**
  * The index terms of a text: folded words without English stop words, Porter-stemmed.
  * Both the lexical index and the local embedder use it, so a query matches the same
@@ -44,7 +58,7 @@ export function analyzeTerms(text: string): string[] {
   const terms: string[] = [];
   for (const word of splitWords(text)) {
     if (ENGLISH_STOP_WORDS.has(word)) continue;
-    terms.push(porterStem(word));
+    terms.push(stem(word));
   }
   return terms;
 }
