@@ -160,28 +160,42 @@ export async function rankMemories(
   const norm = (ranking.lexicalWeight + ranking.vectorWeight) / (ranking.rrfK + 1) || 1;
   const lexical = evidenceMap(lexicalHits, ranking.lexicalWeight, ranking.rrfK, norm);
   const vector = evidenceMap(vectorHits, ranking.vectorWeight, ranking.rrfK, norm);
-  const ids = [...new Set([...lexical.keys(), ...vector.keys()])];
-  const memories = await store.getMemories(ids);
+  const fusedScores = [...new Set([...lexical.keys(), ...vector.keys()])]
+    .map((id) => ({ id, fused: (lexical.get(id)?.contribution ?? 0) + (vector.get(id)?.contribution ?? 0) }))
+    .sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
   const ceiling = maxBoost(ranking);
   const minScore = options.minScore ?? 0;
-  const scored = memories.map((memory) => {
-    const lexicalEvidence = lexical.get(memory.id) ?? null;
-    const vectorEvidence = vector.get(memory.id) ?? null;
-    const fused = (lexicalEvidence?.contribution ?? 0) + (vectorEvidence?.contribution ?? 0);
-    const boosts = boostsFor(memory, context);
-    const final = (fused * boosts.reduce((product, boost) => product * boost.factor, 1)) / ceiling;
-    return {
-      memory,
-      score: final,
-      citation: citationOf(memory),
-      breakdown: { lexical: lexicalEvidence, vector: vectorEvidence, fused, boosts, final },
-    };
-  });
-  return scored
-    .filter((result) => result.score >= minScore && result.score > 0)
-    .sort((a, b) => b.score - a.score || (a.memory.id < b.memory.id ? -1 : 1))
-    .slice(0, context.k);
+  const better = (a: ScoredResult, b: ScoredResult) => b.score - a.score || (a.memory.id < b.memory.id ? -1 : 1);
+  const kept: ScoredResult[] = [];
+  // Boosts never raise a score above its fused value, so once the next candidate's fused
+  // score is below the k-th final score nothing after it can enter: fetch only what can.
+  const batch = Math.max(context.k * 2, 16);
+  for (let start = 0; start < fusedScores.length; start += batch) {
+    const next = fusedScores[start]!;
+    const kth = kept.length >= context.k ? kept[context.k - 1]!.score : 0;
+    if (next.fused < Math.max(kth, minScore) || next.fused === 0) break;
+    const memories = await store.getMemories(fusedScores.slice(start, start + batch).map((entry) => entry.id));
+    for (const memory of memories) {
+      const lexicalEvidence = lexical.get(memory.id) ?? null;
+      const vectorEvidence = vector.get(memory.id) ?? null;
+      const fused = (lexicalEvidence?.contribution ?? 0) + (vectorEvidence?.contribution ?? 0);
+      const boosts = boostsFor(memory, context);
+      const final = (fused * boosts.reduce((product, boost) => product * boost.factor, 1)) / ceiling;
+      if (final < minScore || final <= 0) continue;
+      kept.push({
+        memory,
+        score: final,
+        citation: citationOf(memory),
+        breakdown: { lexical: lexicalEvidence, vector: vectorEvidence, fused, boosts, final },
+      });
+    }
+    kept.sort(better);
+    kept.length = Math.min(kept.length, context.k);
+  }
+  return kept;
 }
+
+type ScoredResult = Omit<RecallResult, 'tokens'>;
 
 /**
  * Keep whole results, best first, while they fit in `budget` tokens. A result too large
