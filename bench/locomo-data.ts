@@ -33,7 +33,20 @@ export interface Quirks {
   turnsWithoutText: number;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** "1:56 pm on 8 May, 2023" → ISO, or null when it doesn't parse. */
 export function parseSessionDate(value: unknown): string | null {
@@ -87,7 +100,9 @@ export function readConversations(raw: unknown) {
     const conversation = (sample.conversation ?? {}) as Record<string, unknown>;
     const sessionKeys = Object.keys(conversation).filter((key) => /^session_\d+$/.test(key));
     const dateKeys = Object.keys(conversation).filter((key) => /^session_\d+_date_time$/.test(key));
-    quirks.datesWithoutSession += dateKeys.filter((key) => !sessionKeys.includes(key.replace(/_date_time$/, ''))).length;
+    quirks.datesWithoutSession += dateKeys.filter(
+      (key) => !sessionKeys.includes(key.replace(/_date_time$/, '')),
+    ).length;
     const known = new Set<string>();
     for (const sessionKey of sessionKeys.sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)))) {
       const rawDate = conversation[`${sessionKey}_date_time`];

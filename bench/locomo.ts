@@ -21,7 +21,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.data) {
-  console.error('usage: npm run bench:locomo -- --data <file> [--store memory|sqlite] [--k 5,10,25,50] [--json out.json]');
+  console.error(
+    'usage: npm run bench:locomo -- --data <file> [--store memory|sqlite] [--k 5,10,25,50] [--json out.json]',
+  );
   process.exit(2);
 }
 const ks = values.k.split(',').map(Number);
@@ -102,7 +104,9 @@ for (const [position, question] of questions.entries()) {
     console.log(`\nexplain #${position}: ${question.question} (evidence ${question.evidence.join(', ')})`);
     for (const [rank, result] of response.results.slice(0, 10).entries()) {
       const mark = evidence.has(result.memory.source?.messageId ?? '') ? '*' : ' ';
-      console.log(`${mark} ${rank + 1}. ${result.memory.source?.messageId} ${result.score.toFixed(3)} ${result.memory.content.slice(0, 90)}`);
+      console.log(
+        `${mark} ${rank + 1}. ${result.memory.source?.messageId} ${result.score.toFixed(3)} ${result.memory.content.slice(0, 90)}`,
+      );
       console.log(`     ${JSON.stringify(result.breakdown)}`);
     }
   }
@@ -114,7 +118,13 @@ const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + 
 const row = (subset: Score[]) => ks.map((_, i) => (100 * mean(subset.map((score) => score.recall[i]!))).toFixed(1));
 latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop', 5: 'adversarial' };
+const CATEGORY_NAMES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+  5: 'adversarial',
+};
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const header = `| retriever | ${ks.map((k) => `R@${k}`).join(' | ')} |`;
 const lines = [

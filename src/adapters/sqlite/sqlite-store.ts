@@ -350,14 +350,23 @@ export class SqliteStore implements MemoryStore {
           );
         }
       });
+      // Only replaced memories have old entity links and vectors to clear; deleting from
+      // vec0 is not free, so new memories skip it.
+      const existing = new Set(
+        db
+          .prepare('SELECT id FROM memories WHERE id IN (SELECT value FROM json_each(?))')
+          .pluck()
+          .all(JSON.stringify(records.map((record) => record.memory.id))) as string[],
+      );
       for (const { memory, embedding } of records) {
         const { rowid } = upsert.get(...memoryToRow(memory)) as { rowid: number };
-        if (embedding === null) clearEmbedding.run(rowid);
-        else setEmbedding.run(rowid, vectorToBlob(embedding));
-        clearEntities.run(rowid);
+        const replaced = existing.has(memory.id);
+        if (replaced) clearEntities.run(rowid);
         for (const entity of memory.entities) addEntity.run(rowid, entity.toLowerCase());
+        if (embedding !== null) setEmbedding.run(rowid, vectorToBlob(embedding));
+        else if (replaced) clearEmbedding.run(rowid);
         if (clearVector && addVector) {
-          clearVector.run(BigInt(rowid));
+          if (replaced) clearVector.run(BigInt(rowid));
           if (embedding !== null) addVector.run(BigInt(rowid), vectorToBlob(embedding));
         }
       }

@@ -55,8 +55,13 @@ function stem(word: string): string {
  * word forms in either.
  */
 export function analyzeTerms(text: string): string[] {
+  return termsOfWords(splitWords(text));
+}
+
+/** {@link analyzeTerms} for words already split by {@link splitWords}. */
+export function termsOfWords(words: readonly string[]): string[] {
   const terms: string[] = [];
-  for (const word of splitWords(text)) {
+  for (const word of words) {
     if (ENGLISH_STOP_WORDS.has(word)) continue;
     terms.push(stem(word));
   }
