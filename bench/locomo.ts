@@ -1,5 +1,7 @@
 // npm run bench:locomo -- --data ../shared/data/locomo10.json [--store memory|sqlite]
 //   [--embedder local|openai] [--k 5,10,25,50] [--json out.json] [--explain <question-index>]
+//   [--ranking '{"vectorWeight":0}'] [--context-window 2]  (createMemory's ranking options and
+//   retain's contextWindow, for exploring; the defaults are what the README reports)
 //
 // Turn-level recall@k on LoCoMo-format conversation sets, through memoir's public API only:
 // one memory per turn, one scope per conversation, every question asked as written.
@@ -7,7 +9,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createInMemoryStore, createMemory, type Embedder, type MemoryInput } from '../src/index.js';
+import {
+  createInMemoryStore,
+  createMemory,
+  type Embedder,
+  type MemoryInput,
+  type RankingOptions,
+} from '../src/index.js';
 import { readConversations, type Turn } from './locomo-data.js';
 
 const { values } = parseArgs({
@@ -18,6 +26,8 @@ const { values } = parseArgs({
     k: { type: 'string', default: '5,10,25,50' },
     json: { type: 'string' },
     explain: { type: 'string' },
+    ranking: { type: 'string' },
+    'context-window': { type: 'string', default: '2' },
   },
 });
 if (!values.data) {
@@ -64,6 +74,7 @@ const home = mkdtempSync(join(tmpdir(), 'memoir-locomo-'));
 const memory = createMemory({
   ...(values.store === 'memory' ? { store: createInMemoryStore() } : { home }),
   ...(embedder ? { embedder } : {}),
+  ...(values.ranking ? { ranking: JSON.parse(values.ranking) as RankingOptions } : {}),
   logger: { log: () => {} },
 });
 
@@ -72,7 +83,11 @@ const bySample = new Map<string, Turn[]>();
 for (const turn of turns) bySample.set(turn.sampleId, [...(bySample.get(turn.sampleId) ?? []), turn]);
 for (const sampleTurns of bySample.values()) {
   for (let start = 0; start < sampleTurns.length; start += 1000) {
-    await memory.retain(sampleTurns.slice(start, start + 1000).map(turnInput), { onDuplicate: 'keep' });
+    // Each session's turns go in one call, so each turn is indexed with the turns around it.
+    await memory.retain(sampleTurns.slice(start, start + 1000).map(turnInput), {
+      onDuplicate: 'keep',
+      contextWindow: Number(values['context-window']),
+    });
   }
 }
 const ingestSeconds = (performance.now() - ingestStarted) / 1000;

@@ -96,6 +96,7 @@ export function buildMemory(input: ParsedMemoryInput, defaults: BuildDefaults): 
     abstract: input.abstract || deriveAbstract(input.content),
     overview: input.overview ?? null,
     content: input.content,
+    context: input.context ?? null,
     entities: uniqueEntities(input.entities ?? []),
     scope,
     sessionId,

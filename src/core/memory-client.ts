@@ -31,6 +31,8 @@ import type { MemoryRecord, MemoryStore, StoreStats } from './spec/store.js';
 import { parseInput } from './validate.js';
 
 const MAX_BATCH = 100_000;
+// Measured on LoCoMo: with the hashing embedder, weights above ~0.3 let its noisy list push out BM25's hits.
+const LEXICAL_VECTOR_WEIGHT = 0.3;
 const DEFAULT_EMBED_BATCH = 256;
 
 const idSchema = z.string().min(1, 'expected a non-empty id').max(256);
@@ -40,6 +42,13 @@ const retainOptionsSchema = z
   .object({
     /** What to do with an input identical to a stored, valid memory. Default `skip`. */
     onDuplicate: z.enum(['skip', 'keep']).default('skip'),
+    /**
+     * Index each memory with the text of up to this many neighbours on either side, among
+     * the inputs of this call that share its session and scope, in input order — for the
+     * turns of a conversation, so a turn is found by what was said around it. Inputs with
+     * their own `context` keep it. Default 0 (off).
+     */
+    contextWindow: z.number().int().min(0).max(20).default(0),
   })
   .strict();
 const invalidateSchema = z.union([
@@ -153,6 +162,27 @@ export interface MemoryClient {
   close(): Promise<void>;
 }
 
+// Neighbours are the other inputs of the same call with the same session and scope.
+function addNeighbourContext(memories: Memory[], inputs: readonly { context?: string }[], window: number) {
+  const groups = new Map<string, number[]>();
+  memories.forEach((memory, index) => {
+    const key = JSON.stringify([memory.sessionId, memory.scope.agentId, memory.scope.userId, memory.scope.namespace]);
+    const members = groups.get(key);
+    if (members) members.push(index);
+    else groups.set(key, [index]);
+  });
+  for (const members of groups.values()) {
+    members.forEach((index, position) => {
+      if (inputs[index]?.context !== undefined) return;
+      const around = members
+        .slice(Math.max(0, position - window), position + window + 1)
+        .filter((other) => other !== index)
+        .map((other) => memories[other]!.content);
+      if (around.length > 0) memories[index]!.context = around.join('\n');
+    });
+  }
+}
+
 function wrapError(error: unknown, component: string): MemoirError {
   if (MemoirError.isInstance(error)) return error;
   return new StoreError(error instanceof Error ? error.message : String(error), { component, cause: error });
@@ -175,6 +205,10 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const logger = settings.logger ?? createConsoleLogger();
   const store = settings.store ?? defaults.store({ home: settings.home, logger });
   const embedder = settings.embedder ?? defaults.embedder();
+  const ranking = {
+    ...settings.ranking,
+    vectorWeight: settings.ranking.vectorWeight ?? (embedder.semantic === false ? LEXICAL_VECTOR_WEIGHT : 1),
+  };
   const clock = settings.clock ?? systemClock;
   const ids = settings.ids ?? randomIds;
   const emitter = new EventEmitter<MemoirEvents>();
@@ -277,7 +311,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
 
   async function retain(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
     const inputs = parseRetainInputs(input);
-    const { onDuplicate } = parseInput(retainOptionsSchema, retainOptions ?? {}, 'retain', 'options');
+    const { onDuplicate, contextWindow } = parseInput(retainOptionsSchema, retainOptions ?? {}, 'retain', 'options');
     const seenIds = new Set<string>();
     inputs.forEach((item, index) => {
       if (item.id === undefined) return;
@@ -296,6 +330,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     const memories = inputs.map((item) =>
       buildMemory(item, { id: ids.next('mem'), now, scope: settings.scope, sessionId: settings.sessionId }),
     );
+    if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
     const vectors = await embedAll(memories.map(embeddingText), 'retain');
 
     const outcome = await store.transaction(async () => {
@@ -364,6 +399,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
         content,
         abstract,
         overview: patch.overview === undefined ? previous.overview : patch.overview,
+        context: patch.context === undefined ? previous.context : patch.context,
         entities: patch.entities ? uniqueEntities(patch.entities) : previous.entities,
         sessionId: patch.sessionId ?? previous.sessionId,
         source: patch.source ?? previous.source,
@@ -444,7 +480,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     const ranked = await rankMemories(query, filter, options, {
       store,
       embedder,
-      ranking: settings.ranking,
+      ranking,
       now,
       k: options.k ?? settings.recallK,
     });

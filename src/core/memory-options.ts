@@ -41,8 +41,11 @@ export const rankingOptionsSchema = z
     rrfK: z.number().positive().max(10_000).default(20),
     /** Weight of the lexical (BM25) list in fusion. Default 1. */
     lexicalWeight: z.number().min(0).max(100).default(1),
-    /** Weight of the vector list in fusion. Default 1. */
-    vectorWeight: z.number().min(0).max(100).default(1),
+    /**
+     * Weight of the vector list in fusion. Default 1 for a semantic embedder, 0.3 for a
+     * lexical one (`embedder.semantic === false`), whose list mostly repeats BM25's with more noise.
+     */
+    vectorWeight: z.number().min(0).max(100).optional(),
     /** Largest relative boost importance gives (importance 1 → ×(1+w), 0 → ×(1-w)). Default 0.02. */
     importanceWeight: z.number().min(0).max(1).default(0.02),
     /** Largest relative boost a brand-new memory gets over an old one. Default 0.01. */
@@ -56,7 +59,7 @@ export const rankingOptionsSchema = z
 /** Ranking options as accepted (all optional). */
 export type RankingOptions = z.input<typeof rankingOptionsSchema>;
 /** Ranking options with defaults filled. */
-export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema>;
+export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema> & { vectorWeight: number };
 
 /** Options of {@link createMemory}. All optional: `createMemory()` runs offline with defaults. */
 export const memoryOptionsSchema = z

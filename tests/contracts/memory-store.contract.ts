@@ -787,6 +787,16 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
     });
 
     describe('lexical search', () => {
+      test('lexical: context is stored and searchable, but is not content', async () => {
+        await seed(store, [
+          makeMemory({ id: 'turn', content: 'Yes, that one!', context: 'Did you see the zebra crossing downtown?' }),
+          makeMemory({ id: 'other', content: 'No zebra here' }),
+        ]);
+        expect((await store.getMemories(['turn']))[0]!.context).toBe('Did you see the zebra crossing downtown?');
+        const hits = await lexicalSearch(store, { text: 'crossing', limit: 10 });
+        expect(idsOf(hits)).toEqual(['turn']);
+      });
+
       test('lexical: more occurrences of a query term rank higher', async () => {
         await seed(store, [
           makeMemory({ id: 'once', content: 'apple banana cherry grape' }),

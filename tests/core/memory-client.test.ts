@@ -145,6 +145,44 @@ describe('retain', () => {
     expect((await memory.stats()).memories).toBe(3);
   });
 
+  it('indexes conversation turns with their neighbours when asked (contextWindow)', async () => {
+    const memory = client();
+    const { ids } = await memory.retain(
+      [
+        { content: 'Alice: I adopted a puppy last week.', sessionId: 's1' },
+        { content: 'Bob: What breed?', sessionId: 's1' },
+        { content: 'Alice: A beagle named Biscuit.', sessionId: 's1' },
+        { content: 'Carol: unrelated chat in another session.', sessionId: 's2' },
+        { content: 'Alice: My own context.', sessionId: 's1', context: 'kept as given' },
+      ],
+      { contextWindow: 1 },
+    );
+    const [first, second, third, other, own] = await Promise.all(ids.map((id) => memory.get(id)));
+    expect(first!.context).toBe('Bob: What breed?');
+    expect(second!.context).toBe('Alice: I adopted a puppy last week.\nAlice: A beagle named Biscuit.');
+    expect(third!.context).toBe('Bob: What breed?\nAlice: My own context.');
+    expect(other!.context).toBeNull();
+    expect(own!.context).toBe('kept as given');
+    // "What breed?" is found by the words said around it.
+    const { results } = await memory.recall('puppy beagle', { k: 5 });
+    expect(results.map((result) => result.memory.id)).toContain(ids[1]);
+    const none = await memory.retain({ content: 'Solo line', sessionId: 's3' }, { contextWindow: 2 });
+    expect((await memory.get(none.ids[0]!)).context).toBeNull();
+  });
+
+  it('trusts a lexical embedder’s vector list less than a semantic one’s', async () => {
+    const lexical = client();
+    await lexical.retain('alpha beta');
+    const [result] = (await lexical.recall('alpha')).results;
+    // Rank 1 in both lists with weights 1 and 0.3 still normalises to 1.
+    expect(result!.breakdown.fused).toBeCloseTo(1, 10);
+    expect(result!.breakdown.vector!.contribution).toBeCloseTo(0.3 / 1.3, 10);
+    const semantic = client({ embedder: { ...createLocalEmbedder(), semantic: true } });
+    await semantic.retain('alpha beta');
+    const [semanticResult] = (await semantic.recall('alpha')).results;
+    expect(semanticResult!.breakdown.vector!.contribution).toBeCloseTo(0.5, 10);
+  });
+
   it('refuses a caller id that belongs to a different memory', async () => {
     const memory = client();
     await memory.retain({ id: 'fixed', content: 'one' });

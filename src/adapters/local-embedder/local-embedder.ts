@@ -203,6 +203,8 @@ export function createLocalEmbedder(options?: LocalEmbedderOptions): Embedder {
     specificationVersion: 'v1',
     id: `local-hash-v${LOCAL_EMBEDDER_VERSION}-${dimensions}`,
     dimensions,
+    // It hashes words and spellings; it does not know that two different words mean the same.
+    semantic: false,
     maxBatchSize: 1024,
     async embed(texts: readonly string[], embedOptions?: EmbedOptions): Promise<Float32Array[]> {
       const signal = embedOptions?.signal;

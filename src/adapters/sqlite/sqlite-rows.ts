@@ -28,6 +28,7 @@ export const MEMORY_COLUMNS = [
   'last_accessed_at',
   'fingerprint',
   'metadata',
+  'context',
   'lexical_terms',
 ] as const;
 
@@ -58,6 +59,7 @@ export interface MemoryRow {
   last_accessed_at: string | null;
   fingerprint: string;
   metadata: string;
+  context: string | null;
 }
 
 /** Columns read back into a Memory (everything but the index terms). */
@@ -105,6 +107,7 @@ export function memoryToRow(memory: Memory): unknown[] {
     memory.lastAccessedAt,
     memory.fingerprint,
     JSON.stringify(memory.metadata),
+    memory.context,
     lexicalTerms(memory),
   ];
 }
@@ -139,5 +142,6 @@ export function rowToMemory(row: MemoryRow): Memory {
     lastAccessedAt: row.last_accessed_at,
     fingerprint: row.fingerprint,
     metadata: JSON.parse(row.metadata) as Memory['metadata'],
+    context: row.context,
   };
 }

@@ -136,6 +136,12 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    description: 'memories get a context column, indexed with their text',
+    up(db) {
+      db.exec('ALTER TABLE memories ADD COLUMN context TEXT');
+    },
+  },
 ];
 
 /** The schema version this code writes. */

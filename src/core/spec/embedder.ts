@@ -18,6 +18,12 @@ export interface Embedder {
   readonly id: string;
   /** Length of every vector returned. */
   readonly dimensions: number;
+  /**
+   * Whether the vectors capture meaning (a neural model) rather than shared words and
+   * spellings (like the local hashing embedder). Recall trusts the vector list less when
+   * false: its default fusion weight is 0.3 instead of 1. Default true.
+   */
+  readonly semantic?: boolean;
   /** Largest number of texts per `embed` call; the engine batches above it. Default 256. */
   readonly maxBatchSize?: number;
   /**

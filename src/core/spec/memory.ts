@@ -105,6 +105,12 @@ export const memorySchema = z.object({
   overview: z.string().nullable(),
   /** L2: the full text. */
   content: z.string().min(1),
+  /**
+   * Text around the memory where it came from (e.g. the neighbouring turns of a
+   * conversation), indexed for search so a turn is found by what was said around it;
+   * never shown as the memory's own words. Null when there is none.
+   */
+  context: z.string().nullable().default(null),
   /** Names of the people, projects and things it mentions (seed `@Peter`). */
   entities: z.array(z.string().min(1)),
   /** Ownership. */
@@ -173,6 +179,8 @@ export const memoryInputSchema = z
     abstract: z.string().trim().max(10_000).optional(),
     /** L1, a structured summary. Default: none. */
     overview: z.string().max(1_000_000).optional(),
+    /** Surrounding text to index with it (see `Memory.context`). Default: none, or neighbours with `contextWindow`. */
+    context: z.string().max(1_000_000).optional(),
     /** Epistemic network. Default `world`. */
     kind: z.enum(MEMORY_KINDS).optional(),
     /** Topic; a known category or any string. Default `note`. */
@@ -206,6 +214,8 @@ export const memoryPatchSchema = memoryInputSchema
   .extend({
     /** L1, a structured summary; null removes it. */
     overview: z.string().max(1_000_000).nullable().optional(),
+    /** Surrounding text indexed for search; null removes it. */
+    context: z.string().max(1_000_000).nullable().optional(),
   })
   .partial()
   .strict()
