@@ -101,7 +101,12 @@ const latencies: number[] = [];
 let tokensAt10 = 0;
 for (const [position, question] of questions.entries()) {
   const started = performance.now();
-  const response = await memory.recall(question.question, { scope: { namespace: question.sampleId }, k: maxK });
+  const explain = values.explain !== undefined && Number(values.explain) === position;
+  const response = await memory.recall(question.question, {
+    scope: { namespace: question.sampleId },
+    k: maxK,
+    explain,
+  });
   latencies.push(performance.now() - started);
   const found = response.results.map((result) => result.memory.source?.messageId ?? '');
   const evidence = new Set(question.evidence);
@@ -115,14 +120,14 @@ for (const [position, question] of questions.entries()) {
     tokenBudget: 1_000_000,
   });
   tokensAt10 += top10.totalTokens ?? 0;
-  if (values.explain !== undefined && Number(values.explain) === position) {
+  if (explain) {
     console.log(`\nexplain #${position}: ${question.question} (evidence ${question.evidence.join(', ')})`);
     for (const [rank, result] of response.results.slice(0, 10).entries()) {
       const mark = evidence.has(result.memory.source?.messageId ?? '') ? '*' : ' ';
       console.log(
         `${mark} ${rank + 1}. ${result.memory.source?.messageId} ${result.score.toFixed(3)} ${result.memory.content.slice(0, 90)}`,
       );
-      console.log(`     ${JSON.stringify(result.breakdown)}`);
+      console.log(`     ${result.explanation}`);
     }
   }
 }

@@ -27,13 +27,14 @@ export type {
   RetainResult,
 } from './core/memory-client.js';
 export type { MemoryOptions, RankingOptions } from './core/memory-options.js';
-export type {
-  Boost,
-  ListEvidence,
-  RecallOptions,
-  RecallResponse,
-  RecallResult,
-  ScoreBreakdown,
+export {
+  type Boost,
+  explainScore,
+  type ListEvidence,
+  type RecallOptions,
+  type RecallResponse,
+  type RecallResult,
+  type ScoreBreakdown,
 } from './core/recall.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
 export {

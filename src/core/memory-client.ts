@@ -8,6 +8,7 @@ import { buildMemory, deriveAbstract, fingerprintOf, uniqueEntities } from './me
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
 import { embeddingText } from './memory-text.js';
 import {
+  explainScore,
   packIntoBudget,
   type RecallOptions,
   type RecallResponse,
@@ -494,6 +495,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     const accessedAt = new Date(now).toISOString();
     for (const result of response.results) {
       result.memory = { ...result.memory, accessCount: result.memory.accessCount + 1, lastAccessedAt: accessedAt };
+      if (options.explain) result.explanation = explainScore(result.breakdown);
     }
     const recalledIds = response.results.map((result) => result.memory.id);
     if (recalledIds.length > 0) background('recordAccess', () => store.recordAccess(recalledIds, accessedAt));

@@ -20,6 +20,11 @@ export const recallOptionsSchema = z
     ...filterOptionFields,
     /** Include invalidated memories. Default false. */
     includeInvalid: z.boolean().optional(),
+    /**
+     * Add `explanation` to each result: which lists found it, at what rank and score, and
+     * every boost, in one line. (`breakdown` carries the same as data on every result.)
+     */
+    explain: z.boolean().optional(),
   })
   .strict();
 /** Options of `recall`. */
@@ -69,6 +74,24 @@ export interface RecallResult {
   breakdown: ScoreBreakdown;
   /** Tokens the memory takes in the formatted context; set when a token budget was given. */
   tokens?: number;
+  /** The breakdown in words; set when `explain: true`. */
+  explanation?: string;
+}
+
+const round = (value: number) => Number(value.toPrecision(4));
+
+/** One line saying how a result's score was reached, e.g. for logs and the bench's `--explain`. */
+export function explainScore(breakdown: ScoreBreakdown): string {
+  const lists = [
+    breakdown.lexical
+      ? `lexical #${breakdown.lexical.rank} (bm25 ${round(breakdown.lexical.score)}, +${round(breakdown.lexical.contribution)})`
+      : 'lexical: not found',
+    breakdown.vector
+      ? `vector #${breakdown.vector.rank} (cosine ${round(breakdown.vector.score)}, +${round(breakdown.vector.contribution)})`
+      : 'vector: not found',
+  ];
+  const boosts = breakdown.boosts.map((boost) => `${boost.name} ×${round(boost.factor)}`).join(', ');
+  return `${lists.join('; ')} → fused ${round(breakdown.fused)}${boosts ? `; ${boosts}` : ''} → ${round(breakdown.final)}`;
 }
 
 /** What `recall` resolves to. */
