@@ -48,20 +48,42 @@ const MONTHS = [
   'december',
 ];
 
-/** "1:56 pm on 8 May, 2023" → ISO, or null when it doesn't parse. */
+/**
+ * "1:56 pm on 8 May, 2023" (or an ISO date such as 2023-05-08T13:56) → ISO in UTC, or null
+ * when it doesn't parse or names a time that doesn't exist. Never guesses from local time.
+ */
 export function parseSessionDate(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(value);
-  if (!match) {
-    const fallback = Date.parse(value);
-    return Number.isFinite(fallback) ? new Date(fallback).toISOString() : null;
+  const spoken = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$/i.exec(value);
+  const iso = /^\s*(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?/.exec(value);
+  let parts: { year: number; month: number; day: number; hour: number; minute: number } | null = null;
+  if (spoken) {
+    const [, hourText, minute, meridiem, day, monthName, year] = spoken;
+    const month = MONTHS.findIndex((name) => monthName!.length >= 3 && name.startsWith(monthName!.toLowerCase()));
+    const hour12 = Number(hourText);
+    if (month < 0 || hour12 < 1 || hour12 > 12) return null;
+    const hour = (hour12 % 12) + (meridiem!.toLowerCase() === 'pm' ? 12 : 0);
+    parts = { year: Number(year), month, day: Number(day), hour, minute: Number(minute) };
+  } else if (iso) {
+    const [, year, month, day, hour, minute] = iso;
+    parts = {
+      year: Number(year),
+      month: Number(month) - 1,
+      day: Number(day),
+      hour: Number(hour ?? 0),
+      minute: Number(minute ?? 0),
+    };
   }
-  const [, hourText, minute, meridiem, day, monthName, year] = match;
-  const month = MONTHS.findIndex((name) => name.startsWith(monthName!.toLowerCase().slice(0, 3)));
-  if (month < 0) return null;
-  let hour = Number(hourText) % 12;
-  if (meridiem!.toLowerCase() === 'pm') hour += 12;
-  return new Date(Date.UTC(Number(year), month, Number(day), hour, Number(minute))).toISOString();
+  if (!parts) return null;
+  const date = new Date(Date.UTC(parts.year, parts.month, parts.day, parts.hour, parts.minute));
+  // Date.UTC rolls 31 February into March; a date that doesn't come back unchanged didn't exist.
+  const exists =
+    date.getUTCFullYear() === parts.year &&
+    date.getUTCMonth() === parts.month &&
+    date.getUTCDate() === parts.day &&
+    date.getUTCHours() === parts.hour &&
+    date.getUTCMinutes() === parts.minute;
+  return exists ? date.toISOString() : null;
 }
 
 /** Evidence entries such as "D8:6; D9:17" hold several ids; "D" holds none. */
@@ -95,7 +117,9 @@ export function readConversations(raw: unknown) {
   const turns: Turn[] = [];
   const questions: Question[] = [];
   const samples = Array.isArray(raw) ? raw : [];
-  samples.forEach((sample: Record<string, unknown>, sampleIndex) => {
+  samples.forEach((value: unknown, sampleIndex) => {
+    if (value === null || typeof value !== 'object') return;
+    const sample = value as Record<string, unknown>;
     const sampleId = typeof sample.sample_id === 'string' ? sample.sample_id : `sample-${sampleIndex}`;
     const conversation = (sample.conversation ?? {}) as Record<string, unknown>;
     const sessionKeys = Object.keys(conversation).filter((key) => /^session_\d+$/.test(key));
@@ -132,8 +156,13 @@ export function readConversations(raw: unknown) {
         });
       });
     }
-    const qa = Array.isArray(sample.qa) ? (sample.qa as Array<Record<string, unknown>>) : [];
-    qa.forEach((item, index) => {
+    const qa = Array.isArray(sample.qa) ? (sample.qa as unknown[]) : [];
+    qa.forEach((entry, index) => {
+      if (entry === null || typeof entry !== 'object') {
+        quirks.questionsWithoutEvidence++;
+        return;
+      }
+      const item = entry as Record<string, unknown>;
       const evidence = parseEvidence(item.evidence, quirks);
       const resolvable = evidence.filter((id) => known.has(id));
       quirks.unknownEvidence += evidence.length - resolvable.length;
