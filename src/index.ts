@@ -23,6 +23,8 @@ export type {
   InvalidateOptions,
   ListOptions,
   MemoryClient,
+  ReindexOptions,
+  ReindexResult,
   RetainOptions,
   RetainResult,
 } from './core/memory-client.js';

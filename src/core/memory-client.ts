@@ -101,6 +101,12 @@ export type ListOptions = z.input<typeof listOptionsSchema>;
 /** Options of `reindex`. */
 export type ReindexOptions = z.input<typeof reindexOptionsSchema>;
 
+/** What `reindex` resolves to. */
+export interface ReindexResult {
+  /** Memories embedded again. */
+  reembedded: number;
+}
+
 /** What `retain` resolves to. */
 export interface RetainResult {
   /** One id per input, in input order: the new memory's id, or for a skipped duplicate the id of the memory it duplicates. */
@@ -150,7 +156,7 @@ export interface MemoryClient {
    * Re-embed every memory with this client's embedder, replacing vectors made by another
    * one (a store refuses to open with a different embedder until this runs).
    */
-  reindex(options?: ReindexOptions): Promise<{ reembedded: number }>;
+  reindex(options?: ReindexOptions): Promise<ReindexResult>;
   /** Subscribe to an event. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
@@ -503,7 +509,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     return response;
   }
 
-  async function reindex(optionsInput?: unknown): Promise<{ reembedded: number }> {
+  async function reindex(optionsInput?: unknown): Promise<ReindexResult> {
     const { onProgress, batchSize } = parseInput(reindexOptionsSchema, optionsInput ?? {}, 'reindex', 'options');
     assertOpen('reindex');
     const identity = { id: embedder.id, dimensions: embedder.dimensions };
