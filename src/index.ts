@@ -16,19 +16,33 @@ export {
   loadConfig,
   type MemoirConfig,
 } from './core/config.js';
-export type { BackgroundErrorEvent, MemoirEvents, MemorySkippedEvent, RecallEvent, SkipReason } from './core/events.js';
+export type {
+  ConversationInput,
+  ConversationMessage,
+} from './core/conversation/conversation-input.js';
+export type { PipelineStage, PipelineStats, StageStats } from './core/conversation/pipeline-stats.js';
+export type { ConversationRetainResult } from './core/conversation/retain-conversation.js';
+export type {
+  BackgroundErrorEvent,
+  ExtractionFailedEvent,
+  MemoirEvents,
+  MemorySkippedEvent,
+  RecallEvent,
+  SkipReason,
+} from './core/events.js';
 export { type ContextTier, citationOf, type FormatContextOptions, formatContext } from './core/format-context.js';
 export type {
   ClientDefaults,
   InvalidateOptions,
   ListOptions,
   MemoryClient,
+  MemoryStats,
   ReindexOptions,
   ReindexResult,
   RetainOptions,
   RetainResult,
 } from './core/memory-client.js';
-export type { MemoryOptions, RankingOptions } from './core/memory-options.js';
+export type { ExtractionOptions, MemoryOptions, RankingOptions } from './core/memory-options.js';
 export {
   type Boost,
   explainScore,

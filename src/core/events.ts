@@ -1,8 +1,11 @@
 import type { MemoirError } from './spec/errors.js';
 import type { Memory } from './spec/memory.js';
 
-/** Why an input to `retain` was not stored. */
-export type SkipReason = 'duplicate';
+/**
+ * Why an input to `retain` was not stored: `duplicate` (identical, or judged a duplicate by
+ * the model), `guard` (a conversation too short or from a failed run to extract from).
+ */
+export type SkipReason = 'duplicate' | 'guard';
 
 /** Payload of `memory:skipped`. */
 export interface MemorySkippedEvent {
@@ -14,6 +17,16 @@ export interface MemorySkippedEvent {
   detail: string;
   /** The memory that made this input redundant, when there is one. */
   existingId?: string;
+}
+
+/** Payload of `extraction:failed`. */
+export interface ExtractionFailedEvent {
+  /** What went wrong, e.g. the model's last validation error. */
+  reason: string;
+  /** The episode memory that keeps the raw conversation. */
+  episodeId: string;
+  /** The conversation's session, if any. */
+  sessionId: string | null;
 }
 
 /** Payload of `recall`. */
@@ -32,6 +45,8 @@ export interface BackgroundErrorEvent {
   operation: string;
   /** The failure. */
   error: MemoirError;
+  /** The input the work was given (e.g. to `retainAsync`), so the host can keep it. */
+  input?: unknown;
 }
 
 /** Events a memory client emits, with their listener signatures. */
@@ -40,6 +55,12 @@ export interface MemoirEvents {
   'memory:retained': (event: { memories: Memory[] }) => void;
   /** An input to `retain` was not stored. */
   'memory:skipped': (event: MemorySkippedEvent) => void;
+  /** The conversation pipeline stored a new memory. */
+  'memory:created': (event: { memory: Memory }) => void;
+  /** The conversation pipeline merged new information into a stored memory. */
+  'memory:merged': (event: { memory: Memory; previous: Memory }) => void;
+  /** Extraction from a conversation failed; the conversation was kept as an episode. */
+  'extraction:failed': (event: ExtractionFailedEvent) => void;
   /** A memory was changed by `update`. */
   'memory:updated': (event: { memory: Memory; previous: Memory }) => void;
   /** Memories were hard-deleted by `forget`. */

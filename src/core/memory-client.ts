@@ -1,6 +1,17 @@
 import { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import { z } from 'zod';
+import {
+  type ConversationInput,
+  conversationInputSchema,
+  isConversationInput,
+} from './conversation/conversation-input.js';
+import { emptyPipelineStats, type PipelineStats, snapshotStats } from './conversation/pipeline-stats.js';
+import {
+  type ConversationContext,
+  type ConversationRetainResult,
+  retainConversation,
+} from './conversation/retain-conversation.js';
 import type { MemoirEvents, MemorySkippedEvent } from './events.js';
 import { filterOptionFields, toStoreFilter } from './filter-options.js';
 import { type FormatContextOptions, formatContext } from './format-context.js';
@@ -117,6 +128,12 @@ export interface RetainResult {
   skipped: MemorySkippedEvent[];
 }
 
+/** What `stats()` reports. */
+export interface MemoryStats extends StoreStats {
+  /** Model calls, tokens and time per conversation-pipeline stage since the client was created. */
+  pipeline: PipelineStats;
+}
+
 /** A memory client: the object agent code talks to. Create one with {@link createMemory}. */
 export interface MemoryClient {
   /** The store in use. */
@@ -133,6 +150,24 @@ export interface MemoryClient {
     input: string | MemoryInput | ReadonlyArray<string | MemoryInput>,
     options?: RetainOptions,
   ): Promise<RetainResult>;
+  /**
+   * Learn from a finished conversation (`{ messages, sessionId, success }`). With a
+   * `languageModel`: one extraction call into the six categories with L0/L1/L2 tiers,
+   * then per candidate a vector pre-filter and a CREATE / MERGE / SKIP decision; the
+   * profile always merges into the scope's one profile. Without a model, or when the
+   * guards or the model fail, the conversation is kept as an experience episode: nothing
+   * said is lost, and model trouble never rejects the call.
+   */
+  retain(input: ConversationInput): Promise<ConversationRetainResult>;
+  /**
+   * Like `retain`, but queued: validates the input now (a ValidationError throws at once),
+   * then returns while the work runs in the background. Failures become `error` and
+   * `extraction:failed` events, never exceptions. `flush()` waits for the queue.
+   */
+  retainAsync(
+    input: string | MemoryInput | ReadonlyArray<string | MemoryInput> | ConversationInput,
+    options?: RetainOptions,
+  ): void;
   /** One memory by id. Rejects with NotFoundError when it doesn't exist. */
   get(id: string): Promise<Memory>;
   /** Memories matching filters, newest first by default, including invalidated ones unless asked not to. */
@@ -150,8 +185,8 @@ export interface MemoryClient {
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
   /** Render recalled memories as an escaped, clearly-framed prompt block. */
   formatContext(response: RecallResponse | RecallResponse['results'], options?: FormatContextOptions): string;
-  /** Counts and sizes of the store. */
-  stats(): Promise<StoreStats>;
+  /** Counts and sizes of the store, and what the conversation pipeline has cost per stage. */
+  stats(): Promise<MemoryStats>;
   /**
    * Re-embed every memory with this client's embedder, replacing vectors made by another
    * one (a store refuses to open with a different embedder until this runs).
@@ -277,14 +312,14 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     return vectors;
   }
 
-  function background(operation: string, work: () => Promise<void>) {
+  function background(operation: string, work: () => Promise<void>, input?: unknown) {
     void queue.add(async () => {
       try {
         await work();
       } catch (error) {
         const wrapped = wrapError(error, operation);
         logger.log('warn', `background ${operation} failed: ${wrapped.message}`);
-        emit('error', { operation, error: wrapped });
+        emit('error', { operation, error: wrapped, ...(input === undefined ? {} : { input }) });
       }
     });
   }
@@ -316,7 +351,50 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     );
   }
 
-  async function retain(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
+  const pipelineStats = emptyPipelineStats();
+  const conversationContext: ConversationContext = {
+    store,
+    embedder,
+    model: settings.languageModel,
+    settings: settings.extraction,
+    stats: pipelineStats,
+    logger,
+    scope: settings.scope,
+    sessionId: settings.sessionId,
+    now: nowIso,
+    newId: () => ids.next('mem'),
+    embed: (texts) => embedAll(texts, 'retain'),
+    retainMemories: (inputs) => retainMemories(inputs, {}),
+    emit,
+  };
+
+  async function retain(input: unknown, retainOptions?: unknown): Promise<RetainResult | ConversationRetainResult> {
+    if (isConversationInput(input)) {
+      const conversation = parseInput(conversationInputSchema, input, 'retain', 'input');
+      await ready('retain');
+      return retainConversation(conversation, conversationContext);
+    }
+    return retainMemories(input, retainOptions);
+  }
+
+  function retainAsync(input: unknown, retainOptions?: unknown): void {
+    assertOpen('retainAsync');
+    // Validate now: a caller's mistake should surface at the call, not as an event later.
+    if (isConversationInput(input)) parseInput(conversationInputSchema, input, 'retainAsync', 'input');
+    else {
+      parseRetainInputs(input);
+      parseInput(retainOptionsSchema, retainOptions ?? {}, 'retainAsync', 'options');
+    }
+    background(
+      'retain',
+      async () => {
+        await retain(input, retainOptions);
+      },
+      input,
+    );
+  }
+
+  async function retainMemories(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
     const inputs = parseRetainInputs(input);
     const { onDuplicate, contextWindow } = parseInput(retainOptionsSchema, retainOptions ?? {}, 'retain', 'options');
     const seenIds = new Set<string>();
@@ -548,7 +626,8 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const client: MemoryClient = {
     store,
     embedder,
-    retain: (input, options) => retain(input, options),
+    retain: ((input: unknown, options?: unknown) => retain(input, options)) as MemoryClient['retain'],
+    retainAsync: (input, options) => retainAsync(input, options),
     async get(id) {
       const memoryId = parseInput(idSchema, id, 'get', 'id');
       await ready('get');
@@ -562,7 +641,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     formatContext: (response, options) => formatContext(response, options),
     async stats() {
       await ready('stats');
-      return store.stats();
+      return { ...(await store.stats()), pipeline: snapshotStats(pipelineStats) };
     },
     reindex: (options) => reindex(options),
     on(event, listener) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Embedder } from './spec/embedder.js';
 import { ConfigError } from './spec/errors.js';
+import type { LanguageModel } from './spec/language-model.js';
 import { type Scope, scopeSchema } from './spec/memory.js';
 import type { Clock, IdGenerator, Logger } from './spec/runtime.js';
 import type { MemoryStore } from './spec/store.js';
@@ -61,6 +62,24 @@ export type RankingOptions = z.input<typeof rankingOptionsSchema>;
 /** Ranking options with defaults filled. */
 export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema> & { vectorWeight: number };
 
+/** Settings of the conversation pipeline (`retain({ messages })` with a language model). */
+export const extractionOptionsSchema = z
+  .object({
+    /** Fewest messages worth extracting from; shorter conversations are kept as episodes. Default 4. */
+    minMessages: z.number().int().min(1).max(10_000).default(4),
+    /** Transcript characters sent to the model, newest messages kept. Default 8000. */
+    maxChars: z.number().int().min(200).max(1_000_000).default(8000),
+    /** Cosine similarity from which a stored memory may be a duplicate. Default 0.7. */
+    similarityThreshold: z.number().min(-1).max(1).default(0.7),
+    /** Possible duplicates shown to the dedup decision. Default 5. */
+    maxMatches: z.number().int().min(1).max(50).default(5),
+    /** Retries after an unusable model answer (the error is shown to the model). Default 1. */
+    retries: z.number().int().min(0).max(5).default(1),
+  })
+  .strict();
+/** Extraction settings as accepted (all optional). */
+export type ExtractionOptions = z.input<typeof extractionOptionsSchema>;
+
 /** Options of {@link createMemory}. All optional: `createMemory()` runs offline with defaults. */
 export const memoryOptionsSchema = z
   .object({
@@ -78,7 +97,11 @@ export const memoryOptionsSchema = z
     recallK: z.number().int().min(1).max(1000).default(10),
     /** Ranking tuning. */
     ranking: rankingOptionsSchema.default(rankingOptionsSchema.parse({})),
-    /** Concurrency of background work (access bookkeeping). Default 1. */
+    /** A chat model for the conversation pipeline; without one, conversations are kept as episodes. */
+    languageModel: port<LanguageModel>('LanguageModel', ['id', 'generate']).optional(),
+    /** Conversation pipeline settings. */
+    extraction: extractionOptionsSchema.default(extractionOptionsSchema.parse({})),
+    /** Concurrency of background work (access bookkeeping, `retainAsync`). Default 1. */
     concurrency: z.number().int().min(1).max(64).default(1),
     /** Time source. */
     clock: withMethod<Clock>('a Clock', 'now').optional(),
@@ -108,6 +131,14 @@ export interface MemoryOptions {
   recallK?: number;
   /** Ranking tuning. */
   ranking?: RankingOptions;
+  /**
+   * A chat model (e.g. from `memoir/openai`) for the conversation pipeline: with one,
+   * `retain({ messages })` extracts, deduplicates and merges memories; without one, it
+   * keeps the conversation as an episode plus the facts simple rules can find.
+   */
+  languageModel?: LanguageModel;
+  /** Conversation pipeline settings. */
+  extraction?: ExtractionOptions;
   /** Concurrency of background work. Default 1. */
   concurrency?: number;
   /** Time source (inject a fixed clock in tests). */
