@@ -6,6 +6,7 @@ export const entries = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
   sqlite: 'src/adapters/sqlite/index.ts',
+  openai: 'src/adapters/openai/index.ts',
 };
 
 export default defineConfig({
@@ -18,6 +19,6 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   // Native modules stay external and load lazily, when a store first opens.
-  external: ['better-sqlite3', 'sqlite-vec'],
+  external: ['better-sqlite3', 'sqlite-vec', 'openai'],
   treeshake: true,
 });

@@ -20,7 +20,12 @@ export type {
   ConversationInput,
   ConversationMessage,
 } from './core/conversation/conversation-input.js';
-export type { PipelineStage, PipelineStats, StageStats } from './core/conversation/pipeline-stats.js';
+export {
+  PIPELINE_STAGES,
+  type PipelineStage,
+  type PipelineStats,
+  type StageStats,
+} from './core/conversation/pipeline-stats.js';
 export type { ConversationRetainResult } from './core/conversation/retain-conversation.js';
 export type {
   BackgroundErrorEvent,
