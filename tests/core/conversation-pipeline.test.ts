@@ -126,7 +126,7 @@ describe('conversation pipeline with a model', () => {
   });
 
   it('follows MERGE for a mergeable category: rewrites the existing memory, keeps its history', async () => {
-    const model = createScriptedLanguageModel((request, index) => {
+    const model = createScriptedLanguageModel((_request, index) => {
       if (index === 0) return extraction(candidate('preferences', 'Sam prefers dark mode in all editors.'));
       if (index === 1) return decision('MERGE', 'mem_0001');
       return merged('Sam prefers dark mode in every editor, including the terminal.');
