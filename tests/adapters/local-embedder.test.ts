@@ -25,8 +25,8 @@ async function similarity(a: string, b: string): Promise<number> {
 describe('createLocalEmbedder', () => {
   it('describes itself', () => {
     expect(embedder.specificationVersion).toBe('v1');
-    expect(embedder.id).toBe('local-hash-v1-512');
-    expect(embedder.dimensions).toBe(512);
+    expect(embedder.id).toBe('local-hash-v1-256');
+    expect(embedder.dimensions).toBe(256);
     expect(embedder.maxBatchSize).toBe(1024);
     const small = createLocalEmbedder({ dimensions: 64 });
     expect(small.id).toBe('local-hash-v1-64');
@@ -91,7 +91,7 @@ describe('createLocalEmbedder', () => {
   it('gives an empty or whitespace-only text the zero vector, which matches nothing', async () => {
     for (const text of ['', '   \n\t']) {
       const v = await embedOne(text);
-      expect(v).toHaveLength(512);
+      expect(v).toHaveLength(256);
       expect(norm(v)).toBe(0);
       expect(cosine(v, await embedOne('anything at all'))).toBe(0);
     }

@@ -75,7 +75,7 @@ describe('the file', () => {
     const first = createMemory({ home });
     await first.retain(['alpha beta', 'gamma delta']);
     await first.close();
-    const other = createMemory({ home, embedder: createLocalEmbedder({ dimensions: 256 }) });
+    const other = createMemory({ home, embedder: createLocalEmbedder({ dimensions: 512 }) });
     const error = await other.recall('alpha').catch((caught: unknown) => caught);
     expect(StoreError.isInstance(error)).toBe(true);
     expect((error as StoreError).suggestion).toContain('memoir reindex');

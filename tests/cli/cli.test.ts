@@ -364,7 +364,7 @@ describe('export and import', () => {
     const first = tempHome();
     await seed(first);
     const exported = (await memoir(['export', '-'], { home: first })).stdout.replace(
-      '"embedder":{"dimensions":512,"id":"local-hash-v1-512"}',
+      '"embedder":{"dimensions":256,"id":"local-hash-v1-256"}',
       '"embedder":{"dimensions":1536,"id":"openai:text-embedding-3-small"}',
     );
     const second = tempHome();
@@ -374,7 +374,7 @@ describe('export and import', () => {
     expect(imported.stderr).toMatch(/hint: Run `memoir reindex`/);
     const reindexed = await memoir(['reindex'], { home: second });
     expect(reindexed.code).toBe(0);
-    expect(reindexed.stdout).toMatch(/^Re-embedded 3 memories with local-hash-v1-512\./);
+    expect(reindexed.stdout).toMatch(/^Re-embedded 3 memories with local-hash-v1-256\./);
   });
 
   it('exits 2 for a bad line, naming it, and 1 for a missing file', async () => {
