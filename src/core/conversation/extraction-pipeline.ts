@@ -6,9 +6,12 @@ import {
   buildDedupPrompt,
   buildExtractionPrompt,
   buildMergePrompt,
+  DEDUP_CONTRACT,
   dedupDecisionSchema,
+  EXTRACTION_CONTRACT,
   extractionOutputSchema,
   type MEMORY_CATEGORIES,
+  MERGE_CONTRACT,
   mergeOutputSchema,
 } from '../prompts/index.js';
 import { scanVector } from '../search-fallback.js';
@@ -129,7 +132,7 @@ export async function runExtraction(
     context.model,
     buildExtractionPrompt({ conversation: text, userName, now: target.occurredAt }),
     extractionOutputSchema,
-    { retries: context.settings.retries },
+    { retries: context.settings.retries, contract: EXTRACTION_CONTRACT },
   );
   recordStage(context.stats, 'extract', {
     calls: extraction.attempts,
@@ -166,7 +169,7 @@ export async function runExtraction(
       context.model,
       buildMergePrompt({ category: candidate.category, existing: current, incoming: candidate }),
       mergeOutputSchema,
-      { retries: context.settings.retries },
+      { retries: context.settings.retries, contract: MERGE_CONTRACT },
     );
     recordStage(context.stats, 'merge', {
       calls: result.attempts,
@@ -235,7 +238,7 @@ export async function runExtraction(
         })),
       }),
       dedupDecisionSchema,
-      { retries: context.settings.retries },
+      { retries: context.settings.retries, contract: DEDUP_CONTRACT },
     );
     recordStage(context.stats, 'dedup', {
       calls: decision.attempts,
