@@ -57,6 +57,7 @@ export {
   type RecallResult,
   type ScoreBreakdown,
 } from './core/recall.js';
+export type { SessionSummary, Tally } from './core/sessions.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,

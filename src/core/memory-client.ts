@@ -28,6 +28,7 @@ import {
 } from './recall.js';
 import { applyTallies } from './record-tallies.js';
 import { createConsoleLogger, randomIds, systemClock } from './runtime-defaults.js';
+import { generateSessionId, type SessionSummary, summariseSession } from './sessions.js';
 import type { Embedder } from './spec/embedder.js';
 import { MemoirError, NotFoundError, ProviderError, StoreError, ValidationError } from './spec/errors.js';
 import {
@@ -38,6 +39,7 @@ import {
   memoryPatchSchema,
   timeInputSchema,
 } from './spec/memory.js';
+import type { Session } from './spec/records.js';
 import type { Logger } from './spec/runtime.js';
 import type { MemoryRecord, MemoryStore, StoreStats } from './spec/store.js';
 import { parseInput } from './validate.js';
@@ -192,6 +194,20 @@ export interface MemoryClient {
    * one (a store refuses to open with a different embedder until this runs).
    */
   reindex(options?: ReindexOptions): Promise<ReindexResult>;
+  /** The session new memories go to (`sessionId` option, `'auto'`, or the last `resumeSession`); null when none. */
+  currentSession(): string | null;
+  /**
+   * Continue an earlier session: new memories go to it, and recall ranks its memories
+   * higher (`ranking.sessionWeight`). Rejects with NotFoundError for an unknown session.
+   */
+  resumeSession(id: string): Promise<Session>;
+  /** Sessions of the client's scope with start/end, memory count and a summary of what happened. */
+  listSessions(options?: { limit?: number }): Promise<SessionSummary[]>;
+  /**
+   * Delete every memory of a session, and the session. Refuses without `{ confirm: true }`.
+   * Resolves to the number of memories deleted.
+   */
+  deleteSession(id: string, options: { confirm: boolean }): Promise<number>;
   /** Subscribe to an event. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
@@ -351,6 +367,9 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     );
   }
 
+  let currentSession: string | null =
+    settings.sessionId === 'auto' ? generateSessionId(clock.now()) : (settings.sessionId ?? null);
+  let resumedSession: string | null = null;
   const pipelineStats = emptyPipelineStats();
   const conversationContext: ConversationContext = {
     store,
@@ -360,7 +379,9 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     stats: pipelineStats,
     logger,
     scope: settings.scope,
-    sessionId: settings.sessionId,
+    get sessionId() {
+      return currentSession ?? undefined;
+    },
     now: nowIso,
     newId: () => ids.next('mem'),
     embed: (texts) => embedAll(texts, 'retain'),
@@ -413,7 +434,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     await ready('retain');
     const now = nowIso();
     const memories = inputs.map((item) =>
-      buildMemory(item, { id: ids.next('mem'), now, scope: settings.scope, sessionId: settings.sessionId }),
+      buildMemory(item, { id: ids.next('mem'), now, scope: settings.scope, sessionId: currentSession ?? undefined }),
     );
     if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
     const vectors = await embedAll(memories.map(embeddingText), 'retain');
@@ -568,6 +589,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       ranking,
       now,
       k: options.k ?? settings.recallK,
+      resumedSession,
     });
     let response: RecallResponse;
     if (options.tokenBudget !== undefined) {
@@ -611,6 +633,60 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     return { reembedded: done };
   }
 
+  async function resumeSession(idInput: unknown): Promise<Session> {
+    const id = parseInput(idSchema, idInput, 'resumeSession', 'id');
+    await ready('resumeSession');
+    const [session] = await store.sessions.get([id]);
+    if (!session) throw new NotFoundError('session', id, { component: 'resumeSession' });
+    currentSession = id;
+    resumedSession = id;
+    return session;
+  }
+
+  async function listSessions(optionsInput?: unknown): Promise<SessionSummary[]> {
+    const { limit } = parseInput(
+      z.object({ limit: z.number().int().min(1).max(10_000).default(100) }).strict(),
+      optionsInput ?? {},
+      'listSessions',
+      'options',
+    );
+    await ready('listSessions');
+    const sessions = await store.sessions.list({ scope: settings.scope });
+    const newestFirst = sessions.sort((a, b) => (a.startedAt < b.startedAt ? 1 : -1)).slice(0, limit);
+    return Promise.all(
+      newestFirst.map(async (session) =>
+        summariseSession(
+          session,
+          await store.listMemories({ filter: { sessionId: session.id, scope: settings.scope } }),
+        ),
+      ),
+    );
+  }
+
+  async function deleteSession(idInput: unknown, optionsInput: unknown): Promise<number> {
+    const id = parseInput(idSchema, idInput, 'deleteSession', 'id');
+    parseInput(
+      z.object({ confirm: z.literal(true, 'expected confirm: true — deleting a session cannot be undone') }).strict(),
+      optionsInput ?? {},
+      'deleteSession',
+      'options',
+    );
+    await ready('deleteSession');
+    const deleted = await store.transaction(async () => {
+      const memories = await store.listMemories({ filter: { sessionId: id, scope: settings.scope } });
+      if (memories.length > 0) {
+        await store.deleteMemories(memories.map((memory) => memory.id));
+        await applyTallies(store, memories, -1, nowIso());
+      }
+      await store.sessions.delete([id]);
+      return memories.map((memory) => memory.id);
+    });
+    if (deleted.length > 0) emit('memory:forgotten', { ids: deleted });
+    if (currentSession === id) currentSession = null;
+    if (resumedSession === id) resumedSession = null;
+    return deleted.length;
+  }
+
   async function list(optionsInput?: unknown): Promise<Memory[]> {
     const options = parseInput(listOptionsSchema, optionsInput ?? {}, 'list', 'options');
     await ready('list');
@@ -644,6 +720,10 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       return { ...(await store.stats()), pipeline: snapshotStats(pipelineStats) };
     },
     reindex: (options) => reindex(options),
+    currentSession: () => currentSession,
+    resumeSession: (id) => resumeSession(id),
+    listSessions: (options) => listSessions(options),
+    deleteSession: (id, options) => deleteSession(id, options),
     on(event, listener) {
       emitter.on(event, listener as never);
       return client;

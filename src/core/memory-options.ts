@@ -55,6 +55,11 @@ export const rankingOptionsSchema = z
     recencyHalfLifeDays: z.number().positive().default(30),
     /** Relative boost of bookmarked memories. Default 0.01. */
     bookmarkWeight: z.number().min(0).max(1).default(0.01),
+    /**
+     * Relative boost of the memories of the session named by `resumeSession`. Default 0.1:
+     * unlike the tie-breakers above, resuming a session is meant to bring its memories up.
+     */
+    sessionWeight: z.number().min(0).max(10).default(0.1),
   })
   .strict();
 /** Ranking options as accepted (all optional). */
@@ -91,7 +96,7 @@ export const memoryOptionsSchema = z
     home: z.string().min(1).optional(),
     /** Scope applied to every retain and recall that doesn't name its own. */
     scope: scopeSchema.optional(),
-    /** Session applied to every retain that doesn't name its own. */
+    /** Session applied to every retain that doesn't name its own; `'auto'` generates one for this client. */
     sessionId: z.string().min(1).max(256).optional(),
     /** Default number of results of `recall`. Default 10. */
     recallK: z.number().int().min(1).max(1000).default(10),
@@ -125,7 +130,10 @@ export interface MemoryOptions {
   home?: string;
   /** Scope applied to every retain and recall that doesn't name its own. */
   scope?: Scope;
-  /** Session applied to every retain that doesn't name its own. */
+  /**
+   * Session applied to every retain that doesn't name its own. `'auto'` generates one when
+   * the client is created (`session_YYYYMMDD_HHMMSS_xxxx`), shared by everything it stores.
+   */
   sessionId?: string;
   /** Default number of results of `recall`. Default 10. */
   recallK?: number;

@@ -43,7 +43,7 @@ export interface ListEvidence {
 /** A multiplicative adjustment applied after fusion. */
 export interface Boost {
   /** Which signal. */
-  name: 'importance' | 'recency' | 'bookmark';
+  name: 'importance' | 'recency' | 'bookmark' | 'session';
   /** The factor the fused score was multiplied by. */
   factor: number;
 }
@@ -116,6 +116,8 @@ export interface RankingContext {
   ranking: ResolvedRankingOptions;
   now: number;
   k: number;
+  /** The session `resumeSession` named, whose memories rank higher; null when none. */
+  resumedSession: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -159,12 +161,16 @@ function boostsFor(memory: Memory, context: RankingContext): Boost[] {
   if (memory.bookmarked && ranking.bookmarkWeight > 0) {
     boosts.push({ name: 'bookmark', factor: 1 + ranking.bookmarkWeight });
   }
+  if (context.resumedSession !== null && memory.sessionId === context.resumedSession && ranking.sessionWeight > 0) {
+    boosts.push({ name: 'session', factor: 1 + ranking.sessionWeight });
+  }
   return boosts;
 }
 
 // The largest product of boosts, so that final scores stay within 0..1.
-function maxBoost(ranking: ResolvedRankingOptions): number {
-  return (1 + ranking.importanceWeight) * (1 + ranking.recencyWeight) * (1 + ranking.bookmarkWeight);
+function maxBoost(ranking: ResolvedRankingOptions, resumedSession: string | null): number {
+  const session = resumedSession === null ? 1 : 1 + ranking.sessionWeight;
+  return (1 + ranking.importanceWeight) * (1 + ranking.recencyWeight) * (1 + ranking.bookmarkWeight) * session;
 }
 
 /**
@@ -186,7 +192,7 @@ export async function rankMemories(
   const fusedScores = [...new Set([...lexical.keys(), ...vector.keys()])]
     .map((id) => ({ id, fused: (lexical.get(id)?.contribution ?? 0) + (vector.get(id)?.contribution ?? 0) }))
     .sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
-  const ceiling = maxBoost(ranking);
+  const ceiling = maxBoost(ranking, context.resumedSession);
   const minScore = options.minScore ?? 0;
   const better = (a: ScoredResult, b: ScoredResult) => b.score - a.score || (a.memory.id < b.memory.id ? -1 : 1);
   const kept: ScoredResult[] = [];

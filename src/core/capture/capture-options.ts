@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { ConfigError } from '../spec/errors.js';
+import { type Scope, scopeSchema, timeInputSchema } from '../spec/memory.js';
+import type { Clock, Logger } from '../spec/runtime.js';
+import { toValidationIssues } from '../validate.js';
+import type { RedactionReplacer, RedactionRule } from './redaction.js';
+
+const isFunction = (value: unknown) => typeof value === 'function';
+
+const withMethod = <T>(what: string, method: string) =>
+  z.custom<T>(
+    (value) =>
+      typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[method] === 'function',
+    { message: `expected ${what} with a ${method}() method` },
+  );
+
+function compiles(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function matchesEmpty(pattern: RegExp | string): boolean {
+  const regex = typeof pattern === 'string' ? new RegExp(pattern) : new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+  return regex.test('');
+}
+
+const redactionRuleSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'expected a non-empty rule name')
+      .max(64)
+      .regex(/^[\w.-]+$/, 'expected letters, digits, "_", "-" or "."'),
+    pattern: z.union([
+      z.instanceof(RegExp, { message: 'expected a RegExp or a regular-expression string' }),
+      z.string().min(1).refine(compiles, 'expected a valid regular expression'),
+    ]),
+    replacement: z.union([z.string(), z.custom<RedactionReplacer>(isFunction)]).optional(),
+  })
+  .strict()
+  .refine((rule) => !matchesEmpty(rule.pattern), {
+    message: 'expected a pattern that cannot match the empty string',
+    path: ['pattern'],
+  });
+
+/** A line of the privacy audit trail, written when a capture is refused by an exclusion pattern. */
+export interface AuditLine {
+  /** When it happened, ISO 8601. */
+  at: string;
+  /** The excluded session. */
+  sessionId: string;
+  /** The tool whose call was not stored. */
+  tool: string;
+  /** The exclusion pattern that matched. */
+  pattern: string;
+  /** What was done: nothing was stored. */
+  action: 'excluded';
+}
+
+/** The zod schema of {@link CaptureOptions}; parsed once when `createCapture` runs. */
+export const captureOptionsSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    minIntervalSeconds: z.number().min(0).max(86_400).default(5),
+    exclude: z.array(z.string().min(1, 'expected a non-empty glob pattern').max(256)).max(1000).default([]),
+    redact: z.array(redactionRuleSchema).max(200).default([]),
+    builtInRedaction: z.boolean().default(true),
+    sessionId: z.string().min(1).max(256).optional(),
+    scope: scopeSchema.optional(),
+    clock: withMethod<Clock>('a Clock', 'now').optional(),
+    logger: withMethod<Logger>('a Logger', 'log').optional(),
+    onAudit: z.custom<(line: AuditLine) => void>(isFunction, { message: 'expected a function' }).optional(),
+  })
+  .strict();
+
+/** Options of `createCapture`. All optional; capture is off unless `enabled: true`. */
+export interface CaptureOptions {
+  /** Capture is opt-in: while false every `capture()` is a silent no-op. Default false. */
+  enabled?: boolean;
+  /**
+   * A call of the same tool with the same parameters (compared as canonical JSON) within
+   * this many seconds of the last stored one in the same session is skipped. 0 stores
+   * every call. Default 5.
+   */
+  minIntervalSeconds?: number;
+  /**
+   * Glob patterns on the session id (`*` any run of characters, `?` one character,
+   * case-insensitive), e.g. `banking_*`. A matching session stores nothing and writes an
+   * audit line.
+   */
+  exclude?: string[];
+  /** Extra redaction rules, applied after the built-in ones. */
+  redact?: RedactionRule[];
+  /**
+   * Apply the built-in rules (API keys, bearer tokens, passwords, e-mail addresses, card
+   * numbers) and replace the values of secret-looking parameter keys. Default true.
+   */
+  builtInRedaction?: boolean;
+  /** Session of events that don't name one. */
+  sessionId?: string;
+  /** Scope of the stored memories. Default: the client's. */
+  scope?: Scope;
+  /** Time source for timestamps and the interval filter. Default: the wall clock. */
+  clock?: Clock;
+  /** Diagnostics: skips at `debug`, audit lines at `info`, failures at `warn`. Default: warnings to stderr. */
+  logger?: Logger;
+  /** Receives every privacy audit line (they are also logged at `info`). */
+  onAudit?: (line: AuditLine) => void;
+}
+
+/** Options with defaults filled. */
+export type ResolvedCaptureOptions = z.output<typeof captureOptionsSchema>;
+
+/** Parse capture options once; a bad option throws a ConfigError naming the field. */
+export function parseCaptureOptions(options: unknown): ResolvedCaptureOptions {
+  const result = captureOptionsSchema.safeParse(options ?? {});
+  if (result.success) return result.data;
+  const [issue] = toValidationIssues(result.error, options, '');
+  throw new ConfigError(`option ${issue?.field ?? ''}: ${issue?.message ?? 'invalid'}`, {
+    component: 'createCapture',
+    field: issue?.field,
+    suggestion: 'See the CaptureOptions reference for accepted values.',
+  });
+}
+
+/** The kinds of captured event; each becomes the memory's category. */
+export const CAPTURE_TYPES = ['action', 'screen', 'workflow'] as const;
+
+/** The zod schema of {@link CaptureEvent}. */
+export const captureEventSchema = z
+  .object({
+    tool: z.string().trim().min(1, 'expected a non-empty tool name').max(256),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    result: z.unknown().optional(),
+    success: z.boolean().default(true),
+    screenText: z.string().max(5_000_000).optional(),
+    durationMs: z.number().nonnegative().max(1e12).optional(),
+    at: timeInputSchema.optional(),
+    sessionId: z.string().min(1).max(256).optional(),
+    type: z.enum(CAPTURE_TYPES).optional(),
+  })
+  .strict();
+
+/** One tool call to capture. Only `tool` is required. */
+export interface CaptureEvent {
+  /** The tool's name, e.g. `mouse_click`; also the memory's entity. */
+  tool: string;
+  /** The arguments it was called with; redacted before storing. */
+  parameters?: Record<string, unknown>;
+  /** What it returned (or the error, on failure); redacted and truncated to about 4,000 characters. */
+  result?: unknown;
+  /** Whether the call succeeded. Default true. */
+  success?: boolean;
+  /** Text read from the screen (OCR, an accessibility or ARIA tree); redacted and truncated. */
+  screenText?: string;
+  /** How long the call took, in milliseconds. */
+  durationMs?: number;
+  /** When it happened. Default: now. */
+  at?: Date | string | number;
+  /** Its session. Default: the capture's `sessionId`. */
+  sessionId?: string;
+  /**
+   * The memory's category: `screen` (an analysis of the screen), `action` (an automation
+   * step) or `workflow` (a multi-step run). Default `screen` when `screenText` is given,
+   * else `action`.
+   */
+  type?: (typeof CAPTURE_TYPES)[number];
+}
+
+/** What `capture()` returns, synchronously. */
+export interface CaptureResult {
+  /** True when a memory was queued for storage. */
+  stored: boolean;
+  /**
+   * Why nothing was stored: capture is `disabled`; the session is `excluded` by a privacy
+   * pattern; the same call was stored less than `minIntervalSeconds` ago (`interval`); the
+   * event was `invalid` (only from `tryCapture`); or queueing it failed (`error`, logged).
+   */
+  reason?: 'disabled' | 'excluded' | 'interval' | 'invalid' | 'error';
+}

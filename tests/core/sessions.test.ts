@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
+import {
+  createInMemoryStore,
+  createMemory,
+  type MemoryStore,
+  NotFoundError,
+  ValidationError,
+} from '../../src/index.js';
+
+// The Context Persistence spec's session scenarios, on both stores.
+
+const root = mkdtempSync(join(tmpdir(), 'memoir-sessions-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let counter = 0;
+
+const STORES: Array<[string, () => MemoryStore]> = [
+  ['in-memory', () => createInMemoryStore()],
+  ['sqlite', () => createSqliteStore({ path: join(root, `sessions-${++counter}.sqlite`) })],
+];
+
+const T0 = Date.parse('2023-10-26T12:34:56Z');
+const quiet = { log: () => {} };
+
+describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
+  it('Auto-generate session ID on MCP server start', async () => {
+    const memory = createMemory({ store: makeStore(), sessionId: 'auto', clock: { now: () => T0 }, logger: quiet });
+    const session = memory.currentSession();
+    expect(session).toMatch(/^session_20231026_123456_[0-9a-f]{4}$/);
+    const { ids } = await memory.retain(['first memory of the run', 'second memory of the run']);
+    const stored = await Promise.all(ids.map((id) => memory.get(id)));
+    expect(stored.map((item) => item.sessionId)).toEqual([session, session]);
+    const other = createMemory({ store: createInMemoryStore(), sessionId: 'auto', logger: quiet });
+    expect(other.currentSession()).not.toBe(session);
+    await memory.close();
+    await other.close();
+  });
+
+  it('Resume previous session context on restart', async () => {
+    const store = makeStore();
+    const memory = createMemory({ store, logger: quiet });
+    await memory.retain([
+      { content: 'Configured the staging deploy pipeline for the billing service.', sessionId: 'session_abc123' },
+      { content: 'Configured the deploy pipeline for the search service.', sessionId: 'session_other' },
+    ]);
+    const before = await memory.recall('deploy pipeline configuration');
+    expect(before.results[0]?.memory.sessionId).toBe('session_other');
+    const session = await memory.resumeSession('session_abc123');
+    expect(session.memoryCount).toBe(1);
+    const after = await memory.recall('deploy pipeline configuration');
+    expect(after.results[0]?.memory.sessionId).toBe('session_abc123');
+    expect(after.results[0]?.breakdown.boosts.map((boost) => boost.name)).toContain('session');
+    const { ids } = await memory.retain('continued where I left off');
+    expect((await memory.get(ids[0]!)).sessionId).toBe('session_abc123');
+    await expect(memory.resumeSession('session_missing')).rejects.toSatisfy(NotFoundError.isInstance);
+    await memory.close();
+  });
+
+  it('List all available sessions', async () => {
+    const memory = createMemory({ store: makeStore(), logger: quiet });
+    await memory.retain([
+      { content: 'clicked submit', category: 'action', sessionId: 's1', metadata: { tool: 'mouse_click' } },
+      { content: 'clicked submit again', category: 'action', sessionId: 's1', metadata: { tool: 'mouse_click' } },
+      { content: 'typed the search query', category: 'action', sessionId: 's1', metadata: { tool: 'keyboard_type' } },
+      { content: 'login screen', category: 'screen', sessionId: 's1' },
+      { content: 'a note', sessionId: 's2' },
+    ]);
+    const sessions = await memory.listSessions();
+    expect(sessions.map((session) => session.id).sort()).toEqual(['s1', 's2']);
+    const s1 = sessions.find((session) => session.id === 's1')!;
+    expect(s1.memoryCount).toBe(4);
+    expect(s1.startedAt).toBeTruthy();
+    expect(s1.endedAt).toBeTruthy();
+    expect(s1.topCategories[0]).toEqual({ name: 'action', count: 3 });
+    expect(s1.topActions).toEqual([
+      { name: 'mouse_click', count: 2 },
+      { name: 'keyboard_type', count: 1 },
+    ]);
+    expect(s1.summary).toMatch(/mouse_click ×2/);
+    await memory.close();
+  });
+
+  it('Delete all memories from specific session', async () => {
+    const memory = createMemory({ store: makeStore(), logger: quiet });
+    await memory.retain([
+      { content: 'bank login', sessionId: 'session_abc123' },
+      { content: 'bank transfer', sessionId: 'session_abc123' },
+      { content: 'unrelated', sessionId: 'session_keep' },
+    ]);
+    await expect(memory.deleteSession('session_abc123', { confirm: false })).rejects.toSatisfy(
+      (error: unknown) => ValidationError.isInstance(error) && error.field === 'options.confirm',
+    );
+    expect(await memory.list()).toHaveLength(3);
+    expect(await memory.deleteSession('session_abc123', { confirm: true })).toBe(2);
+    expect((await memory.list()).map((item) => item.content)).toEqual(['unrelated']);
+    expect((await memory.listSessions()).map((session) => session.id)).toEqual(['session_keep']);
+    await memory.close();
+  });
+});
