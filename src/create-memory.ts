@@ -23,5 +23,6 @@ export function createMemory(options?: MemoryOptions): MemoryClient {
     store: ({ home, logger }) =>
       createSqliteStore({ path: join(home ?? loadConfig({ logger }).config.home, 'memoir.sqlite'), logger }),
     embedder: () => createLocalEmbedder(),
+    backupDirectory: ({ home }) => join(home ?? loadConfig().config.home, 'backups'),
   });
 }

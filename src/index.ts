@@ -8,6 +8,26 @@
 
 export { createInMemoryStore, type InMemoryStoreOptions } from './adapters/in-memory/index.js';
 export { createLocalEmbedder, type LocalEmbedderOptions } from './adapters/local-embedder/index.js';
+export type {
+  BackupCounts,
+  BackupInfo,
+  RestoreReport,
+} from './core/backup/index.js';
+export {
+  type AuditLine,
+  builtInRedactionRules,
+  type Capture,
+  type CaptureClient,
+  type CaptureEvent,
+  type CaptureOptions,
+  type CaptureResult,
+  createCapture,
+  type RedactionRule,
+  redactText,
+  redactValue,
+  type WithCaptureOptions,
+  withCapture,
+} from './core/capture/index.js';
 export {
   type ConfigSource,
   DEFAULT_CONFIG,

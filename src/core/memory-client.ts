@@ -2,6 +2,15 @@ import { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import { z } from 'zod';
 import {
+  type BackupCounts,
+  type BackupInfo,
+  clearStore,
+  createBackup,
+  type RestoreReport,
+  restoreBackup,
+} from './backup/index.js';
+import { type CaptureEvent, type CaptureOptions, type CaptureResult, createCapture } from './capture/index.js';
+import {
   type ConversationInput,
   conversationInputSchema,
   isConversationInput,
@@ -208,6 +217,29 @@ export interface MemoryClient {
    * Resolves to the number of memories deleted.
    */
   deleteSession(id: string, options: { confirm: boolean }): Promise<number>;
+  /**
+   * Write a tar.gz of the store's data with a manifest of checksums and counts into the
+   * backup directory (`<home>/backups` by default). Automatic backups made before
+   * deleteSession, restore and clearAll are named `auto-…`; the newest 5 are kept.
+   */
+  backup(name?: string): Promise<BackupInfo>;
+  /**
+   * Replace the store's data with a backup's. Refuses without `{ confirm: true }`; checks
+   * the whole archive first (paths, entry types, checksums, counts, every record) and
+   * rejects a hostile or damaged one without touching the current data, which is itself
+   * backed up before being replaced.
+   */
+  restore(path: string, options: { confirm: boolean }): Promise<RestoreReport>;
+  /** Back up, then delete every memory and record. Refuses without `{ confirm: true }`. */
+  clearAll(options: { confirm: boolean }): Promise<BackupCounts>;
+  /**
+   * Record a tool interaction (tool, parameters, result, success, screen text) as an
+   * `action` or `screen` memory without blocking: secrets and personal data are redacted,
+   * repeats within `minIntervalSeconds` and excluded sessions are skipped (and logged),
+   * and with `capture.enabled` false (the default) it does nothing. Wrap a handler with
+   * `withCapture` to capture every call.
+   */
+  capture(event: CaptureEvent): CaptureResult;
   /** Subscribe to an event. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
@@ -248,6 +280,8 @@ function wrapError(error: unknown, component: string): MemoirError {
 
 /** Factories for the parts a caller did not supply. */
 export interface ClientDefaults {
+  /** Where backups go when `options.backupDirectory` is absent; asked only when a backup is made. */
+  backupDirectory: (settings: { home: string | undefined }) => string;
   /** Store used when `options.store` is absent; receives the validated `home` and logger. */
   store: (settings: { home: string | undefined; logger: Logger }) => MemoryStore;
   /** Embedder used when `options.embedder` is absent. */
@@ -367,6 +401,16 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     );
   }
 
+  // Built now so a bad capture option is a ConfigError from createMemory, not from the first call.
+  const capturer = createCapture(
+    { retainAsync: (input) => client.retainAsync(input) },
+    {
+      ...(settings.capture as CaptureOptions | undefined),
+      clock,
+      logger,
+      ...(settings.scope ? { scope: settings.scope } : {}),
+    },
+  );
   let currentSession: string | null =
     settings.sessionId === 'auto' ? generateSessionId(clock.now()) : (settings.sessionId ?? null);
   let resumedSession: string | null = null;
@@ -665,13 +709,9 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
 
   async function deleteSession(idInput: unknown, optionsInput: unknown): Promise<number> {
     const id = parseInput(idSchema, idInput, 'deleteSession', 'id');
-    parseInput(
-      z.object({ confirm: z.literal(true, 'expected confirm: true — deleting a session cannot be undone') }).strict(),
-      optionsInput ?? {},
-      'deleteSession',
-      'options',
-    );
+    parseInput(confirmSchema, optionsInput ?? {}, 'deleteSession', 'options');
     await ready('deleteSession');
+    await autoBackup('delete-session');
     const deleted = await store.transaction(async () => {
       const memories = await store.listMemories({ filter: { sessionId: id, scope: settings.scope } });
       if (memories.length > 0) {
@@ -685,6 +725,43 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     if (currentSession === id) currentSession = null;
     if (resumedSession === id) resumedSession = null;
     return deleted.length;
+  }
+
+  const confirmSchema = z
+    .object({ confirm: z.literal(true, 'expected confirm: true — this cannot be undone') })
+    .strict();
+  let backupDirectory: string | undefined;
+  const backupsIn = () => {
+    backupDirectory ??= settings.backupDirectory ?? defaults.backupDirectory({ home: settings.home });
+    return backupDirectory;
+  };
+  const identity = () => ({ id: embedder.id, dimensions: embedder.dimensions });
+  const autoBackup = (before: string) =>
+    createBackup(store, {
+      directory: backupsIn(),
+      name: `auto-before-${before}`,
+      embedder: identity(),
+      now: clock.now,
+    });
+
+  async function backup(nameInput?: unknown): Promise<BackupInfo> {
+    const name = parseInput(z.string().min(1).max(100).optional(), nameInput, 'backup', 'name');
+    await ready('backup');
+    return createBackup(store, { directory: backupsIn(), name, embedder: identity(), now: clock.now });
+  }
+
+  async function restore(pathInput: unknown, optionsInput: unknown): Promise<RestoreReport> {
+    const path = parseInput(z.string().min(1), pathInput, 'restore', 'path');
+    const { confirm } = parseInput(confirmSchema, optionsInput ?? {}, 'restore', 'options');
+    await ready('restore');
+    return restoreBackup(store, path, { confirm, embedder: identity(), backupFirst: () => autoBackup('restore') });
+  }
+
+  async function clearAll(optionsInput: unknown): Promise<BackupCounts> {
+    parseInput(confirmSchema, optionsInput ?? {}, 'clearAll', 'options');
+    await ready('clearAll');
+    await autoBackup('clear-all');
+    return clearStore(store);
   }
 
   async function list(optionsInput?: unknown): Promise<Memory[]> {
@@ -724,6 +801,17 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     resumeSession: (id) => resumeSession(id),
     listSessions: (options) => listSessions(options),
     deleteSession: (id, options) => deleteSession(id, options),
+    backup: (name) => backup(name),
+    restore: (path, options) => restore(path, options),
+    clearAll: (options) => clearAll(options),
+    capture: (event) => {
+      assertOpen('capture');
+      const withSession =
+        event !== null && typeof event === 'object' && event.sessionId === undefined && currentSession !== null
+          ? { ...event, sessionId: currentSession }
+          : event;
+      return capturer.capture(withSession);
+    },
     on(event, listener) {
       emitter.on(event, listener as never);
       return client;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CaptureOptions } from './capture/index.js';
 import type { Embedder } from './spec/embedder.js';
 import { ConfigError } from './spec/errors.js';
 import type { LanguageModel } from './spec/language-model.js';
@@ -94,6 +95,8 @@ export const memoryOptionsSchema = z
     embedder: port<Embedder>('Embedder', ['id', 'dimensions', 'embed']).optional(),
     /** Directory of the default SQLite store (`<home>/memoir.sqlite`); used only when `store` is absent. */
     home: z.string().min(1).optional(),
+    /** Where backups are written. Default `<home>/backups`. */
+    backupDirectory: z.string().min(1).optional(),
     /** Scope applied to every retain and recall that doesn't name its own. */
     scope: scopeSchema.optional(),
     /** Session applied to every retain that doesn't name its own; `'auto'` generates one for this client. */
@@ -106,6 +109,8 @@ export const memoryOptionsSchema = z
     languageModel: port<LanguageModel>('LanguageModel', ['id', 'generate']).optional(),
     /** Conversation pipeline settings. */
     extraction: extractionOptionsSchema.default(extractionOptionsSchema.parse({})),
+    /** Auto-capture settings; checked in full by the capture module when the client is created. */
+    capture: z.record(z.string(), z.unknown()).optional(),
     /** Concurrency of background work (access bookkeeping, `retainAsync`). Default 1. */
     concurrency: z.number().int().min(1).max(64).default(1),
     /** Time source. */
@@ -128,6 +133,8 @@ export interface MemoryOptions {
    * is absent. Default: `loadConfig().config.home` (`$MEMOIR_HOME`, else `~/.memoir`).
    */
   home?: string;
+  /** Where `backup()` and the automatic backups write. Default `<home>/backups`. */
+  backupDirectory?: string;
   /** Scope applied to every retain and recall that doesn't name its own. */
   scope?: Scope;
   /**
@@ -147,6 +154,8 @@ export interface MemoryOptions {
   languageModel?: LanguageModel;
   /** Conversation pipeline settings. */
   extraction?: ExtractionOptions;
+  /** Auto-capture of tool calls (`capture()`): opt-in with `{ enabled: true }`. */
+  capture?: CaptureOptions;
   /** Concurrency of background work. Default 1. */
   concurrency?: number;
   /** Time source (inject a fixed clock in tests). */

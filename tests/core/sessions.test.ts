@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ const STORES: Array<[string, () => MemoryStore]> = [
 
 const T0 = Date.parse('2023-10-26T12:34:56Z');
 const quiet = { log: () => {} };
+const backups = () => mkdtempSync(join(root, 'backups-'));
 
 describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
   it('Auto-generate session ID on MCP server start', async () => {
@@ -41,7 +42,7 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
 
   it('Resume previous session context on restart', async () => {
     const store = makeStore();
-    const memory = createMemory({ store, logger: quiet });
+    const memory = createMemory({ store, logger: quiet, backupDirectory: backups() });
     await memory.retain([
       { content: 'Configured the staging deploy pipeline for the billing service.', sessionId: 'session_abc123' },
       { content: 'Configured the deploy pipeline for the search service.', sessionId: 'session_other' },
@@ -60,7 +61,7 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
   });
 
   it('List all available sessions', async () => {
-    const memory = createMemory({ store: makeStore(), logger: quiet });
+    const memory = createMemory({ store: makeStore(), logger: quiet, backupDirectory: backups() });
     await memory.retain([
       { content: 'clicked submit', category: 'action', sessionId: 's1', metadata: { tool: 'mouse_click' } },
       { content: 'clicked submit again', category: 'action', sessionId: 's1', metadata: { tool: 'mouse_click' } },
@@ -84,7 +85,7 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
   });
 
   it('Delete all memories from specific session', async () => {
-    const memory = createMemory({ store: makeStore(), logger: quiet });
+    const memory = createMemory({ store: makeStore(), logger: quiet, backupDirectory: backups() });
     await memory.retain([
       { content: 'bank login', sessionId: 'session_abc123' },
       { content: 'bank transfer', sessionId: 'session_abc123' },
@@ -98,5 +99,61 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
     expect((await memory.list()).map((item) => item.content)).toEqual(['unrelated']);
     expect((await memory.listSessions()).map((session) => session.id)).toEqual(['session_keep']);
     await memory.close();
+  });
+
+  it('Create backup, Restore from backup, Clear all memories (through the client)', async () => {
+    const directory = backups();
+    const memory = createMemory({ store: makeStore(), logger: quiet, backupDirectory: directory });
+    await memory.retain([{ content: 'keep me', sessionId: 's1' }, 'and me']);
+    const named = await memory.backup('before_experiment');
+    expect(named.name).toBe('before_experiment');
+    expect(named.counts.memories).toBe(2);
+    await expect(memory.clearAll({ confirm: false })).rejects.toSatisfy(ValidationError.isInstance);
+    await memory.clearAll({ confirm: true });
+    expect(await memory.list()).toEqual([]);
+    await expect(memory.restore(named.path, { confirm: false })).rejects.toSatisfy(ValidationError.isInstance);
+    const report = await memory.restore(named.path, { confirm: true });
+    expect(report.restored.memories).toBe(2);
+    expect((await memory.list()).map((item) => item.content).sort()).toEqual(['and me', 'keep me']);
+    const { ids } = await memory.retain('deleted with its session', { onDuplicate: 'keep' });
+    expect(ids).toHaveLength(1);
+    await memory.deleteSession('s1', { confirm: true });
+    // clear-all, restore and delete-session each backed up first.
+    const files = readdirSync(directory).sort();
+    expect(files.filter((file) => file.includes('auto-before-'))).toHaveLength(3);
+    expect(files.some((file) => file.endsWith('_before_experiment.tar.gz'))).toBe(true);
+    await memory.close();
+  });
+
+  it('capture() through the client: opt-in, redacted, in the current session', async () => {
+    const memory = createMemory({
+      store: makeStore(),
+      logger: quiet,
+      sessionId: 'auto',
+      capture: { enabled: true, exclude: ['banking_*'] },
+      backupDirectory: backups(),
+    });
+    const stored = memory.capture({
+      tool: 'browser_login',
+      parameters: { user: 'sam@example.com', password: 'hunter2' },
+      result: { ok: true },
+    });
+    expect(stored).toEqual({ stored: true });
+    expect(memory.capture({ tool: 'mouse_click', parameters: { x: 1 }, sessionId: 'banking_42' })).toMatchObject({
+      stored: false,
+      reason: 'excluded',
+    });
+    await memory.flush();
+    const [action] = await memory.list();
+    expect(action).toMatchObject({ category: 'action', sessionId: memory.currentSession() });
+    expect(action!.content).not.toContain('hunter2');
+    expect(action!.content).not.toContain('sam@example.com');
+    const off = createMemory({ store: makeStore(), logger: quiet });
+    expect(off.capture({ tool: 'mouse_click' })).toEqual({ stored: false, reason: 'disabled' });
+    expect(() => createMemory({ store: makeStore(), capture: { minIntervalSeconds: -1 } })).toThrow(
+      /minIntervalSeconds/,
+    );
+    await memory.close();
+    await off.close();
   });
 });

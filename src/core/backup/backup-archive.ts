@@ -96,7 +96,8 @@ export function sha256(data: Buffer | string): string {
 function invalid(issues: ValidationIssue[], suggestion?: string): ValidationError {
   return new ValidationError(issues, {
     component: COMPONENT,
-    suggestion: suggestion ?? 'The backup is damaged or was tampered with; nothing was restored and current data is untouched.',
+    suggestion:
+      suggestion ?? 'The backup is damaged or was tampered with; nothing was restored and current data is untouched.',
   });
 }
 
@@ -123,7 +124,9 @@ export function buildBackupArchive(input: {
   config?: Record<string, unknown>;
   mtime?: number;
 }): { archive: Buffer; manifest: BackupManifest } {
-  const files: TarInput[] = [{ name: MEMORIES_FILE, data: Buffer.from(input.lines.map((line) => `${line}\n`).join('')) }];
+  const files: TarInput[] = [
+    { name: MEMORIES_FILE, data: Buffer.from(input.lines.map((line) => `${line}\n`).join('')) },
+  ];
   if (input.config !== undefined) {
     files.push({ name: CONFIG_FILE, data: Buffer.from(`${JSON.stringify(input.config, null, 2)}\n`) });
   }
@@ -147,7 +150,11 @@ const headerSchema = z.object({
   version: z.literal(1, 'expected version 1'),
   embedder: z.object({ id: z.string().min(1), dimensions: z.number().int().positive() }).nullable(),
 });
-const memoryLineSchema = z.object({ type: z.literal('memory'), memory: memorySchema, embedding: z.string().nullable() });
+const memoryLineSchema = z.object({
+  type: z.literal('memory'),
+  memory: memorySchema,
+  embedding: z.string().nullable(),
+});
 const recordSchemas = {
   opinion: { key: 'opinions', schema: z.object({ type: z.literal('opinion'), record: opinionSchema }) },
   procedure: { key: 'procedures', schema: z.object({ type: z.literal('procedure'), record: procedureSchema }) },
@@ -195,7 +202,10 @@ function parseDump(text: string): Omit<ParsedBackup, 'manifest' | 'config'> {
         embedding = parsed.embedder ? decodeEmbedding(entry.embedding, parsed.embedder.dimensions) : null;
         if (!embedding) {
           throw invalid([
-            { field: `${where}.embedding`, message: 'expected base64 of float32 values matching the header dimensions' },
+            {
+              field: `${where}.embedding`,
+              message: 'expected base64 of float32 values matching the header dimensions',
+            },
           ]);
         }
       }
@@ -203,7 +213,7 @@ function parseDump(text: string): Omit<ParsedBackup, 'manifest' | 'config'> {
       parsed.counts.memories += 1;
     } else if (typeof type === 'string' && Object.hasOwn(recordSchemas, type)) {
       const { key, schema } = recordSchemas[type as keyof typeof recordSchemas];
-      const entry = parseWith(schema, value, where) as { record: never };
+      const entry = parseWith(schema, value, where) as { record: unknown };
       (parsed.records[key] as unknown[]).push(entry.record);
       parsed.counts[key] += 1;
     } else {
@@ -244,7 +254,9 @@ export function readBackupArchive(archive: Buffer, options: ReadTarOptions = {})
     const entry = byName.get(file);
     if (!entry) throw invalid([{ field: file, message: 'listed in the manifest but missing from the archive' }]);
     if (entry.size !== expected.bytes) {
-      throw invalid([{ field: file, message: `size mismatch (manifest ${expected.bytes} bytes, archive ${entry.size})` }]);
+      throw invalid([
+        { field: file, message: `size mismatch (manifest ${expected.bytes} bytes, archive ${entry.size})` },
+      ]);
     }
     const actual = sha256(entry.data);
     if (actual !== expected.sha256) {

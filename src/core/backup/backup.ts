@@ -17,7 +17,7 @@ const DEFAULT_KEEP = 5;
 const AUTO_PREFIX = 'auto-';
 const FILE_PATTERN = /^(\d{8}-\d{6}-\d{3})_([A-Za-z0-9._-]+?)(?:~(\d+))?\.tar\.gz$/;
 
-/** Options of {@link createBackup}. */
+/** Options of `createBackup`. */
 export interface CreateBackupOptions {
   /** Directory to write into; created when missing. */
   directory: string;
@@ -36,7 +36,7 @@ export interface CreateBackupOptions {
   keep?: number;
 }
 
-/** What {@link createBackup} resolves to. */
+/** What a backup wrote: `createBackup` and the client's `backup()` resolve to it. */
 export interface BackupInfo {
   /** Absolute path of the archive. */
   path: string;
@@ -64,7 +64,7 @@ export interface BackupListing {
   automatic: boolean;
 }
 
-/** Options of {@link restoreBackup}. */
+/** Options of `restoreBackup`. */
 export interface RestoreOptions {
   /** Must be `true`: restoring replaces everything in the store. */
   confirm: boolean;
@@ -74,14 +74,19 @@ export interface RestoreOptions {
   backupFirst?: () => Promise<unknown>;
 }
 
-/** What {@link restoreBackup} resolves to. */
+/** What a restore did: `restoreBackup` and the client's `restore()` resolve to it. */
 export interface RestoreReport {
   /** What was restored. */
   restored: BackupCounts;
   /** Memories restored without their embedding because the backup came from another embedder. */
   skippedEmbeddings: number;
   /** The backup's name and creation time, from its manifest. */
-  backup: { name: string; createdAt: string };
+  backup: {
+    /** The backup's name. */
+    name: string;
+    /** When it was made (ISO 8601). */
+    createdAt: string;
+  };
   /** The configuration saved in the backup, or null; applying it is the caller's choice. */
   config: Record<string, unknown> | null;
 }

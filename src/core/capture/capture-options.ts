@@ -23,9 +23,14 @@ function compiles(source: string): boolean {
   }
 }
 
-function matchesEmpty(pattern: RegExp | string): boolean {
-  const regex = typeof pattern === 'string' ? new RegExp(pattern) : new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
-  return regex.test('');
+function matchesEmpty(pattern: unknown): boolean {
+  try {
+    if (typeof pattern === 'string') return new RegExp(pattern).test('');
+    if (pattern instanceof RegExp) return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')).test('');
+  } catch {
+    // An invalid pattern is reported by its own check.
+  }
+  return false;
 }
 
 const redactionRuleSchema = z

@@ -80,7 +80,8 @@ export const builtInRedactionRules: readonly RedactionRule[] = Object.freeze([
   },
   {
     name: 'secret',
-    pattern: /\b([A-Za-z0-9_-]*?(?:key|token|secret|credential)s?)(["']?\s*[:=]\s*["']?|\s+is\s+)([A-Za-z0-9+/_\-.]{16,}={0,2})/gi,
+    pattern:
+      /\b([A-Za-z0-9_-]*?(?:key|token|secret|credential)s?)(["']?\s*[:=]\s*["']?|\s+is\s+)([A-Za-z0-9+/_\-.]{16,}={0,2})/gi,
     replacement: (_match, key, separator) => `${key}${separator}${tag('secret')}`,
   },
   {
@@ -160,7 +161,8 @@ export function redactValue(
   rules: readonly RedactionRule[] = builtInRedactionRules,
   options: RedactValueOptions = {},
 ): unknown {
-  const keys = options.sensitiveKeys === undefined ? SENSITIVE_KEY_PATTERN : options.sensitiveKeys;
+  const keys: RegExp | undefined =
+    options.sensitiveKeys === undefined ? SENSITIVE_KEY_PATTERN : options.sensitiveKeys || undefined;
   const seen = new WeakSet<object>();
 
   const visit = (current: unknown, depth: number): unknown => {
@@ -192,7 +194,7 @@ export function redactValue(
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(current)) {
         if (keys) keys.lastIndex = 0;
-        if (keys && keys.test(key) && item !== undefined && item !== null) {
+        if (keys?.test(key) && item !== undefined && item !== null) {
           out[key] = tag('secret-field');
           continue;
         }
