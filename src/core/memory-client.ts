@@ -9,7 +9,13 @@ import {
   type RestoreReport,
   restoreBackup,
 } from './backup/index.js';
-import { type CaptureEvent, type CaptureOptions, type CaptureResult, createCapture } from './capture/index.js';
+import {
+  type Capture,
+  type CaptureEvent,
+  type CaptureOptions,
+  type CaptureResult,
+  createCapture,
+} from './capture/index.js';
 import {
   type ConversationInput,
   conversationInputSchema,
@@ -240,6 +246,8 @@ export interface MemoryClient {
    * `withCapture` to capture every call.
    */
   capture(event: CaptureEvent): CaptureResult;
+  /** The client's capture pipeline (events land in its current session); pass it to `withCapture`. */
+  readonly capturer: Capture;
   /** Subscribe to an event. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
@@ -411,6 +419,24 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       ...(settings.scope ? { scope: settings.scope } : {}),
     },
   );
+  // Events that name no session land in the client's current one, which resumeSession may change.
+  const inSession = (event: CaptureEvent): CaptureEvent =>
+    event !== null && typeof event === 'object' && event.sessionId === undefined && currentSession !== null
+      ? { ...event, sessionId: currentSession }
+      : event;
+  const sessionCapturer: Capture = {
+    get enabled() {
+      return capturer.enabled;
+    },
+    capture(event) {
+      assertOpen('capture');
+      return capturer.capture(inSession(event));
+    },
+    tryCapture(event) {
+      if (closed) return { stored: false, reason: 'error' };
+      return capturer.tryCapture(inSession(event));
+    },
+  };
   let currentSession: string | null =
     settings.sessionId === 'auto' ? generateSessionId(clock.now()) : (settings.sessionId ?? null);
   let resumedSession: string | null = null;
@@ -766,6 +792,8 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
 
   async function list(optionsInput?: unknown): Promise<Memory[]> {
     const options = parseInput(listOptionsSchema, optionsInput ?? {}, 'list', 'options');
+    // 'current' names the client's session (the spec's memory_list(session_id="current")).
+    if (options.sessionId === 'current') options.sessionId = currentSession ?? '\u0000no current session';
     await ready('list');
     return store.listMemories({
       filter: toStoreFilter(options, settings.scope, options.includeInvalid ? undefined : nowIso()),
@@ -804,14 +832,8 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     backup: (name) => backup(name),
     restore: (path, options) => restore(path, options),
     clearAll: (options) => clearAll(options),
-    capture: (event) => {
-      assertOpen('capture');
-      const withSession =
-        event !== null && typeof event === 'object' && event.sessionId === undefined && currentSession !== null
-          ? { ...event, sessionId: currentSession }
-          : event;
-      return capturer.capture(withSession);
-    },
+    capture: (event) => sessionCapturer.capture(event),
+    capturer: sessionCapturer,
     on(event, listener) {
       emitter.on(event, listener as never);
       return client;

@@ -9,6 +9,7 @@ import {
   type MemoryStore,
   NotFoundError,
   ValidationError,
+  withCapture,
 } from '../../src/index.js';
 
 // The Context Persistence spec's session scenarios, on both stores.
@@ -34,6 +35,8 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
     const { ids } = await memory.retain(['first memory of the run', 'second memory of the run']);
     const stored = await Promise.all(ids.map((id) => memory.get(id)));
     expect(stored.map((item) => item.sessionId)).toEqual([session, session]);
+    // View all stored memories for user session: list({ sessionId: 'current' }).
+    expect((await memory.list({ sessionId: 'current' })).map((item) => item.id).sort()).toEqual([...ids].sort());
     const other = createMemory({ store: createInMemoryStore(), sessionId: 'auto', logger: quiet });
     expect(other.currentSession()).not.toBe(session);
     await memory.close();
@@ -148,6 +151,13 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
     expect(action).toMatchObject({ category: 'action', sessionId: memory.currentSession() });
     expect(action!.content).not.toContain('hunter2');
     expect(action!.content).not.toContain('sam@example.com');
+    const click = withCapture(async ({ x }: { x: number }) => ({ clicked: x }), {
+      capture: memory.capturer,
+      tool: 'mouse_click',
+    });
+    expect(await click({ x: 7 })).toEqual({ clicked: 7 });
+    await memory.flush();
+    expect((await memory.list()).map((item) => item.entities[0]).sort()).toEqual(['browser_login', 'mouse_click']);
     const off = createMemory({ store: makeStore(), logger: quiet });
     expect(off.capture({ tool: 'mouse_click' })).toEqual({ stored: false, reason: 'disabled' });
     expect(() => createMemory({ store: makeStore(), capture: { minIntervalSeconds: -1 } })).toThrow(
