@@ -792,9 +792,12 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
 
   async function list(optionsInput?: unknown): Promise<Memory[]> {
     const options = parseInput(listOptionsSchema, optionsInput ?? {}, 'list', 'options');
-    // 'current' names the client's session (the spec's memory_list(session_id="current")).
-    if (options.sessionId === 'current') options.sessionId = currentSession ?? '\u0000no current session';
     await ready('list');
+    // 'current' names the client's session (the spec's memory_list(session_id="current")).
+    if (options.sessionId === 'current') {
+      if (currentSession === null) return [];
+      options.sessionId = currentSession;
+    }
     return store.listMemories({
       filter: toStoreFilter(options, settings.scope, options.includeInvalid ? undefined : nowIso()),
       orderBy: options.orderBy,
