@@ -24,5 +24,6 @@ export function createMemory(options?: MemoryOptions): MemoryClient {
       createSqliteStore({ path: join(home ?? loadConfig({ logger }).config.home, 'memoir.sqlite'), logger }),
     embedder: () => createLocalEmbedder(),
     backupDirectory: ({ home }) => join(home ?? loadConfig().config.home, 'backups'),
+    attachmentDirectory: ({ home }) => join(home ?? loadConfig().config.home, 'attachments'),
   });
 }

@@ -8,6 +8,7 @@
 
 export { createInMemoryStore, type InMemoryStoreOptions } from './adapters/in-memory/index.js';
 export { createLocalEmbedder, type LocalEmbedderOptions } from './adapters/local-embedder/index.js';
+export type { Attachment } from './core/attachments.js';
 export type {
   BackupCounts,
   BackupInfo,

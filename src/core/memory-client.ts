@@ -1,6 +1,7 @@
 import { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import { z } from 'zod';
+import { type Attachment, copyAttachment, readAttachmentFile } from './attachments.js';
 import {
   type BackupCounts,
   type BackupInfo,
@@ -248,6 +249,14 @@ export interface MemoryClient {
   capture(event: CaptureEvent): CaptureResult;
   /** The client's capture pipeline (events land in its current session); pass it to `withCapture`. */
   readonly capturer: Capture;
+  /**
+   * Copy a file (never move it) into the store's `attachments/` directory and record it in
+   * the memory's `metadata.attachments`. A missing file, a directory or a memory that
+   * doesn't exist is refused with a clear error.
+   */
+  attach(memoryId: string, path: string): Promise<Attachment>;
+  /** Read back an attachment of a memory by its name. */
+  readAttachment(memoryId: string, name: string): Promise<Buffer>;
   /** Subscribe to an event. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
@@ -290,6 +299,8 @@ function wrapError(error: unknown, component: string): MemoirError {
 export interface ClientDefaults {
   /** Where backups go when `options.backupDirectory` is absent; asked only when a backup is made. */
   backupDirectory: (settings: { home: string | undefined }) => string;
+  /** Where attachments go when `options.attachmentDirectory` is absent; asked only when one is stored or read. */
+  attachmentDirectory: (settings: { home: string | undefined }) => string;
   /** Store used when `options.store` is absent; receives the validated `home` and logger. */
   store: (settings: { home: string | undefined; logger: Logger }) => MemoryStore;
   /** Embedder used when `options.embedder` is absent. */
@@ -790,6 +801,50 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     return clearStore(store);
   }
 
+  let attachmentDirectory: string | undefined;
+  const attachmentsIn = () => {
+    attachmentDirectory ??= settings.attachmentDirectory ?? defaults.attachmentDirectory({ home: settings.home });
+    return attachmentDirectory;
+  };
+
+  async function attach(idInput: unknown, pathInput: unknown): Promise<Attachment> {
+    const memoryId = parseInput(idSchema, idInput, 'attach', 'memoryId');
+    const path = parseInput(z.string().min(1, 'expected a file path'), pathInput, 'attach', 'path');
+    await ready('attach');
+    await requireMemory(memoryId, 'attach');
+    const attachment = await copyAttachment(attachmentsIn(), memoryId, path);
+    await store.transaction(async () => {
+      const memory = await requireMemory(memoryId, 'attach');
+      const previous = Array.isArray(memory.metadata.attachments) ? memory.metadata.attachments : [];
+      const others = previous.filter((item) => (item as { name?: unknown } | null)?.name !== attachment.name);
+      const embedding = (await store.getEmbeddings([memoryId])).get(memoryId) ?? null;
+      await store.upsertMemories([
+        {
+          memory: {
+            ...memory,
+            metadata: { ...memory.metadata, attachments: [...others, { ...attachment }] },
+            updatedAt: nowIso(),
+          },
+          embedding,
+        },
+      ]);
+    });
+    return attachment;
+  }
+
+  async function readAttachment(idInput: unknown, nameInput: unknown): Promise<Buffer> {
+    const memoryId = parseInput(idSchema, idInput, 'readAttachment', 'memoryId');
+    const name = parseInput(z.string().min(1), nameInput, 'readAttachment', 'name');
+    await ready('readAttachment');
+    const memory = await requireMemory(memoryId, 'readAttachment');
+    const attachments = Array.isArray(memory.metadata.attachments) ? memory.metadata.attachments : [];
+    const found = attachments.find((item) => (item as { name?: unknown } | null)?.name === name) as
+      | { path?: unknown }
+      | undefined;
+    if (typeof found?.path !== 'string') throw new NotFoundError('attachment', name, { component: 'readAttachment' });
+    return readAttachmentFile(attachmentsIn(), found.path);
+  }
+
   async function list(optionsInput?: unknown): Promise<Memory[]> {
     const options = parseInput(listOptionsSchema, optionsInput ?? {}, 'list', 'options');
     await ready('list');
@@ -837,6 +892,8 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     clearAll: (options) => clearAll(options),
     capture: (event) => sessionCapturer.capture(event),
     capturer: sessionCapturer,
+    attach: (memoryId, path) => attach(memoryId, path),
+    readAttachment: (memoryId, name) => readAttachment(memoryId, name),
     on(event, listener) {
       emitter.on(event, listener as never);
       return client;

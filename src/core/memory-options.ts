@@ -97,6 +97,8 @@ export const memoryOptionsSchema = z
     home: z.string().min(1).optional(),
     /** Where backups are written. Default `<home>/backups`. */
     backupDirectory: z.string().min(1).optional(),
+    /** Where attachments are copied. Default `<home>/attachments`. */
+    attachmentDirectory: z.string().min(1).optional(),
     /** Scope applied to every retain and recall that doesn't name its own. */
     scope: scopeSchema.optional(),
     /** Session applied to every retain that doesn't name its own; `'auto'` generates one for this client. */
@@ -135,6 +137,8 @@ export interface MemoryOptions {
   home?: string;
   /** Where `backup()` and the automatic backups write. Default `<home>/backups`. */
   backupDirectory?: string;
+  /** Where `attach()` copies files. Default `<home>/attachments`. */
+  attachmentDirectory?: string;
   /** Scope applied to every retain and recall that doesn't name its own. */
   scope?: Scope;
   /**
