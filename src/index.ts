@@ -78,6 +78,13 @@ export {
   type RecallResult,
   type ScoreBreakdown,
 } from './core/recall.js';
+export {
+  type CleanupResult,
+  type ConsolidateResult,
+  type ConsolidationRecord,
+  importanceScore,
+  isProtected,
+} from './core/retention.js';
 export type { SessionSummary, Tally } from './core/sessions.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
 export {
@@ -147,4 +154,15 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
+export type {
+  ActionWarning,
+  Alternative,
+  AnalyzePatternsOptions,
+  DetectedWorkflow,
+  DetectWorkflowsOptions,
+  PatternAnalysis,
+  PlannedAction,
+  Suggestion,
+  ToolPattern,
+} from './core/workflows.js';
 export { createMemory } from './create-memory.js';

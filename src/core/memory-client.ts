@@ -43,6 +43,14 @@ import {
   recallOptionsSchema,
 } from './recall.js';
 import { applyTallies } from './record-tallies.js';
+import {
+  type CleanupResult,
+  type ConsolidateResult,
+  cleanup,
+  consolidate,
+  evictForRoom,
+  scheduleDaily,
+} from './retention.js';
 import { createConsoleLogger, randomIds, systemClock } from './runtime-defaults.js';
 import { generateSessionId, type SessionSummary, summariseSession } from './sessions.js';
 import type { Embedder } from './spec/embedder.js';
@@ -55,10 +63,25 @@ import {
   memoryPatchSchema,
   timeInputSchema,
 } from './spec/memory.js';
-import type { Session } from './spec/records.js';
+import type { Procedure, Session } from './spec/records.js';
 import type { Logger } from './spec/runtime.js';
 import type { MemoryRecord, MemoryStore, StoreStats } from './spec/store.js';
 import { parseInput } from './validate.js';
+import {
+  type ActionWarning,
+  type AnalyzePatternsOptions,
+  analyzePatterns,
+  type DetectedWorkflow,
+  type DetectWorkflowsOptions,
+  detectWorkflows,
+  type PatternAnalysis,
+  type PlannedAction,
+  type Suggestion,
+  storeWorkflows,
+  suggest,
+  warn,
+  workflowFromSession,
+} from './workflows.js';
 
 const MAX_BATCH = 100_000;
 // Measured on LoCoMo: with the hashing embedder, weights above ~0.3 let its noisy list push out BM25's hits.
@@ -257,6 +280,26 @@ export interface MemoryClient {
   attach(memoryId: string, path: string): Promise<Attachment>;
   /** Read back an attachment of a memory by its name. */
   readAttachment(memoryId: string, name: string): Promise<Buffer>;
+  /**
+   * Find tool sequences (2–6 steps) repeated at least 3 times in the last 7 days and store
+   * each as a `workflow` memory with a confidence score. Resolves to what was found.
+   */
+  detectWorkflows(options?: Omit<DetectWorkflowsOptions, 'now' | 'scope'>): Promise<DetectedWorkflow[]>;
+  /** Turn a session's successful actions into a reusable Procedure (source `session`) and store it. */
+  createWorkflowFromSession(sessionId: string, name: string): Promise<Procedure>;
+  /** Past successful actions and workflows similar to `context`, with their memory ids. */
+  suggest(context: string, options?: { k?: number }): Promise<Suggestion[]>;
+  /** The record of a planned action: attempts, failures, success rate, a warning and alternatives. */
+  warn(action: PlannedAction): Promise<ActionWarning>;
+  /** Success rates per tool, with the high- and low-success ones named. */
+  analyzePatterns(options?: Omit<AnalyzePatternsOptions, 'scope'>): Promise<PatternAnalysis>;
+  /** Delete memories older than `retentionDays`, except bookmarked and manual ones; reports the count and bytes freed. */
+  cleanup(): Promise<CleanupResult>;
+  /**
+   * Keep one representative of each cluster of near-identical memories (cosine >= 0.95 by
+   * default), delete the rest, and record the consolidation on the one kept.
+   */
+  consolidate(options?: { threshold?: number; category?: string }): Promise<ConsolidateResult>;
   /** Subscribe to an event. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
@@ -554,6 +597,14 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
         return memory.id;
       });
       if (records.length > 0) {
+        if (settings.maxMemories !== undefined) {
+          await evictForRoom(store, {
+            maxMemories: settings.maxMemories,
+            incoming: records.length,
+            now: clock.now(),
+            ...(settings.scope ? { scope: settings.scope } : {}),
+          });
+        }
         await store.upsertMemories(records);
         await applyTallies(
           store,
@@ -845,6 +896,55 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     return readAttachmentFile(attachmentsIn(), found.path);
   }
 
+  const scoped = () => (settings.scope ? { scope: settings.scope } : {});
+
+  async function detectAndStoreWorkflows(optionsInput?: unknown): Promise<DetectedWorkflow[]> {
+    await ready('detectWorkflows');
+    const options = (optionsInput ?? {}) as Omit<DetectWorkflowsOptions, 'now' | 'scope'>;
+    const detected = await detectWorkflows(store, { ...options, ...scoped(), now: clock.now() });
+    await storeWorkflows(detected, (inputs) => retainMemories(inputs, {}));
+    return detected;
+  }
+
+  async function createWorkflowFromSession(sessionInput: unknown, nameInput: unknown): Promise<Procedure> {
+    const sessionId = parseInput(idSchema, sessionInput, 'createWorkflowFromSession', 'sessionId');
+    const name = parseInput(z.string().trim().min(1).max(200), nameInput, 'createWorkflowFromSession', 'name');
+    await ready('createWorkflowFromSession');
+    const procedure = await workflowFromSession(store, sessionId, name, { now: clock.now(), ...scoped() });
+    await store.procedures.upsert([procedure]);
+    return procedure;
+  }
+
+  async function runCleanup(): Promise<CleanupResult> {
+    await ready('cleanup');
+    return cleanup(store, { retentionDays: settings.retentionDays, now: clock.now(), ...scoped(), logger });
+  }
+
+  async function runConsolidate(optionsInput?: unknown): Promise<ConsolidateResult> {
+    const options = parseInput(
+      z.object({ threshold: z.number().gt(0).max(1).optional(), category: z.string().min(1).optional() }).strict(),
+      optionsInput ?? {},
+      'consolidate',
+      'options',
+    );
+    await ready('consolidate');
+    return consolidate(store, { ...options, ...scoped(), now: clock.now() });
+  }
+
+  const schedule = settings.schedule
+    ? scheduleDaily(
+        async () => {
+          await runCleanup();
+          if (settings.schedule?.consolidate) await runConsolidate();
+        },
+        {
+          hour: settings.schedule.hour,
+          clock,
+          onError: (error) => emit('error', { operation: 'schedule', error: wrapError(error, 'schedule') }),
+        },
+      )
+    : null;
+
   async function list(optionsInput?: unknown): Promise<Memory[]> {
     const options = parseInput(listOptionsSchema, optionsInput ?? {}, 'list', 'options');
     await ready('list');
@@ -894,6 +994,22 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     capturer: sessionCapturer,
     attach: (memoryId, path) => attach(memoryId, path),
     readAttachment: (memoryId, name) => readAttachment(memoryId, name),
+    detectWorkflows: (options) => detectAndStoreWorkflows(options),
+    createWorkflowFromSession: (sessionId, name) => createWorkflowFromSession(sessionId, name),
+    async suggest(context, options) {
+      await ready('suggest');
+      return suggest(store, context, { ...options, ...scoped(), embed: (texts) => embedAll(texts, 'suggest') });
+    },
+    async warn(action) {
+      await ready('warn');
+      return warn(store, action, scoped());
+    },
+    async analyzePatterns(options) {
+      await ready('analyzePatterns');
+      return analyzePatterns(store, { ...options, ...scoped() });
+    },
+    cleanup: () => runCleanup(),
+    consolidate: (options) => runConsolidate(options),
     on(event, listener) {
       emitter.on(event, listener as never);
       return client;
@@ -909,6 +1025,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     flush: () => queue.onIdle(),
     async close() {
       if (closed) return;
+      schedule?.stop();
       await queue.onIdle();
       closed = true;
       await store.close();

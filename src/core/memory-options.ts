@@ -111,6 +111,18 @@ export const memoryOptionsSchema = z
     languageModel: port<LanguageModel>('LanguageModel', ['id', 'generate']).optional(),
     /** Conversation pipeline settings. */
     extraction: extractionOptionsSchema.default(extractionOptionsSchema.parse({})),
+    /** Days `cleanup()` keeps memories (bookmarked and manual_save ones are always kept). Default 30. */
+    retentionDays: z.number().positive().max(1_000_000).default(30),
+    /** Most memories to keep; storing beyond it evicts the lowest-ranked unprotected ones. Default: no limit. */
+    maxMemories: z.number().int().positive().optional(),
+    /** Run `cleanup()` (and `consolidate()` when `consolidate: true`) daily at this local hour; timers are unref'd. */
+    schedule: z
+      .object({
+        hour: z.number().int().min(0).max(23),
+        consolidate: z.boolean().default(false),
+      })
+      .strict()
+      .optional(),
     /** Auto-capture settings; checked in full by the capture module when the client is created. */
     capture: z.record(z.string(), z.unknown()).optional(),
     /** Concurrency of background work (access bookkeeping, `retainAsync`). Default 1. */
@@ -160,6 +172,17 @@ export interface MemoryOptions {
   extraction?: ExtractionOptions;
   /** Auto-capture of tool calls (`capture()`): opt-in with `{ enabled: true }`. */
   capture?: CaptureOptions;
+  /** Days `cleanup()` keeps memories; bookmarked and `manual_save` ones are always kept. Default 30. */
+  retentionDays?: number;
+  /** Most memories to keep: storing beyond it evicts the lowest-ranked unprotected ones (importance, recency, use). */
+  maxMemories?: number;
+  /** A daily maintenance run at a local hour: `cleanup()`, and `consolidate()` too when asked. Timers never keep the process alive. */
+  schedule?: {
+    /** Local hour of the daily run, 0–23. */
+    hour: number;
+    /** Also run `consolidate()`. Default false. */
+    consolidate?: boolean;
+  };
   /** Concurrency of background work. Default 1. */
   concurrency?: number;
   /** Time source (inject a fixed clock in tests). */

@@ -1,0 +1,323 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
+import {
+  cleanup,
+  consolidate,
+  evictForRoom,
+  importanceScore,
+  isProtected,
+  scheduleDaily,
+} from '../../src/core/retention.js';
+import type { Memory } from '../../src/core/spec/memory.js';
+import { createInMemoryStore, createMemory, type MemoryStore } from '../../src/index.js';
+
+// The Retention Policy Management scenarios, on both stores.
+
+const root = mkdtempSync(join(tmpdir(), 'memoir-retention-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let counter = 0;
+
+const STORES: Array<[string, () => MemoryStore]> = [
+  ['in-memory', () => createInMemoryStore()],
+  ['sqlite', () => createSqliteStore({ path: join(root, `retention-${++counter}.sqlite`) })],
+];
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2025-06-01T12:00:00.000Z');
+const quiet = { log() {} };
+const daysAgo = (days: number) => new Date(T0 - days * DAY).toISOString();
+
+function setup(makeStore: () => MemoryStore) {
+  const store = makeStore();
+  const memory = createMemory({ store, clock: { now: () => T0 }, logger: quiet });
+  return { store, memory };
+}
+
+describe.each(STORES)('retention (%s)', (_name, makeStore) => {
+  it('Auto-delete memories older than retention period', async () => {
+    const { store, memory } = setup(makeStore);
+    const fresh = await memory.retain([
+      { content: 'Opened the deploy dashboard for the billing service.', occurredAt: daysAgo(1) },
+      { content: 'Reviewed the pull request about search ranking.', occurredAt: daysAgo(29) },
+    ]);
+    const old = await memory.retain([
+      {
+        content: 'Screen capture of the old staging console with @Peter.',
+        occurredAt: daysAgo(31),
+        entities: ['Peter'],
+        sessionId: 'session_old',
+      },
+      { content: 'Browsed the vendor pricing page.', occurredAt: daysAgo(45), sessionId: 'session_old' },
+      { content: 'Typed a long note into the scratch buffer.', occurredAt: daysAgo(100) },
+    ]);
+    const lines: string[] = [];
+    const logger = { log: (_level: string, message: string) => void lines.push(message) };
+    const before = await store.stats();
+    expect(before.memories).toBe(5);
+    expect((await store.sessions.get(['session_old']))[0]?.memoryCount).toBe(2);
+
+    const result = await cleanup(store, { retentionDays: 30, now: T0, logger });
+
+    expect(result.deleted).toBe(3);
+    expect([...result.ids].sort()).toEqual([...old.ids].sort());
+    expect(result.bytesFreed).toBeGreaterThan(0);
+    expect(lines.join('\n')).toMatch(/deleted 3 memories, freed ~\d+ bytes/);
+    const after = await store.stats();
+    expect(after.memories).toBe(2);
+    expect((await store.getMemories(fresh.ids)).length).toBe(2);
+    // Tallies follow the deletions: the session has no memories left, Peter's entity is gone.
+    expect((await store.sessions.get(['session_old']))[0]?.memoryCount).toBe(0);
+    expect(after.entities).toBe(0);
+    // Running again finds nothing to delete.
+    expect((await cleanup(store, { retentionDays: 30, now: T0 })).deleted).toBe(0);
+    await memory.close();
+  });
+
+  it('Keep important memories beyond retention period', async () => {
+    const { store, memory } = setup(makeStore);
+    const kept = await memory.retain([
+      { content: 'Pinned: the production database runbook.', occurredAt: daysAgo(100), bookmarked: true },
+      {
+        content: 'Manually saved: the team offsite agenda.',
+        occurredAt: daysAgo(100),
+        metadata: { manual_save: true },
+      },
+      { content: 'Flagged in metadata as bookmarked.', occurredAt: daysAgo(100), metadata: { bookmarked: true } },
+    ]);
+    const auto = await memory.retain([
+      { content: 'Auto-captured screen of an email inbox.', occurredAt: daysAgo(100), metadata: { source: 'capture' } },
+      { content: 'Auto-captured terminal output.', occurredAt: daysAgo(100), metadata: { manual_save: false } },
+    ]);
+    const stored = await store.getMemories(kept.ids);
+    expect(stored.every(isProtected)).toBe(true);
+
+    const result = await cleanup(store, { retentionDays: 30, now: T0 });
+
+    expect([...result.ids].sort()).toEqual([...auto.ids].sort());
+    expect((await store.getMemories(kept.ids)).map((item) => item.id)).toEqual(kept.ids);
+    expect(await store.countMemories()).toBe(3);
+    await memory.close();
+  });
+
+  it('Enforce maximum collection size', { timeout: 60_000 }, async () => {
+    const { store, memory } = setup(makeStore);
+    const LIMIT = 10_000;
+    // The lowest-ranked memory: unimportant, a year old, never recalled.
+    const [lowest] = (
+      await memory.retain([{ content: 'Stale screen of a closed tab.', importance: 0, occurredAt: daysAgo(365) }])
+    ).ids;
+    // Ranked even lower, but protected.
+    const [pinned] = (
+      await memory.retain([
+        { content: 'Pinned but unimportant.', importance: 0, occurredAt: daysAgo(400), bookmarked: true },
+      ])
+    ).ids;
+    const target = LIMIT - 2;
+    for (let start = 0; start < target; start += 1_000) {
+      const size = Math.min(1_000, target - start);
+      await memory.retain(
+        Array.from({ length: size }, (_, i) => ({
+          content: `screen memory number ${start + i}`,
+          category: 'screen',
+          importance: 0.2 + ((start + i) % 7) / 10,
+          occurredAt: daysAgo((start + i) % 90),
+        })),
+      );
+    }
+    expect(await store.countMemories()).toBe(LIMIT);
+    const lowestMemory = (await store.getMemories([lowest!]))[0]!;
+    expect(importanceScore(lowestMemory, T0)).toBeLessThan(0.1);
+
+    const evicted = await store.transaction(() => evictForRoom(store, { maxMemories: LIMIT, incoming: 1, now: T0 }));
+    const stored = await memory.retain('A new screen memory: the settings page.');
+
+    expect(evicted).toEqual([lowest]);
+    expect(await store.countMemories()).toBe(LIMIT);
+    expect(await store.getMemories([lowest!])).toEqual([]);
+    expect((await store.getMemories([pinned!, stored.ids[0]!])).length).toBe(2);
+    // Under the limit nothing is evicted.
+    expect(await evictForRoom(store, { maxMemories: LIMIT + 1, incoming: 1, now: T0 })).toEqual([]);
+    await memory.close();
+  });
+
+  it('Deduplicate similar memories', async () => {
+    const { store, memory } = setup(makeStore);
+    const base =
+      'Screen capture: Acme portal login page with username field, password field, remember me checkbox, ' +
+      'sign in button, forgot password link, language selector, cookie banner, company logo in the header ' +
+      'and a footer with privacy policy, terms of service and support contact links';
+    const dupes = await memory.retain(
+      Array.from({ length: 50 }, (_, i) => ({
+        content: `${base} (capture ${i + 1})`,
+        category: 'screen',
+        entities: ['Acme'],
+        occurredAt: new Date(T0 - (50 - i) * 60_000).toISOString(),
+        importance: i === 7 ? 0.9 : 0.5,
+      })),
+    );
+    const distinct = await memory.retain([
+      {
+        content: 'Quarterly budget spreadsheet open in the finance app with totals per department.',
+        category: 'screen',
+      },
+      { content: 'Terminal running the integration test suite with two failures.', category: 'screen' },
+      { content: 'Calendar view showing the design review on Thursday afternoon.', category: 'screen' },
+    ]);
+    expect((await store.entities.list())[0]?.memoryCount).toBe(50);
+
+    const result = await consolidate(store, { now: T0, category: 'screen' });
+
+    expect(result).toEqual({ clusters: 1, deleted: 49, kept: [dupes.ids[7]] });
+    const left = await store.listMemories();
+    expect(left.map((item) => item.id).sort()).toEqual([dupes.ids[7]!, ...distinct.ids].sort());
+    const kept = left.find((item) => item.id === dupes.ids[7])!;
+    const record = (kept.metadata.consolidated as Array<{ at: string; ids: string[]; count: number }>)[0]!;
+    expect(record.at).toBe(new Date(T0).toISOString());
+    expect(record.count).toBe(49);
+    expect([...record.ids].sort()).toEqual(dupes.ids.filter((_, i) => i !== 7).sort());
+    expect((await store.getEmbeddings([kept.id])).size).toBe(1);
+    expect((await store.entities.list())[0]?.memoryCount).toBe(1);
+    // A second run has nothing left to merge.
+    expect(await consolidate(store, { now: T0 + DAY, category: 'screen' })).toEqual({
+      clusters: 0,
+      deleted: 0,
+      kept: [],
+    });
+    await memory.close();
+  });
+
+  it('keeps protected near-duplicates and prefers them as representative', async () => {
+    const { store, memory } = setup(makeStore);
+    const base =
+      'Screen capture of the Acme dashboard with revenue chart, churn table, weekly signups widget, ' +
+      'active users gauge, region filter, export button, date range picker and a sidebar with saved reports';
+    const { ids } = await memory.retain(
+      Array.from({ length: 5 }, (_, i) => ({
+        content: `${base} (capture ${i + 1})`,
+        bookmarked: i === 3,
+        metadata: i === 4 ? { manual_save: true } : {},
+        occurredAt: new Date(T0 - (10 - i) * 60_000).toISOString(),
+      })),
+    );
+    const result = await consolidate(store, { now: T0 });
+    expect(result).toEqual({ clusters: 1, deleted: 3, kept: [ids[3]] });
+    expect((await store.listMemories()).map((item) => item.id).sort()).toEqual([ids[3]!, ids[4]!].sort());
+    await memory.close();
+  });
+});
+
+describe('importanceScore', () => {
+  const memory = (patch: Partial<Memory>): Memory => ({
+    id: 'm',
+    kind: 'world',
+    category: 'note',
+    abstract: 'a',
+    overview: null,
+    content: 'a',
+    context: null,
+    entities: [],
+    scope: {},
+    sessionId: null,
+    source: null,
+    occurredAt: new Date(T0).toISOString(),
+    createdAt: new Date(T0).toISOString(),
+    updatedAt: new Date(T0).toISOString(),
+    validFrom: new Date(T0).toISOString(),
+    validTo: null,
+    invalidationReason: null,
+    supersededBy: null,
+    importance: 0.5,
+    bookmarked: false,
+    accessCount: 0,
+    lastAccessedAt: null,
+    fingerprint: 'f',
+    metadata: {},
+    ...patch,
+  });
+
+  it('combines importance, a 30-day half-life and log-scaled access count in 0..1', () => {
+    expect(importanceScore(memory({ importance: 1, accessCount: 1_000 }), T0)).toBe(1);
+    expect(importanceScore(memory({ importance: 0, occurredAt: daysAgo(10_000) }), T0)).toBeCloseTo(0, 5);
+    expect(importanceScore(memory({ importance: 0, occurredAt: daysAgo(30) }), T0)).toBeCloseTo(0.15, 5);
+    const fresh = importanceScore(memory({}), T0);
+    expect(importanceScore(memory({ occurredAt: daysAgo(60) }), T0)).toBeLessThan(fresh);
+    expect(importanceScore(memory({ accessCount: 5 }), T0)).toBeGreaterThan(fresh);
+    expect(
+      importanceScore(memory({ occurredAt: daysAgo(60), lastAccessedAt: new Date(T0).toISOString() }), T0),
+    ).toBeCloseTo(fresh, 5);
+  });
+});
+
+describe('scheduleDaily', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('fires at the hour, then daily, with unref’d timers and errors sent to onError', async () => {
+    vi.useFakeTimers({ now: new Date(2025, 0, 1, 1, 30, 0, 0) });
+    const timers: Array<{ hasRef?: () => boolean }> = [];
+    const realTimeout = globalThis.setTimeout;
+    const realInterval = globalThis.setInterval;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+      const timer = realTimeout(...args);
+      timers.push(timer as never);
+      return timer;
+    }) as typeof setTimeout);
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((...args: Parameters<typeof setInterval>) => {
+      const timer = realInterval(...args);
+      timers.push(timer as never);
+      return timer;
+    }) as typeof setInterval);
+
+    const runs: Date[] = [];
+    const errors: unknown[] = [];
+    const job = scheduleDaily(
+      async () => {
+        runs.push(new Date(Date.now()));
+        if (runs.length === 2) throw new Error('boom');
+      },
+      { hour: 3, onError: (error) => errors.push(error) },
+    );
+
+    await vi.advanceTimersByTimeAsync(90 * 60_000 - 1);
+    expect(runs).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toHaveLength(1);
+    expect([runs[0]!.getHours(), runs[0]!.getMinutes()]).toEqual([3, 0]);
+    await vi.advanceTimersByTimeAsync(DAY);
+    expect(runs).toHaveLength(2);
+    expect(runs[1]!.getTime() - runs[0]!.getTime()).toBe(DAY);
+    expect(errors).toEqual([new Error('boom')]);
+    await vi.advanceTimersByTimeAsync(DAY);
+    expect(runs).toHaveLength(3);
+
+    expect(timers.length).toBeGreaterThanOrEqual(2);
+    for (const timer of timers) expect(timer.hasRef?.()).toBe(false);
+
+    job.stop();
+    await vi.advanceTimersByTimeAsync(3 * DAY);
+    expect(runs).toHaveLength(3);
+  });
+
+  it('waits for tomorrow when the hour has passed, and never throws', async () => {
+    vi.useFakeTimers({ now: new Date(2025, 0, 1, 3, 0, 0, 0) });
+    const runs: number[] = [];
+    const job = scheduleDaily(
+      () => {
+        runs.push(Date.now());
+        throw new Error('sync failure');
+      },
+      { hour: 3, clock: { now: () => Date.now() } },
+    );
+    await vi.advanceTimersByTimeAsync(DAY - 1);
+    expect(runs).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toHaveLength(1);
+    job.stop();
+    expect(() => scheduleDaily(async () => {}, { hour: 24 })).toThrow(/hour/);
+  });
+});
