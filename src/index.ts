@@ -154,6 +154,7 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
+export type { ImportResult } from './core/transfer.js';
 export type {
   ActionWarning,
   Alternative,

@@ -31,6 +31,7 @@ import {
 import type { MemoirEvents, MemorySkippedEvent } from './events.js';
 import { filterOptionFields, toStoreFilter } from './filter-options.js';
 import { type FormatContextOptions, formatContext } from './format-context.js';
+import { LruCache } from './lru-cache.js';
 import { buildMemory, deriveAbstract, fingerprintOf, uniqueEntities } from './memory-builder.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
 import { embeddingText } from './memory-text.js';
@@ -52,7 +53,7 @@ import {
   scheduleDaily,
 } from './retention.js';
 import { createConsoleLogger, randomIds, systemClock } from './runtime-defaults.js';
-import { generateSessionId, type SessionSummary, summariseSession } from './sessions.js';
+import { generateSessionId, type SessionSummary, summariseSession, type Tally, topTallies } from './sessions.js';
 import type { Embedder } from './spec/embedder.js';
 import { MemoirError, NotFoundError, ProviderError, StoreError, ValidationError } from './spec/errors.js';
 import {
@@ -66,6 +67,7 @@ import {
 import type { Procedure, Session } from './spec/records.js';
 import type { Logger } from './spec/runtime.js';
 import type { MemoryRecord, MemoryStore, StoreStats } from './spec/store.js';
+import { exportRecords, type ImportResult, importRecords } from './transfer.js';
 import { parseInput } from './validate.js';
 import {
   type ActionWarning,
@@ -173,6 +175,44 @@ export interface RetainResult {
 export interface MemoryStats extends StoreStats {
   /** Model calls, tokens and time per conversation-pipeline stage since the client was created. */
   pipeline: PipelineStats;
+  /** Memories of the client's scope per kind. */
+  byKind: Record<string, number>;
+  /** Memories of the client's scope per category. */
+  byCategory: Record<string, number>;
+  /** Storage against the `maxSizeMb` quota. */
+  quota: {
+    /** The quota, megabytes. */
+    maxSizeMb: number;
+    /** `bytes` as a percentage of it. */
+    usedPercent: number;
+  };
+  /** Most frequent captured actions (by tool). */
+  topActions: Tally[];
+  /** Sessions of the scope and their average number of memories. */
+  sessionActivity: {
+    /** Sessions. */
+    count: number;
+    /** Mean memories per session. */
+    averageMemories: number;
+  };
+  /** Recalls since the client was created and their mean wall time. */
+  recall: {
+    /** Recalls. */
+    count: number;
+    /** Mean wall time, milliseconds. */
+    averageMs: number;
+  };
+  /** The LRU cache of query embeddings. */
+  embeddingCache: {
+    /** Entries held. */
+    size: number;
+    /** Lookups answered from the cache. */
+    hits: number;
+    /** Lookups that had to embed. */
+    misses: number;
+    /** hits / (hits + misses), 0 before any lookup. */
+    hitRate: number;
+  };
 }
 
 /** A memory client: the object agent code talks to. Create one with {@link createMemory}. */
@@ -293,6 +333,16 @@ export interface MemoryClient {
   warn(action: PlannedAction): Promise<ActionWarning>;
   /** Success rates per tool, with the high- and low-success ones named. */
   analyzePatterns(options?: Omit<AnalyzePatternsOptions, 'scope'>): Promise<PatternAnalysis>;
+  /**
+   * Every memory of the client's scope (with its embedding, metadata and content) and every
+   * record, as JSON Lines: the format the CLI's `memoir export` writes.
+   */
+  export(): AsyncGenerator<string>;
+  /**
+   * Read JSON Lines written by `export()` back. Embeddings are kept when they came from this
+   * client's embedder; otherwise memories are imported without them (run `reindex`).
+   */
+  import(lines: AsyncIterable<string> | Iterable<string>): Promise<ImportResult>;
   /** Delete memories older than `retentionDays`, except bookmarked and manual ones; reports the count and bytes freed. */
   cleanup(): Promise<CleanupResult>;
   /**
@@ -495,6 +545,9 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     settings.sessionId === 'auto' ? generateSessionId(clock.now()) : (settings.sessionId ?? null);
   let resumedSession: string | null = null;
   const pipelineStats = emptyPipelineStats();
+  // Agents repeat their questions; embedding a query once saves a model call each time after.
+  const queryVectors = new LruCache<string, Float32Array>(256);
+  const recallTimes = { count: 0, totalMs: 0 };
   const conversationContext: ConversationContext = {
     store,
     embedder,
@@ -722,6 +775,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       now,
       k: options.k ?? settings.recallK,
       resumedSession,
+      queryVectors,
     });
     let response: RecallResponse;
     if (options.tokenBudget !== undefined) {
@@ -737,7 +791,10 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     }
     const recalledIds = response.results.map((result) => result.memory.id);
     if (recalledIds.length > 0) background('recordAccess', () => store.recordAccess(recalledIds, accessedAt));
-    emit('recall', { query, ids: recalledIds, durationMs: performance.now() - started });
+    const durationMs = performance.now() - started;
+    recallTimes.count++;
+    recallTimes.totalMs += durationMs;
+    emit('recall', { query, ids: recalledIds, durationMs });
     return response;
   }
 
@@ -980,7 +1037,51 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     formatContext: (response, options) => formatContext(response, options),
     async stats() {
       await ready('stats');
-      return { ...(await store.stats()), pipeline: snapshotStats(pipelineStats) };
+      const storeStats = await store.stats();
+      const byKind: Record<string, number> = {};
+      const byCategory: Record<string, number> = {};
+      const actions: string[] = [];
+      // A full pass over the scope's memories, a page at a time: stats are for people, not hot paths.
+      for (let offset = 0; ; offset += 1000) {
+        const page = await store.listMemories({
+          filter: { scope: settings.scope },
+          orderBy: 'createdAt',
+          limit: 1000,
+          offset,
+        });
+        for (const memory of page) {
+          byKind[memory.kind] = (byKind[memory.kind] ?? 0) + 1;
+          byCategory[memory.category] = (byCategory[memory.category] ?? 0) + 1;
+          if (memory.category === 'action') {
+            actions.push(
+              typeof memory.metadata.tool === 'string' ? memory.metadata.tool : (memory.entities[0] ?? 'action'),
+            );
+          }
+        }
+        if (page.length < 1000) break;
+      }
+      const sessions = await store.sessions.list({ scope: settings.scope });
+      const sessionMemories = sessions.reduce((sum, session) => sum + session.memoryCount, 0);
+      return {
+        ...storeStats,
+        pipeline: snapshotStats(pipelineStats),
+        byKind,
+        byCategory,
+        quota: {
+          maxSizeMb: settings.maxSizeMb,
+          usedPercent: (100 * storeStats.bytes) / (settings.maxSizeMb * 1024 * 1024),
+        },
+        topActions: topTallies(actions),
+        sessionActivity: {
+          count: sessions.length,
+          averageMemories: sessions.length ? sessionMemories / sessions.length : 0,
+        },
+        recall: {
+          count: recallTimes.count,
+          averageMs: recallTimes.count ? recallTimes.totalMs / recallTimes.count : 0,
+        },
+        embeddingCache: queryVectors.stats(),
+      };
     },
     reindex: (options) => reindex(options),
     currentSession: () => currentSession,
@@ -1009,6 +1110,14 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       return analyzePatterns(store, { ...options, ...scoped() });
     },
     cleanup: () => runCleanup(),
+    async *export() {
+      await ready('export');
+      yield* exportRecords(store, { filter: { scope: settings.scope }, embedder: identity() });
+    },
+    async import(lines) {
+      await ready('import');
+      return importRecords(store, lines, { embedder: identity() });
+    },
     consolidate: (options) => runConsolidate(options),
     on(event, listener) {
       emitter.on(event, listener as never);

@@ -111,6 +111,8 @@ export const memoryOptionsSchema = z
     languageModel: port<LanguageModel>('LanguageModel', ['id', 'generate']).optional(),
     /** Conversation pipeline settings. */
     extraction: extractionOptionsSchema.default(extractionOptionsSchema.parse({})),
+    /** Storage quota `stats()` reports usage against, megabytes. Default 500. */
+    maxSizeMb: z.number().positive().default(500),
     /** Days `cleanup()` keeps memories (bookmarked and manual_save ones are always kept). Default 30. */
     retentionDays: z.number().positive().max(1_000_000).default(30),
     /** Most memories to keep; storing beyond it evicts the lowest-ranked unprotected ones. Default: no limit. */
@@ -174,6 +176,8 @@ export interface MemoryOptions {
   capture?: CaptureOptions;
   /** Days `cleanup()` keeps memories; bookmarked and `manual_save` ones are always kept. Default 30. */
   retentionDays?: number;
+  /** Storage quota `stats()` reports usage against, megabytes. Default 500. */
+  maxSizeMb?: number;
   /** Most memories to keep: storing beyond it evicts the lowest-ranked unprotected ones (importance, recency, use). */
   maxMemories?: number;
   /** A daily maintenance run at a local hour: `cleanup()`, and `consolidate()` too when asked. Timers never keep the process alive. */

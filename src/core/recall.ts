@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { filterOptionFields } from './filter-options.js';
 import { citationOf, renderMemoryEntry } from './format-context.js';
+import type { LruCache } from './lru-cache.js';
 import type { ResolvedRankingOptions } from './memory-options.js';
 import { scanLexical, scanVector } from './search-fallback.js';
 import type { Embedder } from './spec/embedder.js';
@@ -118,6 +119,8 @@ export interface RankingContext {
   k: number;
   /** The session `resumeSession` named, whose memories rank higher; null when none. */
   resumedSession: string | null;
+  /** Recent query embeddings, so a repeated query is not embedded again. */
+  queryVectors?: LruCache<string, Float32Array>;
 }
 
 const DAY_MS = 86_400_000;
@@ -127,7 +130,9 @@ async function candidateLists(query: string, filter: MemoryFilter, limit: number
   const lexical = store.searchLexical
     ? store.searchLexical({ text: query, filter, limit })
     : scanLexical(store, query, filter, limit);
-  const [vector] = await embedder.embed([query]);
+  const cached = context.queryVectors?.get(query);
+  const vector = cached ?? (await embedder.embed([query]))[0];
+  if (!cached && vector) context.queryVectors?.set(query, vector);
   const vectorHits = vector?.some((value) => value !== 0)
     ? store.searchVector
       ? store.searchVector({ vector, filter, limit })

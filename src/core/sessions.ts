@@ -26,7 +26,8 @@ export interface SessionSummary extends Session {
   topActions: Tally[];
 }
 
-function top(names: Iterable<string>, limit = 5): Tally[] {
+/** The most frequent names, most frequent first, ties by name. */
+export function topTallies(names: Iterable<string>, limit = 5): Tally[] {
   const counts = new Map<string, number>();
   for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
   return [...counts]
@@ -42,8 +43,8 @@ export function summariseSession(session: Session, memories: readonly Memory[]):
     .map((memory) =>
       typeof memory.metadata.tool === 'string' ? memory.metadata.tool : (memory.entities[0] ?? 'action'),
     );
-  const topCategories = top(memories.map((memory) => memory.category));
-  const topActions = top(actions);
+  const topCategories = topTallies(memories.map((memory) => memory.category));
+  const topActions = topTallies(actions);
   const summary =
     session.summary ??
     (memories.length === 0

@@ -36,7 +36,7 @@ type CollectionType = (typeof COLLECTIONS)[number]['type'];
 type CollectionKey = (typeof COLLECTIONS)[number]['key'];
 type AnyRecord = { id: string };
 
-/** Options of {@link exportRecords}. */
+/** Options of `exportRecords`. */
 export interface ExportOptions {
   /**
    * Which memories to export. Its `scope` also selects the opinions, procedures, sessions
@@ -55,7 +55,7 @@ export interface ExportOptions {
   pageSize?: number;
 }
 
-/** Options of {@link importRecords}. */
+/** Options of `importRecords`. */
 export interface ImportOptions {
   /**
    * The embedder the target store uses. Embeddings are kept only when the file's header
@@ -69,7 +69,7 @@ export interface ImportOptions {
   batchSize?: number;
 }
 
-/** What {@link importRecords} resolves to. */
+/** What `importRecords` resolves to. */
 export interface ImportResult {
   /** Memories written. */
   memories: number;
@@ -200,7 +200,7 @@ export function encodeEmbedding(vector: Float32Array): string {
   return encodeBase64(bytes);
 }
 
-/** The vector written by {@link encodeEmbedding}, or null when `text` is not base64 of `dimensions` floats. */
+/** The vector written by `encodeEmbedding`, or null when `text` is not base64 of `dimensions` floats. */
 export function decodeEmbedding(text: string, dimensions: number): Float32Array | null {
   const bytes = decodeBase64(text);
   if (!bytes || bytes.length !== dimensions * 4) return null;
@@ -351,7 +351,7 @@ interface PendingBatch {
 const emptyBatch = (): PendingBatch => ({ memories: [], records: new Map(), size: 0 });
 
 /**
- * Import JSON Lines written by {@link exportRecords}. Every non-empty line is validated
+ * Import JSON Lines written by `exportRecords`. Every non-empty line is validated
  * against the model schemas; memories and records are upserted by id in batches, each in
  * one transaction. A bad line rejects with a ValidationError naming `line N` and the field,
  * and nothing from its batch is written (earlier batches stay).

@@ -102,3 +102,49 @@ describe('client maintenance', () => {
     await memory.close();
   });
 });
+
+describe('stats and export/import (both scenarios from the spec)', () => {
+  it('View memory usage dashboard', async () => {
+    const memory = createMemory({ store: createInMemoryStore(), maxSizeMb: 1, logger: quiet });
+    await memory.retain([
+      { content: 'login screen', category: 'screen', sessionId: 's1' },
+      { content: 'clicked sign in', category: 'action', sessionId: 's1', metadata: { tool: 'mouse_click' } },
+      { content: 'clicked sign in again', category: 'action', sessionId: 's1', metadata: { tool: 'mouse_click' } },
+      { content: 'typed the password', category: 'action', sessionId: 's2', metadata: { tool: 'keyboard_type' } },
+      { content: 'deploy workflow', category: 'workflow', sessionId: 's2' },
+    ]);
+    await memory.recall('sign in');
+    await memory.recall('sign in');
+    await memory.recall('password');
+    const stats = await memory.stats();
+    expect(stats.byCategory).toEqual({ screen: 1, action: 3, workflow: 1 });
+    expect(stats.byKind).toEqual({ world: 5 });
+    expect(stats.quota.maxSizeMb).toBe(1);
+    expect(stats.quota.usedPercent).toBeGreaterThan(0);
+    expect(stats.topActions[0]).toEqual({ name: 'mouse_click', count: 2 });
+    expect(stats.sessionActivity).toEqual({ count: 2, averageMemories: 2.5 });
+    expect(stats.recall.count).toBe(3);
+    expect(stats.recall.averageMs).toBeGreaterThan(0);
+    // The repeated query was embedded once: one hit, two misses, in a real LRU cache.
+    expect(stats.embeddingCache).toMatchObject({ hits: 1, misses: 2, size: 2 });
+    expect(stats.embeddingCache.hitRate).toBeCloseTo(1 / 3, 10);
+    await memory.close();
+  });
+
+  it('Export memories for backup (and import them back, identical)', async () => {
+    const first = createMemory({ store: createInMemoryStore(), logger: quiet });
+    await first.retain([
+      { content: 'alpha', metadata: { priority: 'high' }, sessionId: 's1' },
+      { content: 'beta', entities: ['Peter'] },
+    ]);
+    const lines: string[] = [];
+    for await (const line of first.export()) lines.push(line);
+    const second = createMemory({ store: createInMemoryStore(), logger: quiet });
+    expect(await second.import(lines)).toMatchObject({ memories: 2, skippedEmbeddings: 0 });
+    const again: string[] = [];
+    for await (const line of second.export()) again.push(line);
+    expect(again.sort()).toEqual([...lines].sort());
+    await first.close();
+    await second.close();
+  });
+});
