@@ -4,12 +4,35 @@ import { createSqliteStore } from './adapters/sqlite/index.js';
 import { loadConfig } from './core/config.js';
 import { createMemoryClient, type MemoryClient } from './core/memory-client.js';
 import type { MemoryOptions } from './core/memory-options.js';
+import { createConsoleLogger } from './core/runtime-defaults.js';
+
+// The zero-configuration path (no store given) takes its settings from loadConfig(): the
+// config file and MEMOIR_* variables, below whatever the caller passed explicitly.
+function withConfigDefaults(options: MemoryOptions | undefined): MemoryOptions | undefined {
+  if (options !== undefined && (typeof options !== 'object' || options === null || options.store !== undefined)) {
+    return options;
+  }
+  const { config } = loadConfig();
+  const given = options ?? {};
+  return {
+    home: config.home,
+    recallK: config.recallK,
+    retentionDays: config.retentionDays,
+    maxSizeMb: config.maxSizeMb,
+    ...(config.maxMemories === null ? {} : { maxMemories: config.maxMemories }),
+    logger: createConsoleLogger(config.logLevel),
+    ...given,
+    capture: { enabled: config.captureEnabled, ...given.capture },
+  };
+}
 
 /**
  * Create a memory client. With no options it runs offline with no API key: the SQLite
  * store at `$MEMOIR_HOME/memoir.sqlite` (default `~/.memoir`) and the local hashing
- * embedder. better-sqlite3 loads when the store first opens, not at import. Options are
- * validated once, here; a bad option is a ConfigError naming it.
+ * embedder, with settings from `loadConfig()` (config file, then `MEMOIR_*` variables)
+ * wherever the options don't say otherwise. better-sqlite3 loads when the store first
+ * opens, not at import. Options are validated once, here; a bad option is a ConfigError
+ * naming it.
  *
  * @example
  * ```ts
@@ -19,7 +42,7 @@ import type { MemoryOptions } from './core/memory-options.js';
  * ```
  */
 export function createMemory(options?: MemoryOptions): MemoryClient {
-  return createMemoryClient(options, {
+  return createMemoryClient(withConfigDefaults(options), {
     store: ({ home, logger }) =>
       createSqliteStore({ path: join(home ?? loadConfig({ logger }).config.home, 'memoir.sqlite'), logger }),
     embedder: () => createLocalEmbedder(),

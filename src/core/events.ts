@@ -2,10 +2,12 @@ import type { MemoirError } from './spec/errors.js';
 import type { Memory } from './spec/memory.js';
 
 /**
- * Why an input to `retain` was not stored: `duplicate` (identical, or judged a duplicate by
- * the model), `guard` (a conversation too short or from a failed run to extract from).
+ * Why something was not stored: `duplicate` (identical, or judged a duplicate by the
+ * model), `guard` (a conversation too short or from a failed run to extract from),
+ * `interval` (a captured tool call repeated within `minIntervalSeconds`), `excluded` (a
+ * captured call in a session matching a privacy exclusion).
  */
-export type SkipReason = 'duplicate' | 'guard';
+export type SkipReason = 'duplicate' | 'guard' | 'interval' | 'excluded';
 
 /** Payload of `memory:skipped`. */
 export interface MemorySkippedEvent {

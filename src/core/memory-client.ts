@@ -523,6 +523,18 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       ...(settings.scope ? { scope: settings.scope } : {}),
     },
   );
+  // Filtered captures are announced like other skips, so hosts can see what was left out and why.
+  const reportSkip = (event: CaptureEvent, result: CaptureResult): CaptureResult => {
+    if (!result.stored && (result.reason === 'interval' || result.reason === 'excluded')) {
+      const tool = typeof event?.tool === 'string' ? event.tool : 'tool';
+      const detail =
+        result.reason === 'interval'
+          ? `${tool} with the same parameters was captured less than minIntervalSeconds ago`
+          : `${tool} ran in a session excluded from capture`;
+      emit('memory:skipped', { index: 0, reason: result.reason, detail });
+    }
+    return result;
+  };
   // Events that name no session land in the client's current one, which resumeSession may change.
   const inSession = (event: CaptureEvent): CaptureEvent =>
     event !== null && typeof event === 'object' && event.sessionId === undefined && currentSession !== null
@@ -534,11 +546,11 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     },
     capture(event) {
       assertOpen('capture');
-      return capturer.capture(inSession(event));
+      return reportSkip(event, capturer.capture(inSession(event)));
     },
     tryCapture(event) {
       if (closed) return { stored: false, reason: 'error' };
-      return capturer.tryCapture(inSession(event));
+      return reportSkip(event, capturer.tryCapture(inSession(event)));
     },
   };
   let currentSession: string | null =

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore, createMemory } from '../../src/index.js';
 
@@ -146,5 +149,39 @@ describe('stats and export/import (both scenarios from the spec)', () => {
     expect(again.sort()).toEqual([...lines].sort());
     await first.close();
     await second.close();
+  });
+});
+
+describe('configuration', () => {
+  it('createMemory() with no store takes its settings from MEMOIR_* variables, below explicit options', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'memoir-config-'));
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      MEMOIR_HOME: home,
+      MEMOIR_RETENTION_DAYS: '7',
+      MEMOIR_CAPTURE_ENABLED: 'true',
+      MEMOIR_LOG_LEVEL: 'error',
+    });
+    try {
+      const memory = createMemory({ clock: { now: () => T0 } });
+      await memory.retain([
+        { content: 'ten days old', occurredAt: T0 - 10 * DAY },
+        { content: 'two days old', occurredAt: T0 - 2 * DAY },
+      ]);
+      expect((await memory.cleanup()).deleted).toBe(1);
+      expect(memory.capture({ tool: 'mouse_click' }).stored).toBe(true);
+      await memory.close();
+      expect(existsSync(join(home, 'memoir.sqlite'))).toBe(true);
+      const explicit = createMemory({ retentionDays: 365, clock: { now: () => T0 }, capture: { enabled: false } });
+      expect((await explicit.cleanup()).deleted).toBe(0);
+      expect(explicit.capture({ tool: 'mouse_click' })).toEqual({ stored: false, reason: 'disabled' });
+      await explicit.close();
+      process.env.MEMOIR_RETENTION_DAYS = '-5';
+      expect(() => createMemory()).toThrow(/retentionDays/);
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

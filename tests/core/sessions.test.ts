@@ -142,12 +142,21 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
       result: { ok: true },
     });
     expect(stored).toEqual({ stored: true });
+    const skipped: string[] = [];
+    memory.on('memory:skipped', ({ reason }) => skipped.push(reason));
     expect(memory.capture({ tool: 'mouse_click', parameters: { x: 1 }, sessionId: 'banking_42' })).toMatchObject({
       stored: false,
       reason: 'excluded',
     });
+    // Skip repetitive actions based on interval filter: the same click again at once is skipped, and announced.
+    expect(memory.capture({ tool: 'scroll', parameters: { y: 3 } })).toEqual({ stored: true });
+    expect(memory.capture({ tool: 'scroll', parameters: { y: 3 } })).toMatchObject({
+      stored: false,
+      reason: 'interval',
+    });
+    expect(skipped).toEqual(['excluded', 'interval']);
     await memory.flush();
-    const [action] = await memory.list();
+    const [action] = await memory.list({ entities: ['browser_login'] });
     expect(action).toMatchObject({ category: 'action', sessionId: memory.currentSession() });
     expect(action!.content).not.toContain('hunter2');
     expect(action!.content).not.toContain('sam@example.com');
@@ -157,7 +166,11 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
     });
     expect(await click({ x: 7 })).toEqual({ clicked: 7 });
     await memory.flush();
-    expect((await memory.list()).map((item) => item.entities[0]).sort()).toEqual(['browser_login', 'mouse_click']);
+    expect((await memory.list()).map((item) => item.entities[0]).sort()).toEqual([
+      'browser_login',
+      'mouse_click',
+      'scroll',
+    ]);
     const off = createMemory({ store: makeStore(), logger: quiet });
     expect(off.capture({ tool: 'mouse_click' })).toEqual({ stored: false, reason: 'disabled' });
     expect(() => createMemory({ store: makeStore(), capture: { minIntervalSeconds: -1 } })).toThrow(
