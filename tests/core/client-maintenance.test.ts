@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createInMemoryStore, createMemory } from '../../src/index.js';
+import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
+import { createInMemoryStore, createMemory, loadConfig, type MemoryStore } from '../../src/index.js';
 
 // The retention and workflow operations as the client exposes them.
 
@@ -106,9 +107,16 @@ describe('client maintenance', () => {
   });
 });
 
-describe('stats and export/import (both scenarios from the spec)', () => {
+let sqliteCount = 0;
+const sqliteRoot = mkdtempSync(join(tmpdir(), 'memoir-maintenance-'));
+const STORES: Array<[string, () => MemoryStore]> = [
+  ['in-memory', () => createInMemoryStore()],
+  ['sqlite', () => createSqliteStore({ path: join(sqliteRoot, `m-${++sqliteCount}.sqlite`) })],
+];
+
+describe.each(STORES)('stats and export/import (%s)', (_name, makeStore) => {
   it('View memory usage dashboard', async () => {
-    const memory = createMemory({ store: createInMemoryStore(), maxSizeMb: 1, logger: quiet });
+    const memory = createMemory({ store: makeStore(), maxSizeMb: 1, logger: quiet });
     await memory.retain([
       { content: 'login screen', category: 'screen', sessionId: 's1' },
       { content: 'clicked sign in', category: 'action', sessionId: 's1', metadata: { tool: 'mouse_click' } },
@@ -135,14 +143,14 @@ describe('stats and export/import (both scenarios from the spec)', () => {
   });
 
   it('Export memories for backup (and import them back, identical)', async () => {
-    const first = createMemory({ store: createInMemoryStore(), logger: quiet });
+    const first = createMemory({ store: makeStore(), logger: quiet });
     await first.retain([
       { content: 'alpha', metadata: { priority: 'high' }, sessionId: 's1' },
       { content: 'beta', entities: ['Peter'] },
     ]);
     const lines: string[] = [];
     for await (const line of first.export()) lines.push(line);
-    const second = createMemory({ store: createInMemoryStore(), logger: quiet });
+    const second = createMemory({ store: makeStore(), logger: quiet });
     expect(await second.import(lines)).toMatchObject({ memories: 2, skippedEmbeddings: 0 });
     const again: string[] = [];
     for await (const line of second.export()) again.push(line);
@@ -183,5 +191,28 @@ describe('configuration', () => {
       Object.assign(process.env, saved);
       rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Configuration Management', () => {
+  it('Load default configuration', () => {
+    const { config, sources } = loadConfig({ env: { HOME: '/home/sam' }, file: undefined });
+    expect(config).toMatchObject({ captureEnabled: false, retentionDays: 30, maxSizeMb: 500 });
+    expect(sources.retentionDays).toEqual({ kind: 'default' });
+  });
+
+  it('Override config with environment variables', () => {
+    const { config, sources } = loadConfig({
+      env: { MEMORY_STORAGE_PATH: '/custom/path', MEMOIR_RETENTION_DAYS: '14' },
+    });
+    expect(config.home).toBe('/custom/path');
+    expect(config.retentionDays).toBe(14);
+    expect(sources.home).toEqual({ kind: 'env', variable: 'MEMORY_STORAGE_PATH' });
+  });
+
+  it('Validate configuration on load', () => {
+    expect(() => loadConfig({ env: { MEMOIR_RETENTION_DAYS: '-5' } })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', field: 'retentionDays', suggestion: expect.any(String) }),
+    );
   });
 });

@@ -104,31 +104,64 @@ describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
     await memory.close();
   });
 
-  it('Create backup, Restore from backup, Clear all memories (through the client)', async () => {
+  async function backedUp() {
     const directory = backups();
     const memory = createMemory({ store: makeStore(), logger: quiet, backupDirectory: directory });
     await memory.retain([{ content: 'keep me', sessionId: 's1' }, 'and me']);
+    return { memory, directory };
+  }
+
+  it('Manual backup creation', async () => {
+    const { memory, directory } = await backedUp();
     const named = await memory.backup('before_experiment');
-    expect(named.name).toBe('before_experiment');
-    expect(named.counts.memories).toBe(2);
-    await expect(memory.clearAll({ confirm: false })).rejects.toSatisfy(ValidationError.isInstance);
-    await memory.clearAll({ confirm: true });
-    expect(await memory.list()).toEqual([]);
+    expect(named).toMatchObject({ name: 'before_experiment', counts: { memories: 2 } });
+    expect(readdirSync(directory).some((file) => file.endsWith('_before_experiment.tar.gz'))).toBe(true);
+    await memory.close();
+  });
+
+  it('Restore from backup', async () => {
+    const { memory } = await backedUp();
+    const named = await memory.backup('snapshot');
+    await memory.retain('added after the backup');
     await expect(memory.restore(named.path, { confirm: false })).rejects.toSatisfy(ValidationError.isInstance);
     const report = await memory.restore(named.path, { confirm: true });
     expect(report.restored.memories).toBe(2);
     expect((await memory.list()).map((item) => item.content).sort()).toEqual(['and me', 'keep me']);
-    const { ids } = await memory.retain('deleted with its session', { onDuplicate: 'keep' });
-    expect(ids).toHaveLength(1);
-    await memory.deleteSession('s1', { confirm: true });
-    // clear-all, restore and delete-session each backed up first.
-    const files = readdirSync(directory).sort();
-    expect(files.filter((file) => file.includes('auto-before-'))).toHaveLength(3);
-    expect(files.some((file) => file.endsWith('_before_experiment.tar.gz'))).toBe(true);
     await memory.close();
   });
 
-  it('capture() through the client: opt-in, redacted, in the current session', async () => {
+  it('Clear all memories (nuclear option)', async () => {
+    const { memory } = await backedUp();
+    await expect(memory.clearAll({ confirm: false })).rejects.toSatisfy(
+      (error: unknown) => ValidationError.isInstance(error) && error.field === 'options.confirm',
+    );
+    expect(await memory.list()).toHaveLength(2);
+    await memory.clearAll({ confirm: true });
+    expect(await memory.list()).toEqual([]);
+    await memory.close();
+  });
+
+  it('Automatic backup before dangerous operations', async () => {
+    const { memory, directory } = await backedUp();
+    const named = await memory.backup('manual');
+    await memory.deleteSession('s1', { confirm: true });
+    await memory.restore(named.path, { confirm: true });
+    await memory.clearAll({ confirm: true });
+    const automatic = readdirSync(directory).filter((file) => file.includes('auto-before-'));
+    expect(automatic.map((file) => file.replace(/^.*auto-before-/, '')).sort()).toEqual([
+      'clear-all.tar.gz',
+      'delete-session.tar.gz',
+      'restore.tar.gz',
+    ]);
+    // Only the newest five automatic backups are kept; the named one stays.
+    for (let i = 0; i < 4; i++) await memory.clearAll({ confirm: true });
+    const after = readdirSync(directory);
+    expect(after.filter((file) => file.includes('auto-before-'))).toHaveLength(5);
+    expect(after.some((file) => file.endsWith('_manual.tar.gz'))).toBe(true);
+    await memory.close();
+  });
+
+  it('Auto-capture successful automation action, Respect privacy exclusions and Skip repetitive actions based on interval filter, through the client', async () => {
     const memory = createMemory({
       store: makeStore(),
       logger: quiet,
