@@ -21,6 +21,7 @@ import { ValidationError } from './spec/errors.js';
 import { type Memory, type MemoryInput, type Scope, scopeSchema } from './spec/memory.js';
 import type { Procedure } from './spec/records.js';
 import type { MemoryFilter, MemoryStore } from './spec/store.js';
+import { stableJson } from './stable-json.js';
 import { parseInput } from './validate.js';
 
 const DAY_MS = 86_400_000;
@@ -29,18 +30,6 @@ const ARROW = ' → ';
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
-
-/** JSON with object keys sorted, so equal values give equal text whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** The tool a memory records: `metadata.tool`, else its first entity, else null. */
 function toolOf(memory: Memory): string | null {
@@ -322,7 +311,7 @@ function stepOf(memory: Memory): string {
     parameters !== undefined &&
     parameters !== null &&
     !(typeof parameters === 'object' && !Array.isArray(parameters) && Object.keys(parameters).length === 0);
-  return `${tool}(${hasParameters ? canonicalJson(parameters) : ''})`;
+  return `${tool}(${hasParameters ? stableJson(parameters) : ''})`;
 }
 
 function slugOf(name: string): string {
@@ -379,7 +368,7 @@ export async function workflowFromSession(
   }
   const at = new Date(parsed.options.now).toISOString();
   const hash = createHash('sha256')
-    .update(canonicalJson(scope ?? {}))
+    .update(stableJson(scope ?? {}))
     .update('\u0000')
     .update(parsed.sessionId)
     .digest('hex')
@@ -582,7 +571,7 @@ export async function warn(
 ): Promise<ActionWarning> {
   const planned = parseInput(plannedActionSchema, action, 'warn', 'action');
   const scope = parseInput(scopeOption, options?.scope, 'warn', 'options.scope');
-  const wanted = planned.parameters === undefined ? null : canonicalJson(planned.parameters);
+  const wanted = planned.parameters === undefined ? null : stableJson(planned.parameters);
   const candidates = await store.listMemories({
     filter: { ...scopeFilter(scope), categories: ['action', 'screen'], entities: [planned.tool] },
     orderBy: 'occurredAt',
@@ -590,8 +579,7 @@ export async function warn(
   });
   const past = candidates.filter(
     (memory) =>
-      toolOf(memory) === planned.tool &&
-      (wanted === null || canonicalJson(memory.metadata.parameters ?? {}) === wanted),
+      toolOf(memory) === planned.tool && (wanted === null || stableJson(memory.metadata.parameters ?? {}) === wanted),
   );
   const failed = past.filter((memory) => !succeeded(memory));
   const attempts = past.length;

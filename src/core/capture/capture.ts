@@ -3,6 +3,7 @@ import type { MemoryClient } from '../memory-client.js';
 import { createConsoleLogger, systemClock } from '../runtime-defaults.js';
 import { ConfigError, MemoirError } from '../spec/errors.js';
 import type { JsonValue, MemoryInput } from '../spec/memory.js';
+import { stableJson } from '../stable-json.js';
 import { parseInput } from '../validate.js';
 import {
   type AuditLine,
@@ -49,18 +50,6 @@ function globToRegExp(pattern: string): RegExp {
     else source += char.replace(/[.+^${}()|[\]\\/-]/g, '\\$&');
   }
   return new RegExp(`^${source}$`, 'is');
-}
-
-/** JSON with object keys sorted, so equal values give equal text whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 function truncate(text: string, max: number): string {
@@ -144,7 +133,7 @@ export function createCapture(client: CaptureClient, options?: CaptureOptions): 
     const signature = createHash('sha256')
       .update(event.tool)
       .update('\u0000')
-      .update(canonicalJson(redactValue(event.parameters ?? {}, [], { sensitiveKeys: false })))
+      .update(stableJson(redactValue(event.parameters ?? {}, [], { sensitiveKeys: false })))
       .digest('base64url');
     const previous = lastStored.get(session)?.get(signature);
     if (intervalMs > 0 && previous !== undefined && Math.abs(time - previous) < intervalMs) {
