@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { MemorySkippedEvent } from '../events.js';
 import { generateStructured } from '../llm/model-json.js';
 import { buildMemory, fingerprintOf, uniqueEntities } from '../memory-builder.js';
@@ -128,18 +129,13 @@ export async function runExtraction(
   const outcome: ExtractionOutcome = { creates: [], merges: [], skipped: [], failure: null };
   const { text, messageIds } = recentTranscript(conversation, context.settings.maxChars);
   const userName = conversation.messages.find((message) => message.role === 'user')?.name;
-  const extraction = await generateStructured(
-    context.model,
+  const extraction = await askModel(
+    context,
+    'extract',
     buildExtractionPrompt({ conversation: text, userName, now: target.occurredAt }),
     extractionOutputSchema,
-    { retries: context.settings.retries, contract: EXTRACTION_CONTRACT },
+    EXTRACTION_CONTRACT,
   );
-  recordStage(context.stats, 'extract', {
-    calls: extraction.attempts,
-    usage: extraction.usage,
-    ms: extraction.ms,
-    failed: !extraction.ok,
-  });
   if (!extraction.ok) {
     outcome.failure = extraction.error;
     return outcome;
@@ -165,18 +161,13 @@ export async function runExtraction(
 
   const merge = async (existing: Memory, candidate: Candidate): Promise<boolean> => {
     const current = rewritten.get(existing.id)?.memory ?? existing;
-    const result = await generateStructured(
-      context.model,
+    const result = await askModel(
+      context,
+      'merge',
       buildMergePrompt({ category: candidate.category, existing: current, incoming: candidate }),
       mergeOutputSchema,
-      { retries: context.settings.retries, contract: MERGE_CONTRACT },
+      MERGE_CONTRACT,
     );
-    recordStage(context.stats, 'merge', {
-      calls: result.attempts,
-      usage: result.usage,
-      ms: result.ms,
-      failed: !result.ok,
-    });
     if (!result.ok) {
       context.logger.log(
         'warn',
@@ -225,8 +216,9 @@ export async function runExtraction(
       continue;
     }
     const existing = await context.store.getMemories(matches.map((hit) => hit.id));
-    const decision = await generateStructured(
-      context.model,
+    const decision = await askModel(
+      context,
+      'dedup',
       buildDedupPrompt({
         candidate,
         existing: existing.map((item) => ({
@@ -238,14 +230,8 @@ export async function runExtraction(
         })),
       }),
       dedupDecisionSchema,
-      { retries: context.settings.retries, contract: DEDUP_CONTRACT },
+      DEDUP_CONTRACT,
     );
-    recordStage(context.stats, 'dedup', {
-      calls: decision.attempts,
-      usage: decision.usage,
-      ms: decision.ms,
-      failed: !decision.ok,
-    });
     if (!decision.ok) {
       context.logger.log('warn', `dedup decision failed (${decision.error}); creating the candidate`);
       outcome.creates.push({ memory, embedding: embedding ?? null });
@@ -275,6 +261,22 @@ export async function runExtraction(
   }
   outcome.merges = [...rewritten.values()];
   return outcome;
+}
+
+/** One structured model call, with its cost recorded against a pipeline stage. */
+async function askModel<T>(
+  context: PipelineContext,
+  stage: 'extract' | 'dedup' | 'merge',
+  request: Parameters<typeof generateStructured>[1],
+  schema: z.ZodType<T>,
+  contract: string,
+) {
+  const result = await generateStructured(context.model, request, schema, {
+    retries: context.settings.retries,
+    contract,
+  });
+  recordStage(context.stats, stage, { calls: result.attempts, usage: result.usage, ms: result.ms, failed: !result.ok });
+  return result;
 }
 
 function profileScopeEquals(a: Scope, b: Scope): boolean {
