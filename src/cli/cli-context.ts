@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { type LoadedConfig, loadConfig, type MemoirConfig } from '../core/config.js';
 import type { MemoryClient } from '../core/memory-client.js';
+import { isLevelEnabled } from '../core/runtime-defaults.js';
 import type { Logger, LogLevel } from '../core/spec/runtime.js';
 import { createMemory } from '../create-memory.js';
 import { DEFAULT_WIDTH } from './cli-format.js';
@@ -55,8 +56,6 @@ export interface GlobalOptions {
   debug?: boolean;
 }
 
-const LEVEL_RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
-
 /** The client the CLI uses by default: `createMemory` over `<home>/memoir.sqlite`. */
 export function defaultClientFactory({ home, config, logger }: ClientFactoryOptions): MemoryClient {
   return createMemory({ home, logger, recallK: config.recallK });
@@ -107,7 +106,7 @@ export class CliContext {
   readonly logger: Logger = {
     log: (level, message, fields) => {
       const threshold: LogLevel = this.globals.debug ? 'debug' : (this.loaded?.config.logLevel ?? 'warn');
-      if (LEVEL_RANK[level] > LEVEL_RANK[threshold]) return;
+      if (!isLevelEnabled(level, threshold)) return;
       const suffix = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
       this.stderr.write(`[memoir] ${level}: ${message}${suffix}\n`);
     },

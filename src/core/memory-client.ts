@@ -629,7 +629,9 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     const vectors = await embedAll(memories.map(embeddingText), 'retain');
 
     const outcome = await store.transaction(async () => {
-      const taken = new Map((await store.getMemories([...seenIds])).map((memory) => [memory.id, memory]));
+      // Only inputs that bring their own id can clash with a stored memory.
+      const claimed = seenIds.size > 0 ? await store.getMemories([...seenIds]) : [];
+      const taken = new Map(claimed.map((memory) => [memory.id, memory]));
       const duplicates = new Map<string, string>();
       if (onDuplicate === 'skip') {
         const existing = await store.listMemories({

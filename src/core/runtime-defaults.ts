@@ -27,11 +27,16 @@ export const randomIds: IdGenerator = {
 
 const LEVEL_RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
+/** True when a line at `level` should be written under the `threshold` level. */
+export function isLevelEnabled(level: LogLevel, threshold: LogLevel): boolean {
+  return LEVEL_RANK[level] <= LEVEL_RANK[threshold];
+}
+
 /** A logger writing lines at or above `level` to stderr. */
 export function createConsoleLogger(level: LogLevel = 'warn'): Logger {
   return {
     log(messageLevel, message, fields) {
-      if (LEVEL_RANK[messageLevel] > LEVEL_RANK[level]) return;
+      if (!isLevelEnabled(messageLevel, level)) return;
       const suffix = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
       process.stderr.write(`[memoir] ${messageLevel}: ${message}${suffix}\n`);
     },
