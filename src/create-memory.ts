@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { createLocalEmbedder } from './adapters/local-embedder/index.js';
 import { createSqliteStore } from './adapters/sqlite/index.js';
-import { loadConfig } from './core/config.js';
-import { createMemoryClient, type MemoryClient } from './core/memory-client.js';
-import type { MemoryOptions } from './core/memory-options.js';
-import { createConsoleLogger } from './core/runtime-defaults.js';
+import { createMemoryClient, type MemoryClient } from './core/client/memory-client.js';
+import type { MemoryOptions } from './core/client/memory-options.js';
+import { loadConfig } from './core/config/load-config.js';
+import { createConsoleLogger } from './core/utils/runtime-defaults.js';
 
 // The zero-configuration path (no store given) takes its settings from loadConfig(): the
 // config file and MEMOIR_* variables, below whatever the caller passed explicitly.

@@ -8,12 +8,6 @@
 
 export { createInMemoryStore, type InMemoryStoreOptions } from './adapters/in-memory/index.js';
 export { createLocalEmbedder, type LocalEmbedderOptions } from './adapters/local-embedder/index.js';
-export type { Attachment } from './core/attachments.js';
-export type {
-  BackupCounts,
-  BackupInfo,
-  RestoreReport,
-} from './core/backup/index.js';
 export {
   type AuditLine,
   builtInRedactionRules,
@@ -29,34 +23,6 @@ export {
   type WithCaptureOptions,
   withCapture,
 } from './core/capture/index.js';
-export {
-  type ConfigSource,
-  DEFAULT_CONFIG,
-  type LoadConfigOptions,
-  type LoadedConfig,
-  loadConfig,
-  type MemoirConfig,
-} from './core/config.js';
-export type {
-  ConversationInput,
-  ConversationMessage,
-} from './core/conversation/conversation-input.js';
-export {
-  PIPELINE_STAGES,
-  type PipelineStage,
-  type PipelineStats,
-  type StageStats,
-} from './core/conversation/pipeline-stats.js';
-export type { ConversationRetainResult } from './core/conversation/retain-conversation.js';
-export type {
-  BackgroundErrorEvent,
-  ExtractionFailedEvent,
-  MemoirEvents,
-  MemorySkippedEvent,
-  RecallEvent,
-  SkipReason,
-} from './core/events.js';
-export { type ContextTier, citationOf, type FormatContextOptions, formatContext } from './core/format-context.js';
 export type {
   ClientDefaults,
   InvalidateOptions,
@@ -67,8 +33,55 @@ export type {
   ReindexResult,
   RetainOptions,
   RetainResult,
-} from './core/memory-client.js';
-export type { ExtractionOptions, MemoryOptions, RankingOptions } from './core/memory-options.js';
+} from './core/client/memory-client.js';
+export type { ExtractionOptions, MemoryOptions, RankingOptions } from './core/client/memory-options.js';
+export {
+  type ConfigSource,
+  DEFAULT_CONFIG,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+  type MemoirConfig,
+} from './core/config/load-config.js';
+export type {
+  BackgroundErrorEvent,
+  ExtractionFailedEvent,
+  MemoirEvents,
+  MemorySkippedEvent,
+  RecallEvent,
+  SkipReason,
+} from './core/engine/events.js';
+export type { Attachment } from './core/lifecycle/attachments.js';
+export type {
+  BackupCounts,
+  BackupInfo,
+  RestoreReport,
+} from './core/lifecycle/backup/index.js';
+export {
+  type CleanupResult,
+  type ConsolidateResult,
+  type ConsolidationRecord,
+  importanceScore,
+  isProtected,
+} from './core/lifecycle/retention.js';
+export type { ImportResult } from './core/lifecycle/transfer.js';
+export type {
+  ActionWarning,
+  Alternative,
+  AnalyzePatternsOptions,
+  DetectedWorkflow,
+  DetectWorkflowsOptions,
+  PatternAnalysis,
+  PlannedAction,
+  Suggestion,
+  ToolPattern,
+} from './core/procedures/workflows.js';
+export {
+  type ContextTier,
+  citationOf,
+  type FormatContextOptions,
+  formatContext,
+} from './core/recall/format-context.js';
 export {
   type Boost,
   explainScore,
@@ -77,15 +90,19 @@ export {
   type RecallResponse,
   type RecallResult,
   type ScoreBreakdown,
-} from './core/recall.js';
+} from './core/recall/rank.js';
+export type {
+  ConversationInput,
+  ConversationMessage,
+} from './core/retain/conversation/conversation-input.js';
 export {
-  type CleanupResult,
-  type ConsolidateResult,
-  type ConsolidationRecord,
-  importanceScore,
-  isProtected,
-} from './core/retention.js';
-export type { SessionSummary, Tally } from './core/sessions.js';
+  PIPELINE_STAGES,
+  type PipelineStage,
+  type PipelineStats,
+  type StageStats,
+} from './core/retain/conversation/pipeline-stats.js';
+export type { ConversationRetainResult } from './core/retain/conversation/retain-conversation.js';
+export type { SessionSummary, Tally } from './core/sessions/session-summaries.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,
@@ -154,16 +171,4 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
-export type { ImportResult } from './core/transfer.js';
-export type {
-  ActionWarning,
-  Alternative,
-  AnalyzePatternsOptions,
-  DetectedWorkflow,
-  DetectWorkflowsOptions,
-  PatternAnalysis,
-  PlannedAction,
-  Suggestion,
-  ToolPattern,
-} from './core/workflows.js';
 export { createMemory } from './create-memory.js';

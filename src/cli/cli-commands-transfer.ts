@@ -4,10 +4,10 @@ import { createReadStream, createWriteStream, renameSync, statSync, unlinkSync, 
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import type { MemoryClient } from '../core/memory-client.js';
+import type { MemoryClient } from '../core/client/memory-client.js';
+import { exportRecords, importRecords } from '../core/lifecycle/transfer.js';
 import { MemoirError } from '../core/spec/errors.js';
 import type { EmbedderIdentity } from '../core/spec/store.js';
-import { exportRecords, importRecords } from '../core/transfer.js';
 import type { CliContext, CliOutput } from './cli-context.js';
 import { CliError } from './cli-errors.js';
 import { integer } from './cli-options.js';

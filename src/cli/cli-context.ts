@@ -1,9 +1,9 @@
 /** What every command shares: the streams, the global options, the config and the client. */
 import { mkdirSync } from 'node:fs';
-import { type LoadedConfig, loadConfig, type MemoirConfig } from '../core/config.js';
-import type { MemoryClient } from '../core/memory-client.js';
-import { isLevelEnabled } from '../core/runtime-defaults.js';
+import type { MemoryClient } from '../core/client/memory-client.js';
+import { type LoadedConfig, loadConfig, type MemoirConfig } from '../core/config/load-config.js';
 import type { Logger, LogLevel } from '../core/spec/runtime.js';
+import { isLevelEnabled } from '../core/utils/runtime-defaults.js';
 import { createMemory } from '../create-memory.js';
 import { DEFAULT_WIDTH } from './cli-format.js';
 

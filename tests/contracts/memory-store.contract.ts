@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memoryMatches } from '../../src/core/memory-filter.js';
+import { memoryMatches } from '../../src/core/search/memory-filter.js';
 import { StoreError } from '../../src/core/spec/errors.js';
 import type { Memory, Scope } from '../../src/core/spec/memory.js';
 import type {

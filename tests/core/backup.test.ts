@@ -15,10 +15,10 @@ import {
   sanitizeBackupName,
   writeTar,
   writeTarGz,
-} from '../../src/core/backup/index.js';
+} from '../../src/core/lifecycle/backup/index.js';
+import { exportRecords } from '../../src/core/lifecycle/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
 import type { EmbedderIdentity, MemoryStore } from '../../src/core/spec/store.js';
-import { exportRecords } from '../../src/core/transfer.js';
 import {
   day,
   makeEntity,

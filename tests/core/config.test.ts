@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type LoadConfigOptions, loadConfig } from '../../src/core/config.js';
+import { DEFAULT_CONFIG, type LoadConfigOptions, loadConfig } from '../../src/core/config/load-config.js';
 import { ConfigError } from '../../src/core/spec/errors.js';
 import type { LogLevel } from '../../src/core/spec/runtime.js';
 

@@ -10,7 +10,7 @@ import {
   importanceScore,
   isProtected,
   scheduleDaily,
-} from '../../src/core/retention.js';
+} from '../../src/core/lifecycle/retention.js';
 import type { Memory } from '../../src/core/spec/memory.js';
 import { createInMemoryStore, createMemory, type MemoryStore } from '../../src/index.js';
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/index.js';
-import { ValidationError } from '../../src/core/spec/errors.js';
-import type { EmbedderIdentity, MemoryStore } from '../../src/core/spec/store.js';
 import {
   canonicalJson,
   decodeEmbedding,
   encodeEmbedding,
   exportRecords,
   importRecords,
-} from '../../src/core/transfer.js';
+} from '../../src/core/lifecycle/transfer.js';
+import { ValidationError } from '../../src/core/spec/errors.js';
+import type { EmbedderIdentity, MemoryStore } from '../../src/core/spec/store.js';
 import {
   day,
   makeEntity,

@@ -10,7 +10,7 @@ import {
   suggest,
   warn,
   workflowFromSession,
-} from '../../src/core/workflows.js';
+} from '../../src/core/procedures/workflows.js';
 import {
   createInMemoryStore,
   createLocalEmbedder,

@@ -1,4 +1,4 @@
-import { scopeMatches } from '../../core/memory-filter.js';
+import { scopeMatches } from '../../core/search/memory-filter.js';
 import { StoreError } from '../../core/spec/errors.js';
 import type { Scope } from '../../core/spec/memory.js';
 import type { RecordCollection } from '../../core/spec/store.js';

@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
-import { compileFilter } from '../../core/memory-filter.js';
-import { lexicalText } from '../../core/memory-text.js';
+import { compileFilter } from '../../core/search/memory-filter.js';
 import { ConfigError, StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
@@ -19,7 +18,8 @@ import type {
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { Bm25Index, cosineSimilarity, topHits } from '../../core/text/bm25-index.js';
-import { toValidationIssues } from '../../core/validate.js';
+import { lexicalText } from '../../core/text/memory-text.js';
+import { toValidationIssues } from '../../core/utils/validate.js';
 import {
   type CollectionHost,
   cloneForStorage,

@@ -3,7 +3,7 @@ import type { Embedder, EmbedOptions } from '../../core/spec/embedder.js';
 import { ConfigError, ValidationError, type ValidationIssue } from '../../core/spec/errors.js';
 import { foldText, splitWords, termsOfWords } from '../../core/text/analyze.js';
 import { ENGLISH_STOP_WORDS } from '../../core/text/stop-words.js';
-import { toValidationIssues } from '../../core/validate.js';
+import { toValidationIssues } from '../../core/utils/validate.js';
 
 const COMPONENT = 'local-embedder';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Embedder, EmbedOptions } from '../../core/spec/embedder.js';
 import { ConfigError, ProviderError } from '../../core/spec/errors.js';
-import { parseInput } from '../../core/validate.js';
+import { parseInput } from '../../core/utils/validate.js';
 import { createClientLoader, resolveConnection } from './openai-client.js';
 import { callOpenAI, type OpenAICallContext } from './openai-errors.js';
 import { type OpenAIEmbedderOptions, openAIEmbedderOptionsSchema, parseOptions } from './openai-options.js';

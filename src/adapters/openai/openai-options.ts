@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../../core/spec/errors.js';
-import { toValidationIssues } from '../../core/validate.js';
+import { toValidationIssues } from '../../core/utils/validate.js';
 
 /** An environment to read variables from, shaped like `process.env`. */
 export type OpenAIEnvironment = Readonly<Record<string, string | undefined>>;

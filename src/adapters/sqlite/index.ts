@@ -5,9 +5,10 @@
  *
  * @module memoir/sqlite
  */
-import { createConsoleLogger } from '../../core/runtime-defaults.js';
+
 import { ConfigError } from '../../core/spec/errors.js';
-import { toValidationIssues } from '../../core/validate.js';
+import { createConsoleLogger } from '../../core/utils/runtime-defaults.js';
+import { toValidationIssues } from '../../core/utils/validate.js';
 import { SqliteStore } from './sqlite-store.js';
 import { type SqliteStoreOptions, sqliteStoreOptionsSchema } from './sqlite-store-options.js';
 

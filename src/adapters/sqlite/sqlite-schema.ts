@@ -1,5 +1,5 @@
-import { lexicalText } from '../../core/memory-text.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
+import { lexicalText } from '../../core/text/memory-text.js';
 import type { SqliteDatabase } from './sqlite-driver.js';
 
 /** The words the FTS5 index holds for a memory's text: the same terms the in-memory BM25 index uses. */

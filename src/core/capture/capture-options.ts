@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConfigError } from '../spec/errors.js';
 import { type Scope, scopeSchema, timeInputSchema } from '../spec/memory.js';
 import type { Clock, Logger } from '../spec/runtime.js';
-import { toValidationIssues } from '../validate.js';
+import { toValidationIssues } from '../utils/validate.js';
 import type { RedactionReplacer, RedactionRule } from './redaction.js';
 
 const isFunction = (value: unknown) => typeof value === 'function';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { MemoryClient } from '../memory-client.js';
-import { createConsoleLogger, systemClock } from '../runtime-defaults.js';
+import type { MemoryClient } from '../client/memory-client.js';
 import { ConfigError, MemoirError } from '../spec/errors.js';
 import type { JsonValue, MemoryInput } from '../spec/memory.js';
-import { stableJson } from '../stable-json.js';
-import { parseInput } from '../validate.js';
+import { createConsoleLogger, systemClock } from '../utils/runtime-defaults.js';
+import { stableJson } from '../utils/stable-json.js';
+import { parseInput } from '../utils/validate.js';
 import {
   type AuditLine,
   type CaptureEvent,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../spec/errors.js';
-import { toValidationIssues } from '../validate.js';
+import { toValidationIssues } from '../utils/validate.js';
 import type { Capture } from './capture.js';
 import type { CaptureEvent } from './capture-options.js';
 

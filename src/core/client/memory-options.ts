@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import type { CaptureOptions } from '../capture/index.js';
+import type { Embedder } from '../spec/embedder.js';
+import { ConfigError } from '../spec/errors.js';
+import type { LanguageModel } from '../spec/language-model.js';
+import { type Scope, scopeSchema } from '../spec/memory.js';
+import type { Clock, IdGenerator, Logger } from '../spec/runtime.js';
+import type { MemoryStore } from '../spec/store.js';
+import { toValidationIssues } from '../utils/validate.js';
+
+function port<T>(what: string, required: readonly string[]) {
+  return z.custom<T>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { specificationVersion?: unknown }).specificationVersion === 'v1' &&
+      required.every((member) => member in value),
+    { message: `expected a ${what} implementing specificationVersion 'v1' (members: ${required.join(', ')})` },
+  );
+}
+
+const withMethod = <T>(what: string, method: string) =>
+  z.custom<T>(
+    (value) =>
+      typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[method] === 'function',
+    {
+      message: `expected ${what} with a ${method}() method`,
+    },
+  );
+
+/** Tuning of recall's ranking. Every field has a default. */
+// The default boosts multiply to at most 1.02 × 1.01 × 1.01 ≈ 1.04, less than the 4.8 % step
+// between ranks 1 and 2 at rrfK 20: they reorder near-ties, never a clearly better match.
+export const rankingOptionsSchema = z
+  .object({
+    /** Candidates taken from each list before fusion (at least `k`). Default 100. */
+    candidates: z.number().int().min(1).max(10_000).default(100),
+    /**
+     * The constant of reciprocal-rank fusion: 1 / (rrfK + rank). Smaller values trust the
+     * top of each list more. Default 20: memory recall wants the few best items, and with
+     * the classic 60 ranks 1 and 2 differ by under 2 %, less than any boost.
+     */
+    rrfK: z.number().positive().max(10_000).default(20),
+    /** Weight of the lexical (BM25) list in fusion. Default 1. */
+    lexicalWeight: z.number().min(0).max(100).default(1),
+    /**
+     * Weight of the vector list in fusion. Default 1 for a semantic embedder, 0.3 for a
+     * lexical one (`embedder.semantic === false`), whose list mostly repeats BM25's with more noise.
+     */
+    vectorWeight: z.number().min(0).max(100).optional(),
+    /** Largest relative boost importance gives (importance 1 → ×(1+w), 0 → ×(1-w)). Default 0.02. */
+    importanceWeight: z.number().min(0).max(1).default(0.02),
+    /** Largest relative boost a brand-new memory gets over an old one. Default 0.01. */
+    recencyWeight: z.number().min(0).max(1).default(0.01),
+    /** Age at which the recency boost has halved, in days. Default 30. */
+    recencyHalfLifeDays: z.number().positive().default(30),
+    /** Relative boost of bookmarked memories. Default 0.01. */
+    bookmarkWeight: z.number().min(0).max(1).default(0.01),
+    /**
+     * Relative boost of the memories of the session named by `resumeSession`. Default 0.1:
+     * unlike the tie-breakers above, resuming a session is meant to bring its memories up.
+     */
+    sessionWeight: z.number().min(0).max(10).default(0.1),
+  })
+  .strict();
+/** Ranking options as accepted (all optional). */
+export type RankingOptions = z.input<typeof rankingOptionsSchema>;
+/** Ranking options with defaults filled. */
+export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema> & { vectorWeight: number };
+
+/** Settings of the conversation pipeline (`retain({ messages })` with a language model). */
+export const extractionOptionsSchema = z
+  .object({
+    /** Fewest messages worth extracting from; shorter conversations are kept as episodes. Default 4. */
+    minMessages: z.number().int().min(1).max(10_000).default(4),
+    /** Transcript characters sent to the model, newest messages kept. Default 8000. */
+    maxChars: z.number().int().min(200).max(1_000_000).default(8000),
+    /** Cosine similarity from which a stored memory may be a duplicate. Default 0.7. */
+    similarityThreshold: z.number().min(-1).max(1).default(0.7),
+    /** Possible duplicates shown to the dedup decision. Default 5. */
+    maxMatches: z.number().int().min(1).max(50).default(5),
+    /** Retries after an unusable model answer (the error is shown to the model). Default 1. */
+    retries: z.number().int().min(0).max(5).default(1),
+  })
+  .strict();
+/** Extraction settings as accepted (all optional). */
+export type ExtractionOptions = z.input<typeof extractionOptionsSchema>;
+
+/** Options of {@link createMemory}. All optional: `createMemory()` runs offline with defaults. */
+export const memoryOptionsSchema = z
+  .object({
+    /** Where memories live. Default: the SQLite store in `home`. */
+    store: port<MemoryStore>('MemoryStore', ['open', 'upsertMemories', 'getMemories', 'listMemories']).optional(),
+    /** Turns text into vectors. Default: the local hashing embedder (offline, no download). */
+    embedder: port<Embedder>('Embedder', ['id', 'dimensions', 'embed']).optional(),
+    /** Directory of the default SQLite store (`<home>/memoir.sqlite`); used only when `store` is absent. */
+    home: z.string().min(1).optional(),
+    /** Where backups are written. Default `<home>/backups`. */
+    backupDirectory: z.string().min(1).optional(),
+    /** Where attachments are copied. Default `<home>/attachments`. */
+    attachmentDirectory: z.string().min(1).optional(),
+    /** Scope applied to every retain and recall that doesn't name its own. */
+    scope: scopeSchema.optional(),
+    /** Session applied to every retain that doesn't name its own; `'auto'` generates one for this client. */
+    sessionId: z.string().min(1).max(256).optional(),
+    /** Default number of results of `recall`. Default 10. */
+    recallK: z.number().int().min(1).max(1000).default(10),
+    /** Ranking tuning. */
+    ranking: rankingOptionsSchema.default(rankingOptionsSchema.parse({})),
+    /** A chat model for the conversation pipeline; without one, conversations are kept as episodes. */
+    languageModel: port<LanguageModel>('LanguageModel', ['id', 'generate']).optional(),
+    /** Conversation pipeline settings. */
+    extraction: extractionOptionsSchema.default(extractionOptionsSchema.parse({})),
+    /** Storage quota `stats()` reports usage against, megabytes. Default 500. */
+    maxSizeMb: z.number().positive().default(500),
+    /** Days `cleanup()` keeps memories (bookmarked and manual_save ones are always kept). Default 30. */
+    retentionDays: z.number().positive().max(1_000_000).default(30),
+    /** Most memories to keep; storing beyond it evicts the lowest-ranked unprotected ones. Default: no limit. */
+    maxMemories: z.number().int().positive().optional(),
+    /** Run `cleanup()` (and `consolidate()` when `consolidate: true`) daily at this local hour; timers are unref'd. */
+    schedule: z
+      .object({
+        hour: z.number().int().min(0).max(23),
+        consolidate: z.boolean().default(false),
+      })
+      .strict()
+      .optional(),
+    /** Auto-capture settings; checked in full by the capture module when the client is created. */
+    capture: z.record(z.string(), z.unknown()).optional(),
+    /** Concurrency of background work (access bookkeeping, `retainAsync`). Default 1. */
+    concurrency: z.number().int().min(1).max(64).default(1),
+    /** Time source. */
+    clock: withMethod<Clock>('a Clock', 'now').optional(),
+    /** Id source. */
+    ids: withMethod<IdGenerator>('an IdGenerator', 'next').optional(),
+    /** Diagnostics sink. */
+    logger: withMethod<Logger>('a Logger', 'log').optional(),
+  })
+  .strict();
+
+/** Options of {@link createMemory}. */
+export interface MemoryOptions {
+  /** Where memories live. Default: the SQLite store at `<home>/memoir.sqlite`. */
+  store?: MemoryStore;
+  /** Turns text into vectors. Default: the local hashing embedder (offline, no download). */
+  embedder?: Embedder;
+  /**
+   * Directory of the default SQLite store (`<home>/memoir.sqlite`), used only when `store`
+   * is absent. Default: `loadConfig().config.home` (`$MEMOIR_HOME`, else `~/.memoir`).
+   */
+  home?: string;
+  /** Where `backup()` and the automatic backups write. Default `<home>/backups`. */
+  backupDirectory?: string;
+  /** Where `attach()` copies files. Default `<home>/attachments`. */
+  attachmentDirectory?: string;
+  /** Scope applied to every retain and recall that doesn't name its own. */
+  scope?: Scope;
+  /**
+   * Session applied to every retain that doesn't name its own. `'auto'` generates one when
+   * the client is created (`session_YYYYMMDD_HHMMSS_xxxx`), shared by everything it stores.
+   */
+  sessionId?: string;
+  /** Default number of results of `recall`. Default 10. */
+  recallK?: number;
+  /** Ranking tuning. */
+  ranking?: RankingOptions;
+  /**
+   * A chat model (e.g. from `memoir/openai`) for the conversation pipeline: with one,
+   * `retain({ messages })` extracts, deduplicates and merges memories; without one, it
+   * keeps the conversation as an episode plus the facts simple rules can find.
+   */
+  languageModel?: LanguageModel;
+  /** Conversation pipeline settings. */
+  extraction?: ExtractionOptions;
+  /** Auto-capture of tool calls (`capture()`): opt-in with `{ enabled: true }`. */
+  capture?: CaptureOptions;
+  /** Days `cleanup()` keeps memories; bookmarked and `manual_save` ones are always kept. Default 30. */
+  retentionDays?: number;
+  /** Storage quota `stats()` reports usage against, megabytes. Default 500. */
+  maxSizeMb?: number;
+  /** Most memories to keep: storing beyond it evicts the lowest-ranked unprotected ones (importance, recency, use). */
+  maxMemories?: number;
+  /** A daily maintenance run at a local hour: `cleanup()`, and `consolidate()` too when asked. Timers never keep the process alive. */
+  schedule?: {
+    /** Local hour of the daily run, 0–23. */
+    hour: number;
+    /** Also run `consolidate()`. Default false. */
+    consolidate?: boolean;
+  };
+  /** Concurrency of background work. Default 1. */
+  concurrency?: number;
+  /** Time source (inject a fixed clock in tests). */
+  clock?: Clock;
+  /** Id source (inject a counter in tests). */
+  ids?: IdGenerator;
+  /** Diagnostics sink. Default: warnings and errors to stderr. */
+  logger?: Logger;
+}
+
+/** Parse createMemory's options once, turning problems into a ConfigError naming the option. */
+export function parseMemoryOptions(options: unknown) {
+  const result = memoryOptionsSchema.safeParse(options ?? {});
+  if (result.success) return result.data;
+  const [issue] = toValidationIssues(result.error, options, '');
+  throw new ConfigError(`option ${issue?.field ?? ''}: ${issue?.message ?? 'invalid'}`, {
+    component: 'createMemory',
+    field: issue?.field,
+    suggestion: 'See the MemoryOptions reference for accepted values.',
+  });
+}

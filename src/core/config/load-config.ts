@@ -1,0 +1,406 @@
+/**
+ * Loading memoir's settings from defaults, a JSON file, the environment and explicit
+ * overrides, each layer checked so that a bad value is reported with where it came from.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../spec/errors.js';
+import type { Logger, LogLevel } from '../spec/runtime.js';
+
+const COMPONENT = 'config';
+
+/** memoir's settings, after defaults are applied. */
+export interface MemoirConfig {
+  /**
+   * Directory holding memoir's files (`memoir.sqlite`, `procedures/`, `config.json`, …).
+   * Default `~/.memoir`. A leading `~` is the user's home directory; {@link loadConfig}
+   * returns an absolute path (a relative one in a config file is relative to that file).
+   * Environment: `MEMOIR_HOME`, or its alias `MEMORY_STORAGE_PATH`.
+   */
+  home: string;
+  /** Memories older than this many days may be deleted by the lifecycle job (important and bookmarked ones are kept). Default 30. */
+  retentionDays: number;
+  /** Size the store may grow to, in megabytes, before the oldest unimportant memories are pruned. Default 500. */
+  maxSizeMb: number;
+  /** Most memories to keep, or `null` for no limit. Default `null`. */
+  maxMemories: number | null;
+  /** Results recall returns by default, 1 to 1000. Default 10. */
+  recallK: number;
+  /** Recall drops results scoring below this, 0 to 1. Default 0. */
+  recallMinScore: number;
+  /** Tokens recalled context may take by default, or `null` for no limit. Default `null`. */
+  tokenBudget: number | null;
+  /** Least severe level logged. Default `warn`. */
+  logLevel: LogLevel;
+  /** Whether tool events are captured into memory automatically. Capture is opt-in: default `false`. */
+  captureEnabled: boolean;
+}
+
+/** Name of one setting. */
+type Setting = keyof MemoirConfig;
+
+/** Where a setting's value came from. */
+export type ConfigSource =
+  | {
+      /** The built-in default. */
+      kind: 'default';
+    }
+  | {
+      /** A JSON config file. */
+      kind: 'file';
+      /** Its absolute path. */
+      path: string;
+    }
+  | {
+      /** An environment variable. */
+      kind: 'env';
+      /** Its name, e.g. `MEMOIR_RETENTION_DAYS`. */
+      variable: string;
+    }
+  | {
+      /** The `overrides` option of {@link loadConfig}. */
+      kind: 'override';
+    };
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /**
+   * JSON config file to read. Default: env `MEMOIR_CONFIG`, else `<home>/config.json`, where
+   * home comes from the overrides, the environment or the default. A file named here or in
+   * `MEMOIR_CONFIG` must exist; the default one may be absent.
+   */
+  file?: string;
+  /** Environment to read. Default `process.env`. Tests should pass their own object. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Settings that win over every other source, e.g. from CLI flags. `undefined` values are ignored. */
+  overrides?: Partial<MemoirConfig>;
+  /** Receives an `info` line for each setting not left at its default, naming its source. */
+  logger?: Logger;
+}
+
+/** What {@link loadConfig} returns. */
+export interface LoadedConfig {
+  /** The settings in effect. */
+  config: MemoirConfig;
+  /** Where each setting's value came from. */
+  sources: Record<Setting, ConfigSource>;
+}
+
+const positiveInt = () => z.number().int().positive();
+
+// One schema per setting, so each source's values are checked one by one and a failure
+// can name its setting and its source.
+const settingSchemas = {
+  home: z.string().min(1),
+  retentionDays: positiveInt(),
+  maxSizeMb: z.number().positive().finite(),
+  maxMemories: positiveInt().nullable(),
+  recallK: z.number().int().min(1).max(1000),
+  recallMinScore: z.number().min(0).max(1),
+  tokenBudget: positiveInt().nullable(),
+  logLevel: z.enum(['error', 'warn', 'info', 'debug']),
+  captureEnabled: z.boolean(),
+} satisfies Record<Setting, z.ZodType>;
+
+const configSchema = z
+  .object({
+    home: settingSchemas.home.default('~/.memoir'),
+    retentionDays: settingSchemas.retentionDays.default(30),
+    maxSizeMb: settingSchemas.maxSizeMb.default(500),
+    maxMemories: settingSchemas.maxMemories.default(null),
+    recallK: settingSchemas.recallK.default(10),
+    recallMinScore: settingSchemas.recallMinScore.default(0),
+    tokenBudget: settingSchemas.tokenBudget.default(null),
+    logLevel: settingSchemas.logLevel.default('warn'),
+    captureEnabled: settingSchemas.captureEnabled.default(false),
+  })
+  .strict();
+
+/**
+ * The default settings. `home` is `~/.memoir` here; {@link loadConfig} expands the `~`.
+ */
+export const DEFAULT_CONFIG: Readonly<MemoirConfig> = Object.freeze(configSchema.parse({}));
+
+const SETTINGS = Object.keys(settingSchemas) as Setting[];
+
+// What each setting expects, in the words of an error message, and a valid example.
+const EXPECTATIONS: Record<Setting, { expects: string; example: string }> = {
+  home: { expects: 'a directory path', example: '~/.memoir' },
+  retentionDays: { expects: 'a positive whole number of days', example: '30' },
+  maxSizeMb: { expects: 'a positive number of megabytes', example: '500' },
+  maxMemories: { expects: 'a positive whole number, or null for no limit', example: '100000' },
+  recallK: { expects: 'a whole number from 1 to 1000', example: '10' },
+  recallMinScore: { expects: 'a number from 0 to 1', example: '0.2' },
+  tokenBudget: { expects: 'a positive whole number of tokens, or null for no limit', example: '2000' },
+  logLevel: { expects: 'one of "error", "warn", "info", "debug"', example: 'info' },
+  captureEnabled: { expects: 'true or false', example: 'true' },
+};
+
+const NULLABLE: ReadonlySet<Setting> = new Set(['maxMemories', 'tokenBudget']);
+
+/** `retentionDays` → `MEMOIR_RETENTION_DAYS`. */
+const envVariable = (setting: Setting): string =>
+  `MEMOIR_${setting.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+
+const HOME_ALIAS = 'MEMORY_STORAGE_PATH';
+
+function describeSource(source: ConfigSource): string {
+  switch (source.kind) {
+    case 'default':
+      return 'the defaults';
+    case 'file':
+      return `file ${source.path}`;
+    case 'env':
+      return `env ${source.variable}`;
+    case 'override':
+      return 'overrides';
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
+}
+
+function jsonExample(setting: Setting): string {
+  const { example } = EXPECTATIONS[setting];
+  return setting === 'home' || setting === 'logLevel' ? JSON.stringify(example) : example;
+}
+
+function suggestionFor(setting: Setting, source: ConfigSource): string {
+  const { example } = EXPECTATIONS[setting];
+  switch (source.kind) {
+    case 'file':
+      return `Fix "${setting}" in ${source.path}, e.g. "${setting}": ${jsonExample(setting)}, or remove it to use the default.`;
+    case 'env':
+      return `Set ${source.variable}=${example}, or unset it to use the default.`;
+    default:
+      return `Pass ${setting}: ${jsonExample(setting)} to loadConfig, or leave it out to use the default.`;
+  }
+}
+
+function invalidSetting(setting: Setting, shown: string, source: ConfigSource): ConfigError {
+  const { expects, example } = EXPECTATIONS[setting];
+  return new ConfigError(
+    `${setting} must be ${expects}, e.g. ${example}; got ${shown} from ${describeSource(source)}`,
+    { component: COMPONENT, field: setting, suggestion: suggestionFor(setting, source) },
+  );
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const TRUE = new Set(['true', '1', 'yes']);
+const FALSE = new Set(['false', '0', 'no']);
+
+/** Turn an environment string into the setting's type; `undefined` means "not set". */
+function parseEnvValue(setting: Setting, raw: string): unknown {
+  const text = raw.trim();
+  if (setting === 'home') return text || undefined;
+  if (text === '' || text.toLowerCase() === 'null') return NULLABLE.has(setting) ? null : text || undefined;
+  if (setting === 'captureEnabled') {
+    const lower = text.toLowerCase();
+    return TRUE.has(lower) ? true : FALSE.has(lower) ? false : raw;
+  }
+  if (setting === 'logLevel') return text.toLowerCase();
+  return NUMBER.test(text) ? Number(text) : raw;
+}
+
+function expandHome(path: string, base: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/') || path.startsWith('~\\')) return join(homedir(), path.slice(2));
+  return resolve(base, path);
+}
+
+// `raw` is the environment text a value was parsed from, shown in errors as written.
+type Layer = Partial<Record<Setting, { value: unknown; source: ConfigSource; raw?: string }>>;
+
+function checkLayer(layer: Layer): void {
+  for (const setting of SETTINGS) {
+    const entry = layer[setting];
+    if (!entry) continue;
+    if (!settingSchemas[setting].safeParse(entry.value).success) {
+      const shown = entry.raw !== undefined ? JSON.stringify(entry.raw) : describeValue(entry.value);
+      throw invalidSetting(setting, shown, entry.source);
+    }
+  }
+}
+
+function unknownKeysError(keys: string[], where: string, field: string): ConfigError {
+  const known = new Set<string>(SETTINGS);
+  const hints = keys
+    .map((key) => [key, key.replace(/[_-]+([a-z0-9])/gi, (_, letter: string) => letter.toUpperCase())] as const)
+    .filter(([key, camel]) => camel !== key && known.has(camel))
+    .map(([key, camel]) => `"${key}" → "${camel}"`);
+  const listed = keys.map((key) => `"${key}"`).join(', ');
+  return new ConfigError(`unknown setting(s) ${listed} in ${where}; known settings are ${SETTINGS.join(', ')}`, {
+    component: COMPONENT,
+    field,
+    suggestion:
+      hints.length > 0
+        ? `Settings are camelCase: rename ${hints.join(', ')}.`
+        : `Remove ${listed}, or correct the spelling to one of the known settings.`,
+  });
+}
+
+function readEnvLayer(env: Readonly<Record<string, string | undefined>>, logger: Logger | undefined): Layer {
+  const layer: Layer = {};
+  for (const setting of SETTINGS) {
+    const variable = envVariable(setting);
+    const raw = env[variable];
+    if (raw === undefined) continue;
+    const value = parseEnvValue(setting, raw);
+    if (value !== undefined) layer[setting] = { value, source: { kind: 'env', variable }, raw };
+  }
+  const alias = env[HOME_ALIAS]?.trim();
+  if (alias) {
+    if (!layer.home) layer.home = { value: alias, source: { kind: 'env', variable: HOME_ALIAS } };
+    else if (layer.home.value !== alias) {
+      logger?.log('warn', `${HOME_ALIAS} is ignored because MEMOIR_HOME is also set`, {
+        MEMOIR_HOME: layer.home.value,
+        [HOME_ALIAS]: alias,
+      });
+    }
+  }
+  return layer;
+}
+
+function readOverrideLayer(overrides: Partial<MemoirConfig> | undefined): Layer {
+  const layer: Layer = {};
+  if (overrides === undefined) return layer;
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    throw new ConfigError(`overrides must be an object of settings (got ${describeValue(overrides)})`, {
+      component: COMPONENT,
+      field: 'overrides',
+      suggestion: 'Pass e.g. { overrides: { retentionDays: 7 } }.',
+    });
+  }
+  const unknown = Object.keys(overrides).filter((key) => !Object.hasOwn(settingSchemas, key));
+  if (unknown.length > 0) throw unknownKeysError(unknown, 'overrides', unknown[0]!);
+  for (const setting of SETTINGS) {
+    const value: unknown = overrides[setting];
+    if (value !== undefined) layer[setting] = { value, source: { kind: 'override' } };
+  }
+  return layer;
+}
+
+function readFileLayer(path: string, explicit: boolean): Layer {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !explicit) return {};
+    const reason = code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
+    throw new ConfigError(`config file ${path} ${reason}`, {
+      component: COMPONENT,
+      field: 'file',
+      suggestion:
+        code === 'ENOENT'
+          ? 'Create the file, or correct the path given by the file option or MEMOIR_CONFIG.'
+          : 'Check that the path is a readable file.',
+      cause: error,
+    });
+  }
+  let data: unknown;
+  try {
+    // A byte-order mark is legal in a UTF-8 file but not in JSON.
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`, {
+      component: COMPONENT,
+      field: 'file',
+      suggestion: 'Fix the JSON syntax, e.g. {"retentionDays": 30}; comments and trailing commas are not allowed.',
+      cause: error,
+    });
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ConfigError(`config file ${path} must hold a JSON object of settings (got ${describeValue(data)})`, {
+      component: COMPONENT,
+      field: 'file',
+      suggestion: 'Write an object, e.g. {"retentionDays": 30}.',
+    });
+  }
+  const record = data as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((key) => !Object.hasOwn(settingSchemas, key));
+  if (unknown.length > 0) throw unknownKeysError(unknown, `file ${path}`, unknown[0]!);
+  const layer: Layer = {};
+  for (const setting of SETTINGS) {
+    if (setting in record) layer[setting] = { value: record[setting], source: { kind: 'file', path } };
+  }
+  return layer;
+}
+
+/**
+ * Load memoir's settings. Sources, lowest to highest precedence: {@link DEFAULT_CONFIG},
+ * the JSON config file, the environment, then `options.overrides`.
+ *
+ * The file holds camelCase settings, e.g. `{"retentionDays": 7, "captureEnabled": true}`.
+ * In the environment, `MEMOIR_HOME` (or its alias `MEMORY_STORAGE_PATH`; `MEMOIR_HOME` wins)
+ * sets `home`, and every other setting is `MEMOIR_` plus its name in SCREAMING_SNAKE_CASE,
+ * e.g. `MEMOIR_RETENTION_DAYS=7`. Environment values are parsed from strings: numbers;
+ * `true`/`false`/`1`/`0`/`yes`/`no` for booleans; `null` or empty for "no limit" on
+ * nullable settings. An empty variable otherwise counts as unset.
+ *
+ * Every source is checked, even where a higher one overrides it, so a broken config file
+ * is reported rather than hidden.
+ *
+ * @throws ConfigError naming the setting, the bad value, its source and the expected
+ * format (e.g. `retentionDays must be a positive whole number of days, e.g. 30; got -5
+ * from file /home/me/.memoir/config.json`); also for an unknown setting, unparsable JSON,
+ * or a missing file named by `options.file` or `MEMOIR_CONFIG`.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const env = options.env ?? process.env;
+  const logger = options.logger;
+
+  const overrideLayer = readOverrideLayer(options.overrides);
+  const envLayer = readEnvLayer(env, logger);
+  checkLayer(overrideLayer);
+  checkLayer(envLayer);
+
+  const namedFile = options.file?.trim() || env.MEMOIR_CONFIG?.trim() || undefined;
+  const earlyHome = (overrideLayer.home ?? envLayer.home)?.value as string | undefined;
+  const filePath = namedFile
+    ? resolve(namedFile)
+    : join(expandHome(earlyHome ?? DEFAULT_CONFIG.home, process.cwd()), 'config.json');
+  const fileLayer = readFileLayer(filePath, namedFile !== undefined);
+  checkLayer(fileLayer);
+  logger?.log('debug', `configuration file ${filePath}`, { file: filePath, settings: Object.keys(fileLayer).length });
+
+  const config = {} as Record<Setting, unknown>;
+  const sources = {} as Record<Setting, ConfigSource>;
+  for (const setting of SETTINGS) {
+    const entry = overrideLayer[setting] ?? envLayer[setting] ?? fileLayer[setting];
+    config[setting] = entry ? entry.value : DEFAULT_CONFIG[setting];
+    sources[setting] = entry ? entry.source : { kind: 'default' };
+  }
+  const homeSource = sources.home;
+  config.home = expandHome(
+    config.home as string,
+    homeSource.kind === 'file' ? dirname(homeSource.path) : process.cwd(),
+  );
+
+  for (const setting of SETTINGS) {
+    const source = sources[setting];
+    if (source.kind === 'default') continue;
+    logger?.log(
+      'info',
+      `configuration override: ${setting} = ${describeValue(config[setting])} from ${describeSource(source)}`,
+      {
+        setting,
+        value: config[setting],
+        source,
+      },
+    );
+  }
+  return { config: config as unknown as MemoirConfig, sources };
+}

@@ -1,0 +1,76 @@
+import type { MemoirError } from '../spec/errors.js';
+import type { Memory } from '../spec/memory.js';
+
+/**
+ * Why something was not stored: `duplicate` (identical, or judged a duplicate by the
+ * model), `guard` (a conversation too short or from a failed run to extract from),
+ * `interval` (a captured tool call repeated within `minIntervalSeconds`), `excluded` (a
+ * captured call in a session matching a privacy exclusion).
+ */
+export type SkipReason = 'duplicate' | 'guard' | 'interval' | 'excluded';
+
+/** Payload of `memory:skipped`. */
+export interface MemorySkippedEvent {
+  /** Position of the input in the `retain` call. */
+  index: number;
+  /** Machine-readable reason. */
+  reason: SkipReason;
+  /** Human-readable explanation. */
+  detail: string;
+  /** The memory that made this input redundant, when there is one. */
+  existingId?: string;
+}
+
+/** Payload of `extraction:failed`. */
+export interface ExtractionFailedEvent {
+  /** What went wrong, e.g. the model's last validation error. */
+  reason: string;
+  /** The episode memory that keeps the raw conversation. */
+  episodeId: string;
+  /** The conversation's session, if any. */
+  sessionId: string | null;
+}
+
+/** Payload of `recall`. */
+export interface RecallEvent {
+  /** The query as given. */
+  query: string;
+  /** Ids returned, best first. */
+  ids: string[];
+  /** Wall time of the recall, milliseconds. */
+  durationMs: number;
+}
+
+/** Payload of `error`: background work that failed without throwing into agent code. */
+export interface BackgroundErrorEvent {
+  /** What was being done, e.g. `recordAccess`. */
+  operation: string;
+  /** The failure. */
+  error: MemoirError;
+  /** The input the work was given (e.g. to `retainAsync`), so the host can keep it. */
+  input?: unknown;
+}
+
+/** Events a memory client emits, with their listener signatures. */
+export interface MemoirEvents {
+  /** Memories were stored by `retain`. */
+  'memory:retained': (event: { memories: Memory[] }) => void;
+  /** An input to `retain` was not stored. */
+  'memory:skipped': (event: MemorySkippedEvent) => void;
+  /** The conversation pipeline stored a new memory. */
+  'memory:created': (event: { memory: Memory }) => void;
+  /** The conversation pipeline merged new information into a stored memory. */
+  'memory:merged': (event: { memory: Memory; previous: Memory }) => void;
+  /** Extraction from a conversation failed; the conversation was kept as an episode. */
+  'extraction:failed': (event: ExtractionFailedEvent) => void;
+  /** A memory was changed by `update`. */
+  'memory:updated': (event: { memory: Memory; previous: Memory }) => void;
+  /** Memories were hard-deleted by `forget`. */
+  'memory:forgotten': (event: { ids: string[] }) => void;
+  /** A memory was soft-invalidated. */
+  'memory:invalidated': (event: { memory: Memory; reason: string }) => void;
+  /** A recall finished. */
+  recall: (event: RecallEvent) => void;
+  /** Background work failed; the agent's call was not affected. */
+  error: (event: BackgroundErrorEvent) => void;
+}

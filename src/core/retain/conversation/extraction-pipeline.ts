@@ -1,0 +1,291 @@
+import type { z } from 'zod';
+import type { MemorySkippedEvent } from '../../engine/events.js';
+import { generateStructured } from '../../llm/model-json.js';
+import { buildMemory, fingerprintOf, uniqueEntities } from '../../memories/memory-builder.js';
+import {
+  buildDedupPrompt,
+  buildExtractionPrompt,
+  buildMergePrompt,
+  DEDUP_CONTRACT,
+  dedupDecisionSchema,
+  EXTRACTION_CONTRACT,
+  extractionOutputSchema,
+  type MEMORY_CATEGORIES,
+  MERGE_CONTRACT,
+  mergeOutputSchema,
+} from '../../prompts/index.js';
+import { scanVector } from '../../search/native-or-scan.js';
+import type { Embedder } from '../../spec/embedder.js';
+import type { LanguageModel } from '../../spec/language-model.js';
+import type { Memory, MemoryKind, Scope } from '../../spec/memory.js';
+import type { Logger } from '../../spec/runtime.js';
+import type { MemoryStore } from '../../spec/store.js';
+import { embeddingText } from '../../text/memory-text.js';
+import type { ParsedConversation } from './conversation-input.js';
+import { recentTranscript } from './conversation-input.js';
+import { type PipelineStats, recordStage } from './pipeline-stats.js';
+
+/** Settings of the conversation pipeline. */
+export interface ExtractionSettings {
+  /** Fewest messages worth extracting from. */
+  minMessages: number;
+  /** Transcript characters sent to the model, newest kept. */
+  maxChars: number;
+  /** Cosine similarity from which a stored memory counts as a possible duplicate. */
+  similarityThreshold: number;
+  /** Possible duplicates shown to the dedup decision. */
+  maxMatches: number;
+  /** Retries after an unusable model answer. */
+  retries: number;
+}
+
+/** Everything the pipeline needs from the client. */
+export interface PipelineContext {
+  store: MemoryStore;
+  embedder: Embedder;
+  model: LanguageModel;
+  settings: ExtractionSettings;
+  stats: PipelineStats;
+  logger: Logger;
+  now: string;
+  newId: () => string;
+  embed: (texts: string[]) => Promise<Float32Array[]>;
+}
+
+/** What the pipeline decided; the client writes it in one transaction. */
+export interface ExtractionOutcome {
+  /** New memories with their embeddings. */
+  creates: Array<{ memory: Memory; embedding: Float32Array | null }>;
+  /** Stored memories rewritten by a merge. */
+  merges: Array<{ memory: Memory; previous: Memory; embedding: Float32Array | null }>;
+  /** Candidates the dedup decision dropped. */
+  skipped: MemorySkippedEvent[];
+  /** Why extraction produced nothing usable; the conversation is then kept as an episode. */
+  failure: string | null;
+}
+
+type Category = (typeof MEMORY_CATEGORIES)[number];
+type Candidate = { category: Category; abstract: string; overview: string; content: string; entities: string[] };
+
+// The seed design lets only these categories merge; events and cases are distinct happenings.
+const MERGEABLE: ReadonlySet<Category> = new Set(['preferences', 'entities', 'patterns']);
+
+const KIND_OF: Record<Category, MemoryKind> = {
+  profile: 'world',
+  preferences: 'opinion',
+  entities: 'world',
+  events: 'world',
+  cases: 'experience',
+  patterns: 'observation',
+};
+
+function mergedMemory(
+  existing: Memory,
+  merged: Omit<Candidate, 'category' | 'entities'>,
+  extra: Candidate,
+  context: PipelineContext,
+  messageIds: string[],
+  sessionId: string | null,
+): Memory {
+  const previousHistory = Array.isArray(existing.metadata.history) ? existing.metadata.history : [];
+  const previousIds = Array.isArray(existing.metadata.messageIds) ? existing.metadata.messageIds : [];
+  const next: Memory = {
+    ...existing,
+    abstract: merged.abstract,
+    overview: merged.overview || null,
+    content: merged.content,
+    entities: uniqueEntities([...existing.entities, ...extra.entities]),
+    updatedAt: context.now,
+    metadata: {
+      ...existing.metadata,
+      // The tiers as they were before, so a merge can be audited or undone.
+      history: [
+        ...previousHistory,
+        {
+          at: context.now,
+          sessionId,
+          abstract: existing.abstract,
+          overview: existing.overview,
+          content: existing.content,
+        },
+      ],
+      messageIds: [...new Set([...previousIds.map(String), ...messageIds])],
+    },
+  };
+  next.fingerprint = fingerprintOf(next);
+  return next;
+}
+
+/**
+ * Extract candidates from a conversation and decide, for each, create / merge / skip.
+ * Never throws: a failure of the extraction call is returned as `failure`, and failures
+ * of later calls fall back to creating the candidate, so nothing extracted is lost.
+ */
+export async function runExtraction(
+  conversation: ParsedConversation,
+  target: { scope: Scope; sessionId: string | null; occurredAt: string },
+  context: PipelineContext,
+): Promise<ExtractionOutcome> {
+  const outcome: ExtractionOutcome = { creates: [], merges: [], skipped: [], failure: null };
+  const { text, messageIds } = recentTranscript(conversation, context.settings.maxChars);
+  const userName = conversation.messages.find((message) => message.role === 'user')?.name;
+  const extraction = await askModel(
+    context,
+    'extract',
+    buildExtractionPrompt({ conversation: text, userName, now: target.occurredAt }),
+    extractionOutputSchema,
+    EXTRACTION_CONTRACT,
+  );
+  if (!extraction.ok) {
+    outcome.failure = extraction.error;
+    return outcome;
+  }
+
+  const build = (candidate: Candidate): Memory =>
+    buildMemory(
+      {
+        content: candidate.content,
+        abstract: candidate.abstract,
+        overview: candidate.overview || undefined,
+        kind: KIND_OF[candidate.category],
+        category: candidate.category,
+        entities: candidate.entities,
+        occurredAt: target.occurredAt,
+        ...(messageIds.length > 0 ? { source: { messageId: messageIds[messageIds.length - 1]! } } : {}),
+        metadata: { extractedBy: context.model.id, messageIds },
+      },
+      { id: context.newId(), now: context.now, scope: target.scope, sessionId: target.sessionId ?? undefined },
+    );
+  // Memories this run has already rewritten, so a second merge into one builds on the first.
+  const rewritten = new Map<string, { memory: Memory; previous: Memory; embedding: Float32Array | null }>();
+
+  const merge = async (existing: Memory, candidate: Candidate): Promise<boolean> => {
+    const current = rewritten.get(existing.id)?.memory ?? existing;
+    const result = await askModel(
+      context,
+      'merge',
+      buildMergePrompt({ category: candidate.category, existing: current, incoming: candidate }),
+      mergeOutputSchema,
+      MERGE_CONTRACT,
+    );
+    if (!result.ok) {
+      context.logger.log(
+        'warn',
+        `merge into ${existing.id} failed (${result.error}); keeping the candidate as a new memory`,
+      );
+      return false;
+    }
+    const next = mergedMemory(current, result.value, candidate, context, messageIds, target.sessionId);
+    const [embedding] = await timedEmbed(context, [embeddingText(next)]);
+    rewritten.set(existing.id, {
+      memory: next,
+      previous: rewritten.get(existing.id)?.previous ?? existing,
+      embedding: embedding ?? null,
+    });
+    return true;
+  };
+
+  for (const [index, candidate] of extraction.value.memories.entries()) {
+    if (candidate.category === 'profile') {
+      // One profile per scope: every profile candidate merges into it, never dedups.
+      const [profile] = await context.store.listMemories({
+        filter: { scope: target.scope, categories: ['profile'], validAt: context.now },
+        orderBy: 'createdAt',
+        direction: 'asc',
+        limit: 1,
+      });
+      const exact = profile && profileScopeEquals(profile.scope, target.scope) ? profile : undefined;
+      if (exact && (await merge(exact, candidate))) continue;
+      const memory = build(candidate);
+      const [embedding] = await timedEmbed(context, [embeddingText(memory)]);
+      outcome.creates.push({ memory, embedding: embedding ?? null });
+      continue;
+    }
+
+    const memory = build(candidate);
+    const [embedding] = await timedEmbed(context, [embeddingText(memory)]);
+    const sameKind = { scope: target.scope, categories: [candidate.category], validAt: context.now };
+    const nearest = !embedding
+      ? []
+      : context.store.searchVector
+        ? await context.store.searchVector({ vector: embedding, filter: sameKind, limit: context.settings.maxMatches })
+        : await scanVector(context.store, embedding, sameKind, context.settings.maxMatches);
+    const matches = nearest.filter((hit) => hit.score >= context.settings.similarityThreshold);
+    if (matches.length === 0) {
+      outcome.creates.push({ memory, embedding: embedding ?? null });
+      continue;
+    }
+    const existing = await context.store.getMemories(matches.map((hit) => hit.id));
+    const decision = await askModel(
+      context,
+      'dedup',
+      buildDedupPrompt({
+        candidate,
+        existing: existing.map((item) => ({
+          id: item.id,
+          abstract: rewritten.get(item.id)?.memory.abstract ?? item.abstract,
+          overview: rewritten.get(item.id)?.memory.overview ?? item.overview ?? '',
+          content: rewritten.get(item.id)?.memory.content ?? item.content,
+          similarity: matches.find((hit) => hit.id === item.id)?.score ?? 0,
+        })),
+      }),
+      dedupDecisionSchema,
+      DEDUP_CONTRACT,
+    );
+    if (!decision.ok) {
+      context.logger.log('warn', `dedup decision failed (${decision.error}); creating the candidate`);
+      outcome.creates.push({ memory, embedding: embedding ?? null });
+      continue;
+    }
+    const { decision: verdict, targetId, reason } = decision.value;
+    if (verdict === 'SKIP') {
+      outcome.skipped.push({
+        index,
+        reason: 'duplicate',
+        detail: `the model judged it a duplicate: ${reason}`,
+        existingId: targetId && existing.some((item) => item.id === targetId) ? targetId : existing[0]?.id,
+      });
+      continue;
+    }
+    if (verdict === 'MERGE') {
+      const target = existing.find((item) => item.id === targetId);
+      if (!MERGEABLE.has(candidate.category)) {
+        context.logger.log('info', `MERGE refused for category ${candidate.category}; creating instead`, { reason });
+      } else if (!target) {
+        context.logger.log('warn', `MERGE named ${String(targetId)}, not one of the matches; creating instead`);
+      } else if (await merge(target, candidate)) {
+        continue;
+      }
+    }
+    outcome.creates.push({ memory, embedding: embedding ?? null });
+  }
+  outcome.merges = [...rewritten.values()];
+  return outcome;
+}
+
+/** One structured model call, with its cost recorded against a pipeline stage. */
+async function askModel<T>(
+  context: PipelineContext,
+  stage: 'extract' | 'dedup' | 'merge',
+  request: Parameters<typeof generateStructured>[1],
+  schema: z.ZodType<T>,
+  contract: string,
+) {
+  const result = await generateStructured(context.model, request, schema, {
+    retries: context.settings.retries,
+    contract,
+  });
+  recordStage(context.stats, stage, { calls: result.attempts, usage: result.usage, ms: result.ms, failed: !result.ok });
+  return result;
+}
+
+function profileScopeEquals(a: Scope, b: Scope): boolean {
+  return a.agentId === b.agentId && a.userId === b.userId && a.namespace === b.namespace;
+}
+
+async function timedEmbed(context: PipelineContext, texts: string[]) {
+  const started = performance.now();
+  const vectors = await context.embed(texts);
+  recordStage(context.stats, 'embed', { calls: 1, ms: performance.now() - started });
+  return vectors;
+}

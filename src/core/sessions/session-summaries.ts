@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { Memory } from '../spec/memory.js';
+import type { Session } from '../spec/records.js';
+
+/** A new session id for a run starting at `now`: `session_YYYYMMDD_HHMMSS_xxxx` (UTC). */
+export function generateSessionId(now: number): string {
+  const iso = new Date(now).toISOString();
+  const date = iso.slice(0, 10).replace(/-/g, '');
+  const time = iso.slice(11, 19).replace(/:/g, '');
+  return `session_${date}_${time}_${randomBytes(2).toString('hex')}`;
+}
+
+/** A name and how often it occurred. */
+export interface Tally {
+  /** The category or action name. */
+  name: string;
+  /** Occurrences in the session. */
+  count: number;
+}
+
+/** A session with a summary of what happened in it. */
+export interface SessionSummary extends Session {
+  /** Most frequent categories of its memories, most frequent first (at most 5). */
+  topCategories: Tally[];
+  /** Most frequent captured actions (by tool name), most frequent first (at most 5). */
+  topActions: Tally[];
+}
+
+/** The most frequent names, most frequent first, ties by name. */
+export function topTallies(names: Iterable<string>, limit = 5): Tally[] {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts]
+    .map(([name, count]) => ({ name, count }))
+    .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1))
+    .slice(0, limit);
+}
+
+/** Summarise a session from its memories: most frequent categories and actions. */
+export function summariseSession(session: Session, memories: readonly Memory[]): SessionSummary {
+  const actions = memories
+    .filter((memory) => memory.category === 'action')
+    .map((memory) =>
+      typeof memory.metadata.tool === 'string' ? memory.metadata.tool : (memory.entities[0] ?? 'action'),
+    );
+  const topCategories = topTallies(memories.map((memory) => memory.category));
+  const topActions = topTallies(actions);
+  const summary =
+    session.summary ??
+    (memories.length === 0
+      ? null
+      : `${memories.length} memories; mostly ${topCategories.map((tally) => `${tally.name} (${tally.count})`).join(', ')}${
+          topActions.length > 0
+            ? `; actions: ${topActions.map((tally) => `${tally.name} ×${tally.count}`).join(', ')}`
+            : ''
+        }`);
+  return { ...session, summary, topCategories, topActions };
+}
