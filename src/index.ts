@@ -8,33 +8,21 @@
 
 export { createInMemoryStore, type InMemoryStoreOptions } from './adapters/in-memory/index.js';
 export { createLocalEmbedder, type LocalEmbedderOptions } from './adapters/local-embedder/index.js';
+export type { CaptureApi } from './core/capture/capture-api.js';
 export {
   type AuditLine,
   builtInRedactionRules,
   type Capture,
-  type CaptureClient,
   type CaptureEvent,
   type CaptureOptions,
   type CaptureResult,
-  createCapture,
   type RedactionRule,
   redactText,
-  redactValue,
   type WithCaptureOptions,
   withCapture,
 } from './core/capture/index.js';
-export type {
-  ClientDefaults,
-  InvalidateOptions,
-  ListOptions,
-  MemoryClient,
-  MemoryStats,
-  ReindexOptions,
-  ReindexResult,
-  RetainOptions,
-  RetainResult,
-} from './core/client/memory-client.js';
-export type { ExtractionOptions, MemoryOptions, RankingOptions } from './core/client/memory-options.js';
+export type { MemoryClient } from './core/client/memory-client.js';
+export type { MemoryOptions } from './core/client/memory-options.js';
 export {
   type ConfigSource,
   DEFAULT_CONFIG,
@@ -51,58 +39,33 @@ export type {
   RecallEvent,
   SkipReason,
 } from './core/engine/events.js';
+export type { PipelineStage, PipelineStats, StageStats } from './core/engine/pipeline-stats.js';
 export type { Attachment } from './core/lifecycle/attachments.js';
-export type {
-  BackupCounts,
-  BackupInfo,
-  RestoreReport,
-} from './core/lifecycle/backup/index.js';
-export {
-  type CleanupResult,
-  type ConsolidateResult,
-  type ConsolidationRecord,
-  importanceScore,
-  isProtected,
-} from './core/lifecycle/retention.js';
+export type { AttachmentsApi } from './core/lifecycle/attachments-api.js';
+export type { BackupCounts, BackupInfo, RestoreReport } from './core/lifecycle/backup/index.js';
+export type { BackupApi } from './core/lifecycle/backup-api.js';
+export type { CleanupResult } from './core/lifecycle/cleanup.js';
+export type { ConsolidateResult, ConsolidationRecord } from './core/lifecycle/consolidate.js';
+export type { MaintenanceApi, ReindexOptions, ReindexResult } from './core/lifecycle/maintenance-api.js';
+export type { MemoryStats, StatsApi } from './core/lifecycle/stats-api.js';
 export type { ImportResult } from './core/lifecycle/transfer.js';
-export type {
-  ActionWarning,
-  Alternative,
-  AnalyzePatternsOptions,
-  DetectedWorkflow,
-  DetectWorkflowsOptions,
-  PatternAnalysis,
-  PlannedAction,
-  Suggestion,
-  ToolPattern,
-} from './core/procedures/workflows.js';
-export {
-  type ContextTier,
-  citationOf,
-  type FormatContextOptions,
-  formatContext,
-} from './core/recall/format-context.js';
-export {
-  type Boost,
-  explainScore,
-  type ListEvidence,
-  type RecallOptions,
-  type RecallResponse,
-  type RecallResult,
-  type ScoreBreakdown,
-} from './core/recall/rank.js';
-export type {
-  ConversationInput,
-  ConversationMessage,
-} from './core/retain/conversation/conversation-input.js';
-export {
-  PIPELINE_STAGES,
-  type PipelineStage,
-  type PipelineStats,
-  type StageStats,
-} from './core/retain/conversation/pipeline-stats.js';
+export type { InvalidateOptions, ListOptions, MemoriesApi } from './core/memories/memories-api.js';
+export type { AnalyzePatternsOptions, PatternAnalysis, ToolPattern } from './core/procedures/analyze-patterns.js';
+export type { DetectedWorkflow, DetectWorkflowsOptions } from './core/procedures/detect-workflows.js';
+export type { ProceduresApi } from './core/procedures/procedures-api.js';
+export type { Suggestion } from './core/procedures/suggest.js';
+export type { ActionWarning, Alternative, PlannedAction } from './core/procedures/warn.js';
+export { type ContextTier, type FormatContextOptions, formatContext } from './core/recall/format-context.js';
+export type { RecallApi } from './core/recall/recall-api.js';
+export type { RankingOptions, RecallOptions } from './core/recall/recall-options.js';
+export type { Boost, ListEvidence, RecallResponse, RecallResult, ScoreBreakdown } from './core/recall/recall-result.js';
+export type { ConversationInput, ConversationMessage } from './core/retain/conversation/conversation-input.js';
+export type { ExtractionOptions } from './core/retain/conversation/extraction-options.js';
 export type { ConversationRetainResult } from './core/retain/conversation/retain-conversation.js';
+export type { RetainApi } from './core/retain/retain-api.js';
+export type { RetainOptions, RetainResult } from './core/retain/retain-options.js';
 export type { SessionSummary, Tally } from './core/sessions/session-summaries.js';
+export type { SessionsApi } from './core/sessions/sessions-api.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,

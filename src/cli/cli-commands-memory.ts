@@ -1,7 +1,7 @@
 /** retain, recall, get, forget, invalidate and stats. */
 import { text as readStream } from 'node:stream/consumers';
 import type { Command } from 'commander';
-import type { RecallOptions } from '../core/recall/rank.js';
+import type { RecallOptions } from '../core/recall/recall-options.js';
 import { NotFoundError } from '../core/spec/errors.js';
 import type { MemoryInput, MemoryKind } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';

@@ -1,6 +1,6 @@
 /** Human-readable output of the CLI: aligned tables and memory details. */
 import { citationOf } from '../core/recall/format-context.js';
-import type { RecallResponse } from '../core/recall/rank.js';
+import type { RecallResponse } from '../core/recall/recall-result.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
 import type { StoreStats } from '../core/spec/store.js';
 

@@ -3,14 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import {
-  cleanup,
-  consolidate,
-  evictForRoom,
-  importanceScore,
-  isProtected,
-  scheduleDaily,
-} from '../../src/core/lifecycle/retention.js';
+import { cleanup } from '../../src/core/lifecycle/cleanup.js';
+import { consolidate } from '../../src/core/lifecycle/consolidate.js';
+import { evictForRoom } from '../../src/core/lifecycle/eviction.js';
+import { importanceScore, isProtected } from '../../src/core/lifecycle/protection.js';
+import { scheduleDaily } from '../../src/core/lifecycle/schedule.js';
 import type { Memory } from '../../src/core/spec/memory.js';
 import { createInMemoryStore, createMemory, type MemoryStore } from '../../src/index.js';
 

@@ -3,14 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import {
-  analyzePatterns,
-  detectWorkflows,
-  storeWorkflows,
-  suggest,
-  warn,
-  workflowFromSession,
-} from '../../src/core/procedures/workflows.js';
+import { analyzePatterns } from '../../src/core/procedures/analyze-patterns.js';
+import { detectWorkflows, storeWorkflows } from '../../src/core/procedures/detect-workflows.js';
+import { suggest } from '../../src/core/procedures/suggest.js';
+import { warn } from '../../src/core/procedures/warn.js';
+import { workflowFromSession } from '../../src/core/procedures/workflow-from-session.js';
 import {
   createInMemoryStore,
   createLocalEmbedder,

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
 import { compileFilter } from '../../core/search/memory-filter.js';
-import { ConfigError, StoreError } from '../../core/spec/errors.js';
+import { cosineSimilarity } from '../../core/search/vector-math.js';
+import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
 import type {
@@ -17,9 +18,10 @@ import type {
   StoreStats,
   VectorSearchQuery,
 } from '../../core/spec/store.js';
-import { Bm25Index, cosineSimilarity, topHits } from '../../core/text/bm25-index.js';
+import { Bm25Index } from '../../core/text/bm25-index.js';
 import { lexicalText } from '../../core/text/memory-text.js';
-import { toValidationIssues } from '../../core/utils/validate.js';
+import { parseOptions } from '../../core/utils/parse-options.js';
+import { topHits } from '../../core/utils/top-hits.js';
 import {
   type CollectionHost,
   cloneForStorage,
@@ -444,16 +446,6 @@ class InMemoryStore implements MemoryStore {
  * @throws ConfigError when `options` is invalid.
  */
 export function createInMemoryStore(options?: InMemoryStoreOptions): MemoryStore {
-  const input: unknown = options === undefined ? {} : options;
-  const parsed = optionsSchema.safeParse(input);
-  if (!parsed.success) {
-    const [issue] = toValidationIssues(parsed.error, input, '');
-    const field = issue?.field ?? '';
-    throw new ConfigError(`invalid options: ${field || 'options'}: ${issue?.message ?? 'invalid value'}`, {
-      component: COMPONENT,
-      field,
-      suggestion: 'createInMemoryStore accepts { name?: string }.',
-    });
-  }
-  return new InMemoryStore(parsed.data.name ?? 'in-memory');
+  const parsed = parseOptions(optionsSchema, options, COMPONENT, 'createInMemoryStore accepts { name?: string }.');
+  return new InMemoryStore(parsed.name ?? 'in-memory');
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Embedder, EmbedOptions } from '../../core/spec/embedder.js';
-import { ConfigError, ValidationError, type ValidationIssue } from '../../core/spec/errors.js';
+import { ValidationError, type ValidationIssue } from '../../core/spec/errors.js';
 import { foldText, splitWords, termsOfWords } from '../../core/text/analyze.js';
 import { ENGLISH_STOP_WORDS } from '../../core/text/stop-words.js';
-import { toValidationIssues } from '../../core/utils/validate.js';
+import { parseOptions } from '../../core/utils/parse-options.js';
 
 const COMPONENT = 'local-embedder';
 
@@ -187,19 +187,11 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeou
  * @throws ConfigError when an option is invalid.
  */
 export function createLocalEmbedder(options?: LocalEmbedderOptions): Embedder {
-  const parsed = optionsSchema.safeParse(options ?? {});
-  if (!parsed.success) {
-    const issue = toValidationIssues(parsed.error, options, '')[0]!;
-    throw new ConfigError(`${issue.field || 'options'}: ${issue.message}`, {
-      component: COMPONENT,
-      field: issue.field,
-      suggestion:
-        issue.field === 'dimensions'
-          ? `Pass dimensions as a whole number from ${LOCAL_EMBEDDER_MIN_DIMENSIONS} to ${LOCAL_EMBEDDER_MAX_DIMENSIONS}, or omit it for 256.`
-          : 'The local embedder accepts one option, `dimensions`.',
-    });
-  }
-  const { dimensions } = parsed.data;
+  const { dimensions } = parseOptions(optionsSchema, options, COMPONENT, (field) =>
+    field === 'dimensions'
+      ? `Pass dimensions as a whole number from ${LOCAL_EMBEDDER_MIN_DIMENSIONS} to ${LOCAL_EMBEDDER_MAX_DIMENSIONS}, or omit it for 256.`
+      : 'The local embedder accepts one option, `dimensions`.',
+  );
 
   return {
     specificationVersion: 'v1',

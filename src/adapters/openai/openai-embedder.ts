@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Embedder, EmbedOptions } from '../../core/spec/embedder.js';
 import { ConfigError, ProviderError } from '../../core/spec/errors.js';
+import { parseOptions } from '../../core/utils/parse-options.js';
 import { parseInput } from '../../core/utils/validate.js';
 import { createClientLoader, resolveConnection } from './openai-client.js';
 import { callOpenAI, type OpenAICallContext } from './openai-errors.js';
-import { type OpenAIEmbedderOptions, openAIEmbedderOptionsSchema, parseOptions } from './openai-options.js';
+import { type OpenAIEmbedderOptions, openAIEmbedderOptionsSchema } from './openai-options.js';
 
 const COMPONENT = 'openai-embedder';
 

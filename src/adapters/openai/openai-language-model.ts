@@ -2,10 +2,11 @@ import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'open
 import { z } from 'zod';
 import { ProviderError, ValidationError, type ValidationIssue } from '../../core/spec/errors.js';
 import type { GenerateRequest, GenerateResult, ImagePart, LanguageModel } from '../../core/spec/language-model.js';
+import { parseOptions } from '../../core/utils/parse-options.js';
 import { parseInput } from '../../core/utils/validate.js';
 import { createClientLoader, OPENAI_DEFAULT_BASE_URL, resolveConnection } from './openai-client.js';
 import { callOpenAI, type OpenAICallContext } from './openai-errors.js';
-import { type OpenAIChatModelOptions, openAIChatModelOptionsSchema, parseOptions } from './openai-options.js';
+import { type OpenAIChatModelOptions, openAIChatModelOptionsSchema } from './openai-options.js';
 
 const COMPONENT = 'openai-chat-model';
 

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { ConfigError } from '../../core/spec/errors.js';
-import { toValidationIssues } from '../../core/utils/validate.js';
 
 /** An environment to read variables from, shaped like `process.env`. */
 export type OpenAIEnvironment = Readonly<Record<string, string | undefined>>;
@@ -131,20 +129,3 @@ type Assert<T extends true> = T;
 export type EmbedderOptionsInSync = Assert<Same<OpenAIEmbedderOptions, z.input<typeof openAIEmbedderOptionsSchema>>>;
 /** Compile-time check that {@link openAIChatModelOptionsSchema} accepts exactly {@link OpenAIChatModelOptions}. */
 export type ChatOptionsInSync = Assert<Same<OpenAIChatModelOptions, z.input<typeof openAIChatModelOptionsSchema>>>;
-
-/** Parse factory options once, turning the first problem into a ConfigError that names its field. */
-export function parseOptions<S extends z.ZodType>(
-  schema: S,
-  options: unknown,
-  component: string,
-  suggestion: string,
-): z.output<S> {
-  const parsed = schema.safeParse(options ?? {});
-  if (parsed.success) return parsed.data;
-  const [issue] = toValidationIssues(parsed.error, options ?? {}, '');
-  throw new ConfigError(`option ${issue?.field || 'options'}: ${issue?.message ?? 'invalid'}`, {
-    component,
-    field: issue?.field,
-    suggestion,
-  });
-}

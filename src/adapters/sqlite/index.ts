@@ -6,9 +6,8 @@
  * @module memoir/sqlite
  */
 
-import { ConfigError } from '../../core/spec/errors.js';
+import { parseOptions } from '../../core/utils/parse-options.js';
 import { createConsoleLogger } from '../../core/utils/runtime-defaults.js';
-import { toValidationIssues } from '../../core/utils/validate.js';
 import { SqliteStore } from './sqlite-store.js';
 import { type SqliteStoreOptions, sqliteStoreOptionsSchema } from './sqlite-store-options.js';
 
@@ -27,18 +26,15 @@ export type { SqliteStoreOptions } from './sqlite-store-options.js';
  * ```
  */
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
-  const parsed = sqliteStoreOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const [issue] = toValidationIssues(parsed.error, options, '');
-    throw new ConfigError(`option ${issue?.field ?? ''}: ${issue?.message ?? 'invalid'}`, {
-      component: 'sqlite-store',
-      field: issue?.field,
-      suggestion: 'Pass at least { path: "/path/to/memoir.sqlite" }.',
-    });
-  }
+  const parsed = parseOptions(
+    sqliteStoreOptionsSchema,
+    options,
+    'sqlite-store',
+    'Pass at least { path: "/path/to/memoir.sqlite" }.',
+  );
   return new SqliteStore({
-    ...parsed.data,
-    vectorExtensionPath: parsed.data.vectorExtensionPath,
-    logger: parsed.data.logger ?? createConsoleLogger(),
+    ...parsed,
+    vectorExtensionPath: parsed.vectorExtensionPath,
+    logger: parsed.logger ?? createConsoleLogger(),
   });
 }

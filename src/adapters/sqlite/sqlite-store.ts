@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { cosineSimilarity } from '../../core/search/vector-math.js';
 import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
@@ -18,7 +19,7 @@ import type {
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
-import { cosineSimilarity, topHits } from '../../core/text/bm25-index.js';
+import { topHits } from '../../core/utils/top-hits.js';
 import { SqliteCollection } from './sqlite-collection.js';
 import { loadSqliteDriver, loadVectorExtension, type SqliteDatabase } from './sqlite-driver.js';
 import { memoryCondition } from './sqlite-filter.js';

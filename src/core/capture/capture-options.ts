@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { ConfigError } from '../spec/errors.js';
 import { type Scope, scopeSchema, timeInputSchema } from '../spec/memory.js';
 import type { Clock, Logger } from '../spec/runtime.js';
-import { toValidationIssues } from '../utils/validate.js';
+import { parseOptions } from '../utils/parse-options.js';
 import type { RedactionReplacer, RedactionRule } from './redaction.js';
 
 const isFunction = (value: unknown) => typeof value === 'function';
@@ -123,14 +122,12 @@ export type ResolvedCaptureOptions = z.output<typeof captureOptionsSchema>;
 
 /** Parse capture options once; a bad option throws a ConfigError naming the field. */
 export function parseCaptureOptions(options: unknown): ResolvedCaptureOptions {
-  const result = captureOptionsSchema.safeParse(options ?? {});
-  if (result.success) return result.data;
-  const [issue] = toValidationIssues(result.error, options, '');
-  throw new ConfigError(`option ${issue?.field ?? ''}: ${issue?.message ?? 'invalid'}`, {
-    component: 'createCapture',
-    field: issue?.field,
-    suggestion: 'See the CaptureOptions reference for accepted values.',
-  });
+  return parseOptions(
+    captureOptionsSchema,
+    options,
+    'createCapture',
+    'See the CaptureOptions reference for accepted values.',
+  );
 }
 
 /** The kinds of captured event; each becomes the memory's category. */

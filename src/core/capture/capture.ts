@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MemoryClient } from '../client/memory-client.js';
+import type { RetainApi } from '../retain/retain-api.js';
 import { ConfigError, MemoirError } from '../spec/errors.js';
 import type { JsonValue, MemoryInput } from '../spec/memory.js';
 import { createConsoleLogger, systemClock } from '../utils/runtime-defaults.js';
@@ -26,7 +26,7 @@ const MAX_SIGNATURES = 10_000;
 const PROMPT_KEYS = ['prompt', 'instruction', 'instructions', 'query', 'question', 'task'];
 
 /** The slice of a memory client capture needs. */
-export type CaptureClient = Pick<MemoryClient, 'retainAsync'>;
+export type CaptureClient = Pick<RetainApi, 'retainAsync'>;
 
 /** Records tool calls as experience memories. Create one with {@link createCapture}. */
 export interface Capture {

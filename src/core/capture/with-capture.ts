@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../spec/errors.js';
-import { toValidationIssues } from '../utils/validate.js';
+import { parseOptions } from '../utils/parse-options.js';
 import type { Capture } from './capture.js';
 import type { CaptureEvent } from './capture-options.js';
 
@@ -60,16 +60,12 @@ export function withCapture<Params, Return>(
   if (typeof handler !== 'function') {
     throw new ConfigError('handler: expected a function', { component: 'withCapture', field: 'handler' });
   }
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const [issue] = toValidationIssues(parsed.error, options, '');
-    throw new ConfigError(`option ${issue?.field ?? ''}: ${issue?.message ?? 'invalid'}`, {
-      component: 'withCapture',
-      field: issue?.field,
-      suggestion: 'Pass { capture: createCapture(client, options), tool: "tool_name" }.',
-    });
-  }
-  const { capture, tool, type, screenText } = parsed.data;
+  const { capture, tool, type, screenText } = parseOptions(
+    optionsSchema,
+    options,
+    'withCapture',
+    'Pass { capture: memory.capturer, tool: "tool_name" }.',
+  );
 
   function record(params: Params, started: number, success: boolean, result: unknown) {
     try {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { CaptureOptions } from '../capture/index.js';
+import { type RankingOptions, rankingOptionsSchema } from '../recall/recall-options.js';
+import { type ExtractionOptions, extractionOptionsSchema } from '../retain/conversation/extraction-options.js';
 import type { Embedder } from '../spec/embedder.js';
-import { ConfigError } from '../spec/errors.js';
 import type { LanguageModel } from '../spec/language-model.js';
 import { type Scope, scopeSchema } from '../spec/memory.js';
 import type { Clock, IdGenerator, Logger } from '../spec/runtime.js';
 import type { MemoryStore } from '../spec/store.js';
-import { toValidationIssues } from '../utils/validate.js';
+import { parseOptions } from '../utils/parse-options.js';
 
 function port<T>(what: string, required: readonly string[]) {
   return z.custom<T>(
@@ -27,64 +28,6 @@ const withMethod = <T>(what: string, method: string) =>
       message: `expected ${what} with a ${method}() method`,
     },
   );
-
-/** Tuning of recall's ranking. Every field has a default. */
-// The default boosts multiply to at most 1.02 × 1.01 × 1.01 ≈ 1.04, less than the 4.8 % step
-// between ranks 1 and 2 at rrfK 20: they reorder near-ties, never a clearly better match.
-export const rankingOptionsSchema = z
-  .object({
-    /** Candidates taken from each list before fusion (at least `k`). Default 100. */
-    candidates: z.number().int().min(1).max(10_000).default(100),
-    /**
-     * The constant of reciprocal-rank fusion: 1 / (rrfK + rank). Smaller values trust the
-     * top of each list more. Default 20: memory recall wants the few best items, and with
-     * the classic 60 ranks 1 and 2 differ by under 2 %, less than any boost.
-     */
-    rrfK: z.number().positive().max(10_000).default(20),
-    /** Weight of the lexical (BM25) list in fusion. Default 1. */
-    lexicalWeight: z.number().min(0).max(100).default(1),
-    /**
-     * Weight of the vector list in fusion. Default 1 for a semantic embedder, 0.3 for a
-     * lexical one (`embedder.semantic === false`), whose list mostly repeats BM25's with more noise.
-     */
-    vectorWeight: z.number().min(0).max(100).optional(),
-    /** Largest relative boost importance gives (importance 1 → ×(1+w), 0 → ×(1-w)). Default 0.02. */
-    importanceWeight: z.number().min(0).max(1).default(0.02),
-    /** Largest relative boost a brand-new memory gets over an old one. Default 0.01. */
-    recencyWeight: z.number().min(0).max(1).default(0.01),
-    /** Age at which the recency boost has halved, in days. Default 30. */
-    recencyHalfLifeDays: z.number().positive().default(30),
-    /** Relative boost of bookmarked memories. Default 0.01. */
-    bookmarkWeight: z.number().min(0).max(1).default(0.01),
-    /**
-     * Relative boost of the memories of the session named by `resumeSession`. Default 0.1:
-     * unlike the tie-breakers above, resuming a session is meant to bring its memories up.
-     */
-    sessionWeight: z.number().min(0).max(10).default(0.1),
-  })
-  .strict();
-/** Ranking options as accepted (all optional). */
-export type RankingOptions = z.input<typeof rankingOptionsSchema>;
-/** Ranking options with defaults filled. */
-export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema> & { vectorWeight: number };
-
-/** Settings of the conversation pipeline (`retain({ messages })` with a language model). */
-export const extractionOptionsSchema = z
-  .object({
-    /** Fewest messages worth extracting from; shorter conversations are kept as episodes. Default 4. */
-    minMessages: z.number().int().min(1).max(10_000).default(4),
-    /** Transcript characters sent to the model, newest messages kept. Default 8000. */
-    maxChars: z.number().int().min(200).max(1_000_000).default(8000),
-    /** Cosine similarity from which a stored memory may be a duplicate. Default 0.7. */
-    similarityThreshold: z.number().min(-1).max(1).default(0.7),
-    /** Possible duplicates shown to the dedup decision. Default 5. */
-    maxMatches: z.number().int().min(1).max(50).default(5),
-    /** Retries after an unusable model answer (the error is shown to the model). Default 1. */
-    retries: z.number().int().min(0).max(5).default(1),
-  })
-  .strict();
-/** Extraction settings as accepted (all optional). */
-export type ExtractionOptions = z.input<typeof extractionOptionsSchema>;
 
 /** Options of {@link createMemory}. All optional: `createMemory()` runs offline with defaults. */
 export const memoryOptionsSchema = z
@@ -197,14 +140,15 @@ export interface MemoryOptions {
   logger?: Logger;
 }
 
+/** createMemory's options with defaults filled. */
+export type ParsedMemoryOptions = z.output<typeof memoryOptionsSchema>;
+
 /** Parse createMemory's options once, turning problems into a ConfigError naming the option. */
-export function parseMemoryOptions(options: unknown) {
-  const result = memoryOptionsSchema.safeParse(options ?? {});
-  if (result.success) return result.data;
-  const [issue] = toValidationIssues(result.error, options, '');
-  throw new ConfigError(`option ${issue?.field ?? ''}: ${issue?.message ?? 'invalid'}`, {
-    component: 'createMemory',
-    field: issue?.field,
-    suggestion: 'See the MemoryOptions reference for accepted values.',
-  });
+export function parseMemoryOptions(options: unknown): ParsedMemoryOptions {
+  return parseOptions(
+    memoryOptionsSchema,
+    options,
+    'createMemory',
+    'See the MemoryOptions reference for accepted values.',
+  );
 }

@@ -1,119 +1,17 @@
-import { z } from 'zod';
-import type { ResolvedRankingOptions } from '../client/memory-options.js';
-import { filterOptionFields } from '../search/filter-options.js';
-import { scanLexical, scanVector } from '../search/native-or-scan.js';
-import type { Embedder } from '../spec/embedder.js';
+import { searchLexical, searchVector } from '../search/native-or-scan.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore, SearchHit } from '../spec/store.js';
 import type { LruCache } from '../utils/lru-cache.js';
-import { loadTokenCounter } from '../utils/token-counter.js';
-import { citationOf, renderMemoryEntry } from './format-context.js';
+import { DAY_MS } from '../utils/time.js';
+import { citationOf } from './format-context.js';
+import type { ParsedRecallOptions, ResolvedRankingOptions } from './recall-options.js';
+import type { Boost, ListEvidence, RecallResult } from './recall-result.js';
 
-/** Options of `recall`. */
-export const recallOptionsSchema = z
-  .object({
-    /** Maximum results. Default: the client's `recallK` (10). */
-    k: z.number().int().min(1).max(1000).optional(),
-    /** Drop results whose final score (0..1) is below this. Default 0. */
-    minScore: z.number().min(0).max(1).optional(),
-    /** Pack whole results, best first, until this many tokens (o200k_base) are used. */
-    tokenBudget: z.number().int().positive().max(10_000_000).optional(),
-    ...filterOptionFields,
-    /** Include invalidated memories. Default false. */
-    includeInvalid: z.boolean().optional(),
-    /**
-     * Add `explanation` to each result: which lists found it, at what rank and score, and
-     * every boost, in one line. (`breakdown` carries the same as data on every result.)
-     */
-    explain: z.boolean().optional(),
-  })
-  .strict();
-/** Options of `recall`. */
-export type RecallOptions = z.input<typeof recallOptionsSchema>;
-
-/** How one candidate list ranked a result. */
-export interface ListEvidence {
-  /** 1-based rank in the list. */
-  rank: number;
-  /** The list's own score: BM25 for lexical, cosine similarity for vector. */
-  score: number;
-  /** What this list added to the fused score: weight / (rrfK + rank), normalised. */
-  contribution: number;
-}
-
-/** A multiplicative adjustment applied after fusion. */
-export interface Boost {
-  /** Which signal. */
-  name: 'importance' | 'recency' | 'bookmark' | 'session';
-  /** The factor the fused score was multiplied by. */
-  factor: number;
-}
-
-/** Why a result scored what it did. */
-export interface ScoreBreakdown {
-  /** Lexical (BM25) list evidence, or null if that list didn't find it. */
-  lexical: ListEvidence | null;
-  /** Vector list evidence, or null if that list didn't find it. */
-  vector: ListEvidence | null;
-  /** Reciprocal-rank fusion of the lists, normalised so that rank 1 in every list is 1. */
-  fused: number;
-  /** Adjustments applied to the fused score. */
-  boosts: Boost[];
-  /** The final score, 0..1. */
-  final: number;
-}
-
-/** One recalled memory. */
-export interface RecallResult {
-  /** The memory (with its access count already incremented). */
-  memory: Memory;
-  /** Final score, 0..1; results are sorted by it. */
-  score: number;
-  /** Where the memory came from, e.g. `memory/2025-11-27.md#L12`. */
-  citation: string;
-  /** How the score was reached. */
-  breakdown: ScoreBreakdown;
-  /** Tokens the memory takes in the formatted context; set when a token budget was given. */
-  tokens?: number;
-  /** The breakdown in words; set when `explain: true`. */
-  explanation?: string;
-}
-
-const round = (value: number) => Number(value.toPrecision(4));
-
-/** One line saying how a result's score was reached, e.g. for logs and the bench's `--explain`. */
-export function explainScore(breakdown: ScoreBreakdown): string {
-  const lists = [
-    breakdown.lexical
-      ? `lexical #${breakdown.lexical.rank} (bm25 ${round(breakdown.lexical.score)}, +${round(breakdown.lexical.contribution)})`
-      : 'lexical: not found',
-    breakdown.vector
-      ? `vector #${breakdown.vector.rank} (cosine ${round(breakdown.vector.score)}, +${round(breakdown.vector.contribution)})`
-      : 'vector: not found',
-  ];
-  const boosts = breakdown.boosts.map((boost) => `${boost.name} ×${round(boost.factor)}`).join(', ');
-  return `${lists.join('; ')} → fused ${round(breakdown.fused)}${boosts ? `; ${boosts}` : ''} → ${round(breakdown.final)}`;
-}
-
-/** What `recall` resolves to. */
-export interface RecallResponse {
-  /** The query as given. */
-  query: string;
-  /** Results, best first. */
-  results: RecallResult[];
-  /** Total tokens of the results, when a token budget was given. */
-  totalTokens?: number;
-  /** Results that ranked in the top k but did not fit the token budget. */
-  droppedForBudget: number;
-}
-
-/** Parsed recall options. */
-export type ParsedRecallOptions = z.output<typeof recallOptionsSchema>;
-
-/** What the ranking needs from the client. */
+/** What the ranking needs from the engine. */
 export interface RankingContext {
   store: MemoryStore;
-  embedder: Embedder;
+  /** Embeds texts with the client's embedder (batched, checked, under the engine's deadline). */
+  embed: (texts: readonly string[]) => Promise<Float32Array[]>;
   ranking: ResolvedRankingOptions;
   now: number;
   k: number;
@@ -123,20 +21,21 @@ export interface RankingContext {
   queryVectors?: LruCache<string, Float32Array>;
 }
 
-const DAY_MS = 86_400_000;
+async function queryVector(query: string, context: RankingContext): Promise<Float32Array | undefined> {
+  const cached = context.queryVectors?.get(query);
+  if (cached) return cached;
+  const [vector] = await context.embed([query]);
+  if (vector) context.queryVectors?.set(query, vector);
+  return vector;
+}
 
 async function candidateLists(query: string, filter: MemoryFilter, limit: number, context: RankingContext) {
-  const { store, embedder } = context;
-  const lexical = store.searchLexical
-    ? store.searchLexical({ text: query, filter, limit })
-    : scanLexical(store, query, filter, limit);
-  const cached = context.queryVectors?.get(query);
-  const vector = cached ?? (await embedder.embed([query]))[0];
-  if (!cached && vector) context.queryVectors?.set(query, vector);
+  const { store } = context;
+  const lexical = searchLexical(store, { text: query, filter, limit });
+  const vector = await queryVector(query, context);
+  // An all-zero vector (a query of stop words, say) is similar to nothing.
   const vectorHits = vector?.some((value) => value !== 0)
-    ? store.searchVector
-      ? store.searchVector({ vector, filter, limit })
-      : scanVector(store, vector, filter, limit)
+    ? searchVector(store, { vector, filter, limit })
     : Promise.resolve([] as SearchHit[]);
   return Promise.all([lexical, vectorHits]);
 }
@@ -230,24 +129,3 @@ export async function rankMemories(
 }
 
 type ScoredResult = Omit<RecallResult, 'tokens'>;
-
-/**
- * Keep whole results, best first, while they fit in `budget` tokens. A result too large
- * for what is left is dropped and smaller ones after it may still fit.
- */
-export async function packIntoBudget(results: Array<Omit<RecallResult, 'tokens'>>, budget: number) {
-  const count = await loadTokenCounter();
-  const packed: RecallResult[] = [];
-  let used = 0;
-  let dropped = 0;
-  for (const result of results) {
-    const tokens = count(renderMemoryEntry(result.memory));
-    if (used + tokens > budget) {
-      dropped++;
-      continue;
-    }
-    used += tokens;
-    packed.push({ ...result, tokens });
-  }
-  return { packed, used, dropped };
-}

@@ -1,22 +1,47 @@
-import type { MemoryFilter, MemoryStore, SearchHit } from '../spec/store.js';
-import { Bm25Index, cosineSimilarity, topHits } from '../text/bm25-index.js';
+import type { LexicalSearchQuery, MemoryStore, SearchHit, VectorSearchQuery } from '../spec/store.js';
+import { Bm25Index } from '../text/bm25-index.js';
 import { lexicalText } from '../text/memory-text.js';
+import { topHits } from '../utils/top-hits.js';
+import { cosineSimilarity } from './vector-math.js';
 
-// Used only for stores without native search: scanning every matching memory is slow
-// but correct, and keeps recall working on the smallest possible store.
-
-/** BM25 over the memories matching `filter`, indexed on the fly. */
-export async function scanLexical(store: MemoryStore, text: string, filter: MemoryFilter, limit: number) {
-  const index = new Bm25Index();
-  for (const memory of await store.listMemories({ filter })) index.add(memory.id, lexicalText(memory));
-  return index.search(text, { limit });
+/**
+ * The one place that decides whether a store searches natively. A store searches natively
+ * when it announces the capability and implements the method: the flag is the port's
+ * promise, so a method without the flag (a wrapper forwarding to a store that lacks it,
+ * say) is not called, and a flag without the method falls back instead of failing.
+ */
+export function searchesNatively(store: MemoryStore, search: 'lexical' | 'vector'): boolean {
+  return search === 'lexical'
+    ? store.capabilities.lexicalSearch === true && typeof store.searchLexical === 'function'
+    : store.capabilities.vectorSearch === true && typeof store.searchVector === 'function';
 }
 
-/** Cosine nearest neighbours over the memories matching `filter`. */
-export async function scanVector(store: MemoryStore, vector: Float32Array, filter: MemoryFilter, limit: number) {
-  const memories = await store.listMemories({ filter });
-  const embeddings = await store.getEmbeddings(memories.map((memory) => memory.id));
+/**
+ * Lexical (BM25) search, best first: the store's own when it has one, else BM25 over the
+ * matching memories indexed on the fly — slow on a large store, but correct on the smallest.
+ */
+export async function searchLexical(store: MemoryStore, query: LexicalSearchQuery): Promise<SearchHit[]> {
+  if (searchesNatively(store, 'lexical')) return store.searchLexical!(query);
+  const index = new Bm25Index();
+  for (const memory of await store.listMemories({ filter: query.filter })) index.add(memory.id, lexicalText(memory));
+  return index.search(query.text, { limit: query.limit });
+}
+
+/**
+ * Nearest neighbours by cosine similarity, best first: the store's own search when it has
+ * one, else an exact scan. A caller that already holds the embeddings of the memories
+ * matching `query.filter` passes them as `loaded`, and the scan reads nothing more.
+ */
+export async function searchVector(
+  store: MemoryStore,
+  query: VectorSearchQuery,
+  loaded?: ReadonlyMap<string, Float32Array>,
+): Promise<SearchHit[]> {
+  if (searchesNatively(store, 'vector')) return store.searchVector!(query);
+  const embeddings =
+    loaded ??
+    (await store.getEmbeddings((await store.listMemories({ filter: query.filter })).map((memory) => memory.id)));
   const hits: SearchHit[] = [];
-  for (const [id, embedding] of embeddings) hits.push({ id, score: cosineSimilarity(vector, embedding) });
-  return topHits(hits, limit);
+  for (const [id, embedding] of embeddings) hits.push({ id, score: cosineSimilarity(query.vector, embedding) });
+  return topHits(hits, query.limit);
 }

@@ -1,4 +1,5 @@
 import type { SearchHit } from '../spec/store.js';
+import { topHits } from '../utils/top-hits.js';
 import { analyzeTerms } from './analyze.js';
 
 /** BM25 term-frequency saturation. */
@@ -122,72 +123,4 @@ export class Bm25Index {
     for (const [id, score] of scores) hits.push({ id, score });
     return topHits(hits, limit);
   }
-}
-
-/**
- * The best `limit` hits in {@link compareHits} order, without sorting them all: a bounded
- * heap keeps the current worst of the best on top.
- */
-export function topHits(hits: Iterable<SearchHit>, limit: number): SearchHit[] {
-  if (limit <= 0) return [];
-  const heap: SearchHit[] = [];
-  // compareHits(a, b) > 0 means a ranks below b; the root is the lowest-ranked kept hit.
-  const worse = (i: number, j: number) => compareHits(heap[i]!, heap[j]!) > 0;
-  const swap = (i: number, j: number) => {
-    const held = heap[i]!;
-    heap[i] = heap[j]!;
-    heap[j] = held;
-  };
-  const siftDown = (start: number) => {
-    let i = start;
-    while (true) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let worst = i;
-      if (left < heap.length && worse(left, worst)) worst = left;
-      if (right < heap.length && worse(right, worst)) worst = right;
-      if (worst === i) return;
-      swap(i, worst);
-      i = worst;
-    }
-  };
-  for (const hit of hits) {
-    if (heap.length < limit) {
-      heap.push(hit);
-      let i = heap.length - 1;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!worse(i, parent)) break;
-        swap(i, parent);
-        i = parent;
-      }
-    } else if (compareHits(hit, heap[0]!) < 0) {
-      heap[0] = hit;
-      siftDown(0);
-    }
-  }
-  return heap.sort(compareHits);
-}
-
-/** Best score first; equal scores by id ascending. */
-export function compareHits(a: SearchHit, b: SearchHit): number {
-  if (a.score !== b.score) return b.score - a.score;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-/** Cosine similarity; 0 when either vector is all zeros. */
-export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
-    normA += x * x;
-    normB += y * y;
-  }
-  if (normA === 0 || normB === 0) return 0;
-  const score = dot / Math.sqrt(normA * normB);
-  return Number.isNaN(score) ? 0 : score;
 }

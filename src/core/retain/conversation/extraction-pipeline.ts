@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { MemorySkippedEvent } from '../../engine/events.js';
+import { type PipelineStats, recordStage } from '../../engine/pipeline-stats.js';
 import { generateStructured } from '../../llm/model-json.js';
 import { buildMemory, fingerprintOf, uniqueEntities } from '../../memories/memory-builder.js';
 import {
@@ -14,7 +15,7 @@ import {
   MERGE_CONTRACT,
   mergeOutputSchema,
 } from '../../prompts/index.js';
-import { scanVector } from '../../search/native-or-scan.js';
+import { searchVector } from '../../search/native-or-scan.js';
 import type { Embedder } from '../../spec/embedder.js';
 import type { LanguageModel } from '../../spec/language-model.js';
 import type { Memory, MemoryKind, Scope } from '../../spec/memory.js';
@@ -23,7 +24,6 @@ import type { MemoryStore } from '../../spec/store.js';
 import { embeddingText } from '../../text/memory-text.js';
 import type { ParsedConversation } from './conversation-input.js';
 import { recentTranscript } from './conversation-input.js';
-import { type PipelineStats, recordStage } from './pipeline-stats.js';
 
 /** Settings of the conversation pipeline. */
 export interface ExtractionSettings {
@@ -207,9 +207,7 @@ export async function runExtraction(
     const sameKind = { scope: target.scope, categories: [candidate.category], validAt: context.now };
     const nearest = !embedding
       ? []
-      : context.store.searchVector
-        ? await context.store.searchVector({ vector: embedding, filter: sameKind, limit: context.settings.maxMatches })
-        : await scanVector(context.store, embedding, sameKind, context.settings.maxMatches);
+      : await searchVector(context.store, { vector: embedding, filter: sameKind, limit: context.settings.maxMatches });
     const matches = nearest.filter((hit) => hit.score >= context.settings.similarityThreshold);
     if (matches.length === 0) {
       outcome.creates.push({ memory, embedding: embedding ?? null });

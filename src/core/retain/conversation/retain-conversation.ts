@@ -1,4 +1,5 @@
 import type { MemoirEvents, MemorySkippedEvent } from '../../engine/events.js';
+import type { PipelineStats } from '../../engine/pipeline-stats.js';
 import { applyTallies } from '../../memories/record-tallies.js';
 import type { Embedder } from '../../spec/embedder.js';
 import type { LanguageModel } from '../../spec/language-model.js';
@@ -8,7 +9,6 @@ import type { MemoryStore } from '../../spec/store.js';
 import { fullTranscript, type ParsedConversation } from './conversation-input.js';
 import { deterministicFacts } from './deterministic-facts.js';
 import { type ExtractionOutcome, type ExtractionSettings, runExtraction } from './extraction-pipeline.js';
-import type { PipelineStats } from './pipeline-stats.js';
 
 /** What `retain({ messages })` resolves to. */
 export interface ConversationRetainResult {

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../spec/language-model.js';
+import type { TokenUsage } from '../spec/language-model.js';
 
 /** The stages of the conversation pipeline that cost model calls or time. */
 export const PIPELINE_STAGES = ['extract', 'dedup', 'merge', 'embed'] as const;

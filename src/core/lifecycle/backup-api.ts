@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { confirmSchema } from '../utils/common-schemas.js';
+import { parseInput } from '../utils/validate.js';
+import { autoBackup } from './backup/auto-backup.js';
+import { type BackupInfo, clearStore, createBackup, type RestoreReport, restoreBackup } from './backup/backup.js';
+import type { BackupCounts } from './backup/backup-archive.js';
+import { exportRecords, type ImportResult, importRecords } from './transfer.js';
+
+/** Getting data out and back in: backups, restore, clearing, and JSON Lines export and import. */
+export interface BackupApi {
+  /**
+   * Write a tar.gz of the store's data with a manifest of checksums and counts into the
+   * backup directory (`<home>/backups` by default). Automatic backups made before
+   * deleteSession, restore and clearAll are named `auto-…`; the newest 5 are kept.
+   */
+  backup(name?: string): Promise<BackupInfo>;
+  /**
+   * Replace the store's data with a backup's. Refuses without `{ confirm: true }`; checks
+   * the whole archive first (paths, entry types, checksums, counts, every record) and
+   * rejects a hostile or damaged one without touching the current data, which is itself
+   * backed up before being replaced.
+   */
+  restore(path: string, options: { confirm: boolean }): Promise<RestoreReport>;
+  /** Back up, then delete every memory and record. Refuses without `{ confirm: true }`. */
+  clearAll(options: { confirm: boolean }): Promise<BackupCounts>;
+  /**
+   * Every memory of the client's scope (with its embedding, metadata and content) and every
+   * record, as JSON Lines: the format the CLI's `memoir export` writes.
+   */
+  export(): AsyncGenerator<string>;
+  /**
+   * Read JSON Lines written by `export()` back. Embeddings are kept when they came from this
+   * client's embedder; otherwise memories are imported without them (run `reindex`).
+   */
+  import(lines: AsyncIterable<string> | Iterable<string>): Promise<ImportResult>;
+}
+
+/** The backup and transfer feature over an engine. */
+export function createBackupApi(engine: MemoryEngine): BackupApi {
+  const { store } = engine;
+  return {
+    async backup(nameInput) {
+      const name = parseInput(z.string().min(1).max(100).optional(), nameInput, 'backup', 'name');
+      await engine.ready('backup');
+      return createBackup(store, {
+        directory: engine.backupDirectory(),
+        name,
+        embedder: engine.identity(),
+        now: engine.clock.now,
+      });
+    },
+    async restore(pathInput, optionsInput) {
+      const path = parseInput(z.string().min(1), pathInput, 'restore', 'path');
+      const { confirm } = parseInput(confirmSchema, optionsInput ?? {}, 'restore', 'options');
+      await engine.ready('restore');
+      return restoreBackup(store, path, {
+        confirm,
+        embedder: engine.identity(),
+        backupFirst: () => autoBackup(engine, 'restore'),
+      });
+    },
+    async clearAll(optionsInput) {
+      parseInput(confirmSchema, optionsInput ?? {}, 'clearAll', 'options');
+      await engine.ready('clearAll');
+      await autoBackup(engine, 'clear-all');
+      return clearStore(store);
+    },
+    async *export() {
+      await engine.ready('export');
+      yield* exportRecords(store, { filter: { scope: engine.scope }, embedder: engine.identity() });
+    },
+    async import(lines) {
+      await engine.ready('import');
+      return importRecords(store, lines, { embedder: engine.identity() });
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { wrapError } from '../engine/memory-engine.js';
+import { embeddingText } from '../text/memory-text.js';
+import { memoryPages } from '../utils/pages.js';
+import { parseInput } from '../utils/validate.js';
+import { type CleanupResult, cleanup } from './cleanup.js';
+import { type ConsolidateResult, consolidate } from './consolidate.js';
+import { scheduleDaily } from './schedule.js';
+
+const reindexOptionsSchema = z
+  .object({
+    /** Called after each batch with the memories done so far and the total. */
+    onProgress: z.custom<(done: number, total: number) => void>((value) => typeof value === 'function').optional(),
+    /** Memories embedded and written per transaction. Default 500. */
+    batchSize: z.number().int().min(1).max(100_000).default(500),
+  })
+  .strict();
+
+const consolidateOptionsSchema = z
+  .object({ threshold: z.number().gt(0).max(1).optional(), category: z.string().min(1).optional() })
+  .strict();
+
+/** Options of `reindex`. */
+export type ReindexOptions = z.input<typeof reindexOptionsSchema>;
+
+/** What `reindex` resolves to. */
+export interface ReindexResult {
+  /** Memories embedded again. */
+  reembedded: number;
+}
+
+/** Keeping a store healthy: re-embedding, age-based cleanup, merging near-duplicates, a daily run. */
+export interface MaintenanceApi {
+  /**
+   * Re-embed every memory with this client's embedder, replacing vectors made by another
+   * one (a store refuses to open with a different embedder until this runs).
+   */
+  reindex(options?: ReindexOptions): Promise<ReindexResult>;
+  /** Delete memories older than `retentionDays`, except bookmarked and manual ones; reports the count and bytes freed. */
+  cleanup(): Promise<CleanupResult>;
+  /**
+   * Keep one representative of each cluster of near-identical memories (cosine >= 0.95 by
+   * default), delete the rest, and record the consolidation on the one kept.
+   */
+  consolidate(options?: { threshold?: number; category?: string }): Promise<ConsolidateResult>;
+}
+
+/** What maintenance needs from createMemory's options. */
+export interface MaintenanceSettings {
+  /** Days `cleanup()` keeps memories. */
+  retentionDays: number;
+  /** A daily run of cleanup (and consolidate) at a local hour, when asked for. */
+  schedule: { hour: number; consolidate: boolean } | undefined;
+}
+
+/** The maintenance feature over an engine; starts the daily schedule when one is set, and stops it on close. */
+export function createMaintenanceApi(engine: MemoryEngine, settings: MaintenanceSettings): MaintenanceApi {
+  const { store } = engine;
+  const scoped = () => (engine.scope ? { scope: engine.scope } : {});
+
+  async function reindex(optionsInput?: unknown): Promise<ReindexResult> {
+    const { onProgress, batchSize } = parseInput(reindexOptionsSchema, optionsInput ?? {}, 'reindex', 'options');
+    engine.assertOpen('reindex');
+    await engine.reopen(() => store.resetEmbeddings(engine.identity()));
+    await engine.ready('reindex');
+    const total = await store.countMemories();
+    let done = 0;
+    for await (const page of memoryPages(store, undefined, batchSize)) {
+      const vectors = await engine.embed(page.map(embeddingText), 'reindex');
+      await store.transaction(() =>
+        store.upsertMemories(page.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }))),
+      );
+      done += page.length;
+      onProgress?.(done, total);
+    }
+    return { reembedded: done };
+  }
+
+  async function runCleanup(): Promise<CleanupResult> {
+    await engine.ready('cleanup');
+    return cleanup(store, {
+      retentionDays: settings.retentionDays,
+      now: engine.clock.now(),
+      ...scoped(),
+      logger: engine.logger,
+    });
+  }
+
+  async function runConsolidate(optionsInput?: unknown): Promise<ConsolidateResult> {
+    const options = parseInput(consolidateOptionsSchema, optionsInput ?? {}, 'consolidate', 'options');
+    await engine.ready('consolidate');
+    return consolidate(store, { ...options, ...scoped(), now: engine.clock.now() });
+  }
+
+  const { schedule } = settings;
+  if (schedule) {
+    const job = scheduleDaily(
+      async () => {
+        await runCleanup();
+        if (schedule.consolidate) await runConsolidate();
+      },
+      {
+        hour: schedule.hour,
+        clock: engine.clock,
+        onError: (error) => engine.emit('error', { operation: 'schedule', error: wrapError(error, 'schedule') }),
+      },
+    );
+    engine.onClose(() => job.stop());
+  }
+
+  return {
+    reindex: (options) => reindex(options),
+    cleanup: () => runCleanup(),
+    consolidate: (options) => runConsolidate(options),
+  };
+}

@@ -1,0 +1,85 @@
+import { DAY_MS } from '../utils/time.js';
+import { invalid } from './removal.js';
+
+/** Options of `scheduleDaily`. */
+export interface ScheduleDailyOptions {
+  /** Hour of the day to run at, 0–23, in local time. */
+  hour: number;
+  /** Source of the current time. Default `Date.now`. */
+  clock?: { now(): number };
+  /** Receives every error the task throws or rejects with. Default: errors are ignored. */
+  onError?: (error: unknown) => void;
+}
+
+/** Epoch milliseconds of the next local `hour`:00 strictly after `now`. */
+function nextOccurrence(now: number, hour: number): number {
+  const next = new Date(now);
+  next.setHours(hour, 0, 0, 0);
+  if (next.getTime() <= now) next.setDate(next.getDate() + 1);
+  return next.getTime();
+}
+
+/**
+ * Run `task` every day at `hour`:00 local time: the first run at the next occurrence of that
+ * hour, then every 24 hours. The timers are `unref()`'d, so a schedule never keeps the process
+ * alive. A run is skipped while the previous one is still going. Errors from the task go to
+ * `onError` and are never thrown.
+ *
+ * @example
+ * ```ts
+ * const job = scheduleDaily(() => cleanup(store, { retentionDays: 30, now: Date.now() }), { hour: 3 });
+ * // later
+ * job.stop();
+ * ```
+ */
+export function scheduleDaily(task: () => Promise<unknown>, options: ScheduleDailyOptions): { stop(): void } {
+  const { hour, clock = { now: () => Date.now() }, onError } = options;
+  if (!(Number.isInteger(hour) && hour >= 0 && hour <= 23)) {
+    throw invalid('scheduleDaily', 'hour', 'expected a whole hour from 0 to 23');
+  }
+  let stopped = false;
+  let running = false;
+  let timeout: ReturnType<typeof setTimeout> | undefined;
+  let interval: ReturnType<typeof setInterval> | undefined;
+
+  const report = (error: unknown) => {
+    try {
+      onError?.(error);
+    } catch {
+      // onError must not break the schedule.
+    }
+  };
+  const run = () => {
+    if (stopped || running) return;
+    running = true;
+    let pending: Promise<unknown>;
+    try {
+      pending = Promise.resolve(task());
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.catch(report).finally(() => {
+      running = false;
+    });
+  };
+
+  const now = clock.now();
+  timeout = setTimeout(() => {
+    timeout = undefined;
+    if (stopped) return;
+    interval = setInterval(run, DAY_MS);
+    interval.unref?.();
+    run();
+  }, nextOccurrence(now, hour) - now);
+  timeout.unref?.();
+
+  return {
+    stop() {
+      stopped = true;
+      if (timeout !== undefined) clearTimeout(timeout);
+      if (interval !== undefined) clearInterval(interval);
+      timeout = undefined;
+      interval = undefined;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { toStoreFilter } from '../search/filter-options.js';
+import { parseInput } from '../utils/validate.js';
+import { explainScore } from './explain.js';
+import { type FormatContextOptions, formatContext } from './format-context.js';
+import { packIntoBudget } from './pack-budget.js';
+import { rankMemories } from './rank.js';
+import {
+  type ParsedRankingOptions,
+  type RecallOptions,
+  type ResolvedRankingOptions,
+  recallOptionsSchema,
+} from './recall-options.js';
+import type { RecallResponse } from './recall-result.js';
+
+// Measured on LoCoMo: with the hashing embedder, weights above ~0.3 let its noisy list push out BM25's hits.
+const LEXICAL_VECTOR_WEIGHT = 0.3;
+
+const querySchema = z.string().trim().min(1, 'expected a non-empty query').max(10_000);
+
+/** Finding the memories that answer a query, and putting them into a prompt. */
+export interface RecallApi {
+  /** Find the memories that best answer a query. See {@link RecallOptions}. */
+  recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
+  /** Render recalled memories as an escaped, clearly-framed prompt block. */
+  formatContext(response: RecallResponse | RecallResponse['results'], options?: FormatContextOptions): string;
+}
+
+/** What recall needs from createMemory's options. */
+export interface RecallSettings {
+  /** Ranking tuning, defaults filled. */
+  ranking: ParsedRankingOptions;
+  /** Default number of results. */
+  recallK: number;
+}
+
+/** The recall feature over an engine. */
+export function createRecallApi(engine: MemoryEngine, settings: RecallSettings): RecallApi {
+  const ranking: ResolvedRankingOptions = {
+    ...settings.ranking,
+    vectorWeight: settings.ranking.vectorWeight ?? (engine.embedder.semantic === false ? LEXICAL_VECTOR_WEIGHT : 1),
+  };
+
+  async function recall(queryInput: unknown, optionsInput?: unknown): Promise<RecallResponse> {
+    const started = performance.now();
+    const query = parseInput(querySchema, queryInput, 'recall', 'query');
+    const options = parseInput(recallOptionsSchema, optionsInput ?? {}, 'recall', 'options');
+    await engine.ready('recall');
+    const now = engine.clock.now();
+    const filter = toStoreFilter(
+      options,
+      engine.scope,
+      options.includeInvalid ? undefined : new Date(now).toISOString(),
+    );
+    const ranked = await rankMemories(query, filter, options, {
+      store: engine.store,
+      embed: (texts) => engine.embed(texts, 'recall'),
+      ranking,
+      now,
+      k: options.k ?? settings.recallK,
+      resumedSession: engine.session.resumed,
+      queryVectors: engine.metrics.queryVectors,
+    });
+    let response: RecallResponse;
+    if (options.tokenBudget !== undefined) {
+      const { packed, used, dropped } = await packIntoBudget(ranked, options.tokenBudget);
+      response = { query, results: packed, totalTokens: used, droppedForBudget: dropped };
+    } else {
+      response = { query, results: ranked, droppedForBudget: 0 };
+    }
+    const accessedAt = new Date(now).toISOString();
+    for (const result of response.results) {
+      result.memory = { ...result.memory, accessCount: result.memory.accessCount + 1, lastAccessedAt: accessedAt };
+      if (options.explain) result.explanation = explainScore(result.breakdown);
+    }
+    const recalledIds = response.results.map((result) => result.memory.id);
+    if (recalledIds.length > 0) {
+      engine.background('recordAccess', () => engine.store.recordAccess(recalledIds, accessedAt));
+    }
+    const durationMs = performance.now() - started;
+    engine.metrics.recall.count++;
+    engine.metrics.recall.totalMs += durationMs;
+    engine.emit('recall', { query, ids: recalledIds, durationMs });
+    return response;
+  }
+
+  return {
+    recall: (query, options) => recall(query, options),
+    formatContext: (response, options) => formatContext(response, options),
+  };
+}

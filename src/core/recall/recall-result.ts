@@ -1,0 +1,61 @@
+import type { Memory } from '../spec/memory.js';
+
+/** How one candidate list ranked a result. */
+export interface ListEvidence {
+  /** 1-based rank in the list. */
+  rank: number;
+  /** The list's own score: BM25 for lexical, cosine similarity for vector. */
+  score: number;
+  /** What this list added to the fused score: weight / (rrfK + rank), normalised. */
+  contribution: number;
+}
+
+/** A multiplicative adjustment applied after fusion. */
+export interface Boost {
+  /** Which signal. */
+  name: 'importance' | 'recency' | 'bookmark' | 'session';
+  /** The factor the fused score was multiplied by. */
+  factor: number;
+}
+
+/** Why a result scored what it did. */
+export interface ScoreBreakdown {
+  /** Lexical (BM25) list evidence, or null if that list didn't find it. */
+  lexical: ListEvidence | null;
+  /** Vector list evidence, or null if that list didn't find it. */
+  vector: ListEvidence | null;
+  /** Reciprocal-rank fusion of the lists, normalised so that rank 1 in every list is 1. */
+  fused: number;
+  /** Adjustments applied to the fused score. */
+  boosts: Boost[];
+  /** The final score, 0..1. */
+  final: number;
+}
+
+/** One recalled memory. */
+export interface RecallResult {
+  /** The memory (with its access count already incremented). */
+  memory: Memory;
+  /** Final score, 0..1; results are sorted by it. */
+  score: number;
+  /** Where the memory came from, e.g. `memory/2025-11-27.md#L12`. */
+  citation: string;
+  /** How the score was reached. */
+  breakdown: ScoreBreakdown;
+  /** Tokens the memory takes in the formatted context; set when a token budget was given. */
+  tokens?: number;
+  /** The breakdown in words; set when `explain: true`. */
+  explanation?: string;
+}
+
+/** What `recall` resolves to. */
+export interface RecallResponse {
+  /** The query as given. */
+  query: string;
+  /** Results, best first. */
+  results: RecallResult[];
+  /** Total tokens of the results, when a token budget was given. */
+  totalTokens?: number;
+  /** Results that ranked in the top k but did not fit the token budget. */
+  droppedForBudget: number;
+}

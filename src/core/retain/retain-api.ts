@@ -1,0 +1,225 @@
+import type { z } from 'zod';
+import type { MemorySkippedEvent } from '../engine/events.js';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { evictForRoom } from '../lifecycle/eviction.js';
+import { buildMemory } from '../memories/memory-builder.js';
+import { applyTallies } from '../memories/record-tallies.js';
+import { ValidationError } from '../spec/errors.js';
+import { type MemoryInput, memoryInputSchema } from '../spec/memory.js';
+import type { MemoryRecord } from '../spec/store.js';
+import { embeddingText } from '../text/memory-text.js';
+import { MAX_BATCH } from '../utils/common-schemas.js';
+import { parseInput } from '../utils/validate.js';
+import {
+  type ConversationInput,
+  conversationInputSchema,
+  isConversationInput,
+} from './conversation/conversation-input.js';
+import type { ParsedExtractionOptions } from './conversation/extraction-options.js';
+import {
+  type ConversationContext,
+  type ConversationRetainResult,
+  retainConversation,
+} from './conversation/retain-conversation.js';
+import { addNeighbourContext } from './neighbour-context.js';
+import { type RetainOptions, type RetainResult, retainOptionsSchema } from './retain-options.js';
+
+/** Storing what happened: memories one by one or in batches, and whole conversations. */
+export interface RetainApi {
+  /**
+   * Store one memory or a batch. Validates every input first (nothing is written if any
+   * is invalid), fills defaults, embeds in batches and stores the batch in one transaction.
+   * An input identical to a valid stored memory is skipped (`memory:skipped`) unless
+   * `onDuplicate: 'keep'`.
+   */
+  retain(
+    input: string | MemoryInput | ReadonlyArray<string | MemoryInput>,
+    options?: RetainOptions,
+  ): Promise<RetainResult>;
+  /**
+   * Learn from a finished conversation (`{ messages, sessionId, success }`). With a
+   * `languageModel`: one extraction call into the six categories with L0/L1/L2 tiers,
+   * then per candidate a vector pre-filter and a CREATE / MERGE / SKIP decision; the
+   * profile always merges into the scope's one profile. Without a model, or when the
+   * guards or the model fail, the conversation is kept as an experience episode: nothing
+   * said is lost, and model trouble never rejects the call.
+   */
+  retain(input: ConversationInput): Promise<ConversationRetainResult>;
+  /**
+   * Like `retain`, but queued: validates the input now (a ValidationError throws at once),
+   * then returns while the work runs in the background. Failures become `error` and
+   * `extraction:failed` events, never exceptions. `flush()` waits for the queue.
+   */
+  retainAsync(
+    input: string | MemoryInput | ReadonlyArray<string | MemoryInput> | ConversationInput,
+    options?: RetainOptions,
+  ): void;
+}
+
+/** What retain needs from createMemory's options. */
+export interface RetainSettings {
+  /** Conversation pipeline settings. */
+  extraction: ParsedExtractionOptions;
+  /** Most memories to keep; storing beyond it evicts the lowest-ranked unprotected ones. */
+  maxMemories: number | undefined;
+}
+
+function parseRetainInputs(input: unknown): z.output<typeof memoryInputSchema>[] {
+  const single = !Array.isArray(input);
+  const items: unknown[] = single ? [input] : (input as unknown[]);
+  if (items.length === 0 || items.length > MAX_BATCH) {
+    throw new ValidationError(
+      [{ field: 'input', message: `expected 1 to ${MAX_BATCH} memories (got ${items.length})` }],
+      { component: 'retain' },
+    );
+  }
+  return items.map((item, index) =>
+    parseInput(
+      memoryInputSchema,
+      typeof item === 'string' ? { content: item } : item,
+      'retain',
+      single ? 'input' : `input[${index}]`,
+    ),
+  );
+}
+
+/** Ids the inputs bring themselves; the same id twice in one batch is refused. */
+function ownIds(inputs: readonly { id?: string }[]): Set<string> {
+  const seen = new Set<string>();
+  inputs.forEach((item, index) => {
+    if (item.id === undefined) return;
+    if (seen.has(item.id)) {
+      throw new ValidationError(
+        [{ field: `input[${index}].id`, message: `id "${item.id}" appears twice in the batch` }],
+        { component: 'retain' },
+      );
+    }
+    seen.add(item.id);
+  });
+  return seen;
+}
+
+/** The retain feature over an engine. */
+export function createRetainApi(engine: MemoryEngine, settings: RetainSettings): RetainApi {
+  const { store } = engine;
+
+  async function retainMemories(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
+    const inputs = parseRetainInputs(input);
+    const { onDuplicate, contextWindow } = parseInput(retainOptionsSchema, retainOptions ?? {}, 'retain', 'options');
+    const seenIds = ownIds(inputs);
+    await engine.ready('retain');
+    const now = engine.nowIso();
+    const sessionId = engine.session.current ?? undefined;
+    const memories = inputs.map((item) =>
+      buildMemory(item, { id: engine.ids.next('mem'), now, scope: engine.scope, sessionId }),
+    );
+    if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
+    const vectors = await engine.embed(memories.map(embeddingText), 'retain');
+
+    const outcome = await store.transaction(async () => {
+      // Only inputs that bring their own id can clash with a stored memory.
+      const claimed = seenIds.size > 0 ? await store.getMemories([...seenIds]) : [];
+      const taken = new Map(claimed.map((memory) => [memory.id, memory]));
+      const duplicates = new Map<string, string>();
+      if (onDuplicate === 'skip') {
+        const existing = await store.listMemories({
+          filter: { fingerprints: [...new Set(memories.map((memory) => memory.fingerprint))], validAt: now },
+        });
+        for (const memory of existing) duplicates.set(memory.fingerprint, memory.id);
+      }
+      const records: MemoryRecord[] = [];
+      const skipped: MemorySkippedEvent[] = [];
+      const resultIds = memories.map((memory, index) => {
+        const clash = taken.get(memory.id);
+        if (clash && clash.fingerprint !== memory.fingerprint) {
+          throw new ValidationError(
+            [{ field: `input[${index}].id`, message: `a different memory with id "${memory.id}" already exists` }],
+            { component: 'retain', suggestion: 'Use update() to change an existing memory.' },
+          );
+        }
+        const duplicateOf = clash?.id ?? duplicates.get(memory.fingerprint);
+        if (duplicateOf !== undefined) {
+          skipped.push({
+            index,
+            reason: 'duplicate',
+            detail: `identical to memory ${duplicateOf}`,
+            existingId: duplicateOf,
+          });
+          return duplicateOf;
+        }
+        if (onDuplicate === 'skip') duplicates.set(memory.fingerprint, memory.id);
+        records.push({ memory, embedding: vectors[index] ?? null });
+        return memory.id;
+      });
+      if (records.length > 0) {
+        if (settings.maxMemories !== undefined) {
+          await evictForRoom(store, {
+            maxMemories: settings.maxMemories,
+            incoming: records.length,
+            now: engine.clock.now(),
+            ...(engine.scope ? { scope: engine.scope } : {}),
+          });
+        }
+        await store.upsertMemories(records);
+        await applyTallies(
+          store,
+          records.map((record) => record.memory),
+          1,
+          now,
+        );
+      }
+      return { ids: resultIds, memories: records.map((record) => record.memory), skipped };
+    });
+
+    for (const skip of outcome.skipped) engine.emit('memory:skipped', skip);
+    if (outcome.memories.length > 0) engine.emit('memory:retained', { memories: outcome.memories });
+    return outcome;
+  }
+
+  const conversationContext: ConversationContext = {
+    store,
+    embedder: engine.embedder,
+    model: engine.languageModel,
+    settings: settings.extraction,
+    stats: engine.metrics.pipeline,
+    logger: engine.logger,
+    scope: engine.scope,
+    get sessionId() {
+      return engine.session.current ?? undefined;
+    },
+    now: engine.nowIso,
+    newId: () => engine.ids.next('mem'),
+    embed: (texts) => engine.embed(texts, 'retain'),
+    retainMemories: (inputs) => retainMemories(inputs, {}),
+    emit: engine.emit,
+  };
+
+  async function retain(input: unknown, retainOptions?: unknown): Promise<RetainResult | ConversationRetainResult> {
+    if (isConversationInput(input)) {
+      const conversation = parseInput(conversationInputSchema, input, 'retain', 'input');
+      await engine.ready('retain');
+      return retainConversation(conversation, conversationContext);
+    }
+    return retainMemories(input, retainOptions);
+  }
+
+  return {
+    retain: retain as RetainApi['retain'],
+    retainAsync(input, retainOptions) {
+      engine.assertOpen('retainAsync');
+      // Validate now: a caller's mistake should surface at the call, not as an event later.
+      if (isConversationInput(input)) parseInput(conversationInputSchema, input, 'retainAsync', 'input');
+      else {
+        parseRetainInputs(input);
+        parseInput(retainOptionsSchema, retainOptions ?? {}, 'retainAsync', 'options');
+      }
+      engine.background(
+        'retain',
+        async () => {
+          await retain(input, retainOptions);
+        },
+        input,
+      );
+    },
+  };
+}
