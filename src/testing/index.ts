@@ -22,3 +22,4 @@ export {
   type ScriptFunction,
 } from './scripted-language-model.js';
 export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from './test-embedder.js';
+export { createCounterIds, createFixedClock, type FixedClock } from './test-runtime.js';

@@ -1,0 +1,87 @@
+// The layer rules of ARCHITECTURE.md, checked by `npm run lint`. Imports only point down:
+// spec → core (utilities, engine, features, client) → adapters / recorder → integrations → cli.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle makes a feature impossible to load, test or move on its own.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'spec-imports-only-zod',
+      severity: 'error',
+      comment: 'Models, ports and errors depend on nothing but zod.',
+      from: { path: '^src/core/spec/' },
+      to: { pathNot: ['^src/core/spec/', '(^|/)node_modules/zod/'] },
+    },
+    {
+      name: 'core-stays-inside',
+      severity: 'error',
+      comment: 'The core never imports adapters, the recorder, integrations, the CLI or the composition root.',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/(adapters|recorder|integrations|cli|testing)/', '^src/[^/]+[.]ts$'] },
+    },
+    {
+      name: 'core-imports-no-native-library',
+      severity: 'error',
+      comment: 'Importing memoir loads no native module: only adapters touch these packages.',
+      from: { path: '^src/core/' },
+      to: { path: '(^|/)node_modules/(better-sqlite3|sqlite-vec|@lancedb|apache-arrow|openai)/' },
+    },
+    {
+      name: 'core-basics-import-no-feature',
+      severity: 'error',
+      comment: 'Utilities, text and search sit below the features; the engine sits below them too.',
+      from: { path: '^src/core/(utils|text|search|engine)/' },
+      to: { path: '^src/core/', pathNot: '^src/core/(spec|utils|text|search|engine)/' },
+    },
+    {
+      name: 'features-do-not-import-the-client',
+      severity: 'error',
+      comment: 'The client composes features; a feature that imports it closes a loop.',
+      from: { path: '^src/core/', pathNot: '^src/core/client/' },
+      to: { path: '^src/core/client/' },
+    },
+    {
+      name: 'adapters-import-spec-search-text-utils',
+      severity: 'error',
+      comment: 'An adapter implements a port with the core basics only, and never another adapter.',
+      from: { path: '^src/adapters/([^/]+)/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/core/(spec|search|text|utils)/', '^src/adapters/$1/'],
+      },
+    },
+    {
+      name: 'recorder-imports-spec-and-basics',
+      severity: 'error',
+      from: { path: '^src/recorder/' },
+      to: { path: '^src/', pathNot: ['^src/core/(spec|search|text|utils)/', '^src/recorder/'] },
+    },
+    {
+      name: 'integrations-use-the-public-api',
+      severity: 'error',
+      comment: 'Hosts consume a client; they do not reach into features, adapters or the CLI.',
+      from: { path: '^src/integrations/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/integrations/', '^src/index[.]ts$', '^src/create-memory[.]ts$', '^src/core/spec/', '^src/core/utils/'],
+      },
+    },
+    {
+      name: 'only-the-cli-imports-the-cli',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], exportsFields: ['exports'], conditionNames: ['import', 'node'] },
+  },
+};
