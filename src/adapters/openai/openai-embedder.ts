@@ -3,7 +3,7 @@ import type { Embedder, EmbedOptions } from '../../core/spec/embedder.js';
 import { ConfigError, ProviderError } from '../../core/spec/errors.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { parseInput } from '../../core/utils/validate.js';
-import { createClientLoader, resolveConnection } from './openai-client.js';
+import { connectOpenAI } from './openai-connection.js';
 import { callOpenAI, type OpenAICallContext } from './openai-errors.js';
 import { type OpenAIEmbedderOptions, openAIEmbedderOptionsSchema } from './openai-options.js';
 
@@ -156,16 +156,7 @@ export function createOpenAIEmbedder(options?: OpenAIEmbedderOptions): OpenAIEmb
   const parsed = parseOptions(openAIEmbedderOptionsSchema, options, COMPONENT, OPTIONS_SUGGESTION);
   const { model, batchSize, semantic } = parsed;
   const { dimensions, send: sendDimensions } = resolveDimensions(model, parsed.dimensions);
-  const connection = resolveConnection(parsed, COMPONENT);
-  const load = createClientLoader(connection, COMPONENT);
-  const context: OpenAICallContext = {
-    component: COMPONENT,
-    operation: 'embeddings',
-    model,
-    host: connection.host,
-    timeoutMs: connection.timeoutMs,
-    maxRetries: connection.maxRetries,
-  };
+  const { connection, load, context } = connectOpenAI(parsed, COMPONENT, 'embeddings', model);
   const totals: OpenAIEmbedderUsage = { calls: 0, inputTokens: 0 };
 
   return {

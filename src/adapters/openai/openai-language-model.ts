@@ -4,7 +4,8 @@ import { ProviderError, ValidationError, type ValidationIssue } from '../../core
 import type { GenerateRequest, GenerateResult, ImagePart, LanguageModel } from '../../core/spec/language-model.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { parseInput } from '../../core/utils/validate.js';
-import { createClientLoader, OPENAI_DEFAULT_BASE_URL, resolveConnection } from './openai-client.js';
+import { OPENAI_DEFAULT_BASE_URL } from './openai-client.js';
+import { connectOpenAI } from './openai-connection.js';
 import { callOpenAI, type OpenAICallContext } from './openai-errors.js';
 import { type OpenAIChatModelOptions, openAIChatModelOptionsSchema } from './openai-options.js';
 
@@ -145,16 +146,7 @@ function readResult(response: unknown, context: OpenAICallContext): GenerateResu
 export function createOpenAIChatModel(options?: OpenAIChatModelOptions): LanguageModel {
   const parsed = parseOptions(openAIChatModelOptionsSchema, options, COMPONENT, OPTIONS_SUGGESTION);
   const { model } = parsed;
-  const connection = resolveConnection(parsed, COMPONENT);
-  const load = createClientLoader(connection, COMPONENT);
-  const context: OpenAICallContext = {
-    component: COMPONENT,
-    operation: 'chat completion',
-    model,
-    host: connection.host,
-    timeoutMs: connection.timeoutMs,
-    maxRetries: connection.maxRetries,
-  };
+  const { connection, load, context } = connectOpenAI(parsed, COMPONENT, 'chat completion', model);
   // OpenAI deprecated `max_tokens` for `max_completion_tokens` (its reasoning models reject
   // the old name); compatible servers mostly know only `max_tokens`.
   const maxTokensField = connection.baseURL === OPENAI_DEFAULT_BASE_URL ? 'max_completion_tokens' : 'max_tokens';

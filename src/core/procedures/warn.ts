@@ -94,6 +94,19 @@ export async function warn(
   const alternatives: Alternative[] = [];
   const seen = new Set<string>();
   const sessionCache = new Map<string, Memory[]>();
+  // Successful calls of another tool made after `failure` in its session, up to `most` of them.
+  const takeAlternatives = (session: readonly Memory[], failure: Memory, most: number) => {
+    let taken = 0;
+    for (const memory of session) {
+      if (alternatives.length >= 3 || taken >= most) break;
+      if (memory.occurredAt < failure.occurredAt || seen.has(memory.id)) continue;
+      const tool = toolOf(memory);
+      if (tool === null || tool === planned.tool || memory.metadata.success !== true) continue;
+      seen.add(memory.id);
+      alternatives.push({ memoryId: memory.id, tool, content: memory.content });
+      taken++;
+    }
+  };
   for (const failure of failed) {
     if (alternatives.length >= 3) break;
     if (failure.sessionId === null) continue;
@@ -106,28 +119,14 @@ export async function warn(
       });
       sessionCache.set(failure.sessionId, session);
     }
-    for (const memory of session) {
-      if (alternatives.length >= 3) break;
-      if (memory.occurredAt < failure.occurredAt || seen.has(memory.id)) continue;
-      const tool = toolOf(memory);
-      if (tool === null || tool === planned.tool || memory.metadata.success !== true) continue;
-      seen.add(memory.id);
-      alternatives.push({ memoryId: memory.id, tool, content: memory.content });
-      break; // the nearest one per failure first; later failures add more
-    }
+    // The nearest one per failure first; later failures add more.
+    takeAlternatives(session, failure, 1);
   }
   // Too few from "nearest per failure": fill from the remaining successes after failures.
   if (alternatives.length < 3) {
     for (const failure of failed) {
       if (alternatives.length >= 3 || failure.sessionId === null) continue;
-      for (const memory of sessionCache.get(failure.sessionId) ?? []) {
-        if (alternatives.length >= 3) break;
-        if (memory.occurredAt < failure.occurredAt || seen.has(memory.id)) continue;
-        const tool = toolOf(memory);
-        if (tool === null || tool === planned.tool || memory.metadata.success !== true) continue;
-        seen.add(memory.id);
-        alternatives.push({ memoryId: memory.id, tool, content: memory.content });
-      }
+      takeAlternatives(sessionCache.get(failure.sessionId) ?? [], failure, 3);
     }
   }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { GenerateRequest } from '../spec/language-model.js';
-import { dataBlock, dataRules, escapePromptData, type PromptExample } from './extraction-prompt.js';
+import { dataBlock, dataContractAndExamples, escapePromptData, type PromptExample } from './extraction-prompt.js';
 
 /**
  * Categories whose memories may be merged into an existing one. `events` and `cases` are
@@ -154,21 +154,7 @@ const DEDUP_SYSTEM = [
   '- When unsure between CREATE and MERGE, choose CREATE: a duplicate costs less than a wrong merge.',
   '- "targetId" must be copied exactly from the id attribute of one <existing> block. Leave it out for CREATE and SKIP.',
   '',
-  '# Data',
-  dataRules(['candidate', 'existing']),
-  '',
-  '# Output contract',
-  `Reply with only a JSON object that ${DEDUP_CONTRACT}. No prose, no code fences.`,
-  '',
-  '# Examples',
-  ...DEDUP_EXAMPLES.flatMap((example, index) => [
-    `## Example ${index + 1}`,
-    'Input:',
-    renderDedupInput(example.input),
-    'Output:',
-    JSON.stringify(example.output),
-    '',
-  ]),
+  ...dataContractAndExamples(['candidate', 'existing'], DEDUP_CONTRACT, DEDUP_EXAMPLES, renderDedupInput),
 ].join('\n');
 
 /**

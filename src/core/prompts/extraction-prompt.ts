@@ -113,6 +113,35 @@ export interface PromptExample<Input, Output> {
   output: Output;
 }
 
+/**
+ * The closing sections every system prompt shares: which blocks are data, the output
+ * contract, and the worked examples rendered the way real input is.
+ */
+export function dataContractAndExamples<Input, Output>(
+  tags: readonly string[],
+  contract: string,
+  examples: readonly PromptExample<Input, Output>[],
+  render: (input: Input) => string,
+): string[] {
+  return [
+    '# Data',
+    dataRules(tags),
+    '',
+    '# Output contract',
+    `Reply with only a JSON object that ${contract}. No prose, no code fences.`,
+    '',
+    '# Examples',
+    ...examples.flatMap((example, index) => [
+      `## Example ${index + 1}`,
+      'Input:',
+      render(example.input),
+      'Output:',
+      JSON.stringify(example.output),
+      '',
+    ]),
+  ];
+}
+
 /** The worked examples shown in the extraction prompt. */
 export const EXTRACTION_EXAMPLES: readonly PromptExample<ExtractionPromptInput, ExtractionOutput>[] = [
   {
@@ -209,21 +238,7 @@ const EXTRACTION_SYSTEM = [
   '- Never store secrets such as passwords, API keys or tokens.',
   '- If nothing is worth remembering, reply {"memories": []}.',
   '',
-  '# Data',
-  dataRules(['conversation']),
-  '',
-  '# Output contract',
-  `Reply with only a JSON object that ${EXTRACTION_CONTRACT}. No prose, no code fences.`,
-  '',
-  '# Examples',
-  ...EXTRACTION_EXAMPLES.flatMap((example, index) => [
-    `## Example ${index + 1}`,
-    'Input:',
-    renderExtractionInput(example.input),
-    'Output:',
-    JSON.stringify(example.output),
-    '',
-  ]),
+  ...dataContractAndExamples(['conversation'], EXTRACTION_CONTRACT, EXTRACTION_EXAMPLES, renderExtractionInput),
 ].join('\n');
 
 /**

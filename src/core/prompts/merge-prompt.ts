@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { GenerateRequest } from '../spec/language-model.js';
 import type { PromptMemoryText } from './dedup-prompt.js';
-import { dataBlock, dataRules, type PromptExample } from './extraction-prompt.js';
+import { dataBlock, dataContractAndExamples, type PromptExample } from './extraction-prompt.js';
 
 /** Output contract of the merge prompt: the merged memory's three tiers, with the extraction limits. */
 export const mergeOutputSchema = z.object({
@@ -107,21 +107,7 @@ const MERGE_SYSTEM = [
   '- abstract (L0): one sentence naming the subject and its key facts. overview (L1): a short structured Markdown summary, keeping the headings of the existing overview where they still fit. content (L2): the full account.',
   '- For a profile, the result is the one up-to-date profile of the user.',
   '',
-  '# Data',
-  dataRules(['existing', 'incoming']),
-  '',
-  '# Output contract',
-  `Reply with only a JSON object that ${MERGE_CONTRACT}. No prose, no code fences.`,
-  '',
-  '# Examples',
-  ...MERGE_EXAMPLES.flatMap((example, index) => [
-    `## Example ${index + 1}`,
-    'Input:',
-    renderMergeInput(example.input),
-    'Output:',
-    JSON.stringify(example.output),
-    '',
-  ]),
+  ...dataContractAndExamples(['existing', 'incoming'], MERGE_CONTRACT, MERGE_EXAMPLES, renderMergeInput),
 ].join('\n');
 
 /**
