@@ -13,11 +13,14 @@ export {
   type AuditLine,
   builtInRedactionRules,
   type Capture,
+  type CaptureClient,
   type CaptureEvent,
   type CaptureOptions,
   type CaptureResult,
+  createCapture,
   type RedactionRule,
   redactText,
+  redactValue,
   type WithCaptureOptions,
   withCapture,
 } from './core/capture/index.js';
@@ -55,7 +58,12 @@ export type { DetectedWorkflow, DetectWorkflowsOptions } from './core/procedures
 export type { ProceduresApi } from './core/procedures/procedures-api.js';
 export type { Suggestion } from './core/procedures/suggest.js';
 export type { ActionWarning, Alternative, PlannedAction } from './core/procedures/warn.js';
-export { type ContextTier, type FormatContextOptions, formatContext } from './core/recall/format-context.js';
+export {
+  type ContextTier,
+  citationOf,
+  type FormatContextOptions,
+  formatContext,
+} from './core/recall/format-context.js';
 export type { RecallApi } from './core/recall/recall-api.js';
 export type { RankingOptions, RecallOptions } from './core/recall/recall-options.js';
 export type { Boost, ListEvidence, RecallResponse, RecallResult, ScoreBreakdown } from './core/recall/recall-result.js';
