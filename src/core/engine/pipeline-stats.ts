@@ -2,7 +2,7 @@ import type { TokenUsage } from '../spec/language-model.js';
 
 /** The stages of the conversation pipeline that cost model calls or time. */
 export const PIPELINE_STAGES = ['extract', 'dedup', 'merge', 'embed'] as const;
-/** One of {@link PIPELINE_STAGES}. */
+/** A stage of the conversation pipeline: `extract`, `dedup`, `merge` or `embed`. */
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
 /** What one stage has cost so far. */
