@@ -1,18 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSqliteStore, migrate, SCHEMA_VERSION } from '../../src/adapters/sqlite/index.js';
 import type { SqliteDatabaseConstructor } from '../../src/adapters/sqlite/sqlite-driver.js';
 import { createLocalEmbedder, createMemory, type LogLevel, StoreError } from '../../src/index.js';
 import { makeMemory, unitVector } from '../contracts/memory-fixtures.js';
+import { tempDir } from '../helpers/stores.js';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as SqliteDatabaseConstructor;
-const root = mkdtempSync(join(tmpdir(), 'memoir-sqlite-file-'));
+const root = tempDir('memoir-sqlite-file-');
 let counter = 0;
 const nextPath = () => join(root, `db-${++counter}.sqlite`);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('schema migrations', () => {
   it('migrates a database made by schema version 1 and indexes its old rows', async () => {

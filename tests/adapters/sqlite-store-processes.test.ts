@@ -1,18 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SqliteDatabaseConstructor } from '../../src/adapters/sqlite/sqlite-driver.js';
+import { tempDir } from '../helpers/stores.js';
 
 // Real processes against one real file: a writer killed with SIGKILL mid-stream, and two
 // writers at once.
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as SqliteDatabaseConstructor;
 const worker = resolve(import.meta.dirname, 'fixtures/retain-worker.ts');
-const root = mkdtempSync(join(tmpdir(), 'memoir-processes-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = tempDir('memoir-processes-');
 
 function startWorker(home: string, name: string, total: number, batch: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', worker, home, name, String(total), String(batch)], {

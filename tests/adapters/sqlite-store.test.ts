@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
 import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
+import { freshPaths } from '../helpers/stores.js';
 
-const root = mkdtempSync(join(tmpdir(), 'memoir-sqlite-'));
-let counter = 0;
-const nextPath = () => join(root, `store-${++counter}.sqlite`);
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const nextPath = freshPaths('sqlite');
 
 describe('with sqlite-vec', () => {
   runMemoryStoreContract({ name: 'sqlite', create: () => createSqliteStore({ path: nextPath() }) });

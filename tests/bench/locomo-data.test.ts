@@ -47,6 +47,9 @@ function sample(overrides: { conversation?: Record<string, unknown>; qa?: unknow
   };
 }
 
+/** What {@link readConversations} makes of the one {@link sample} with `overrides`. */
+const readSample = (overrides?: Parameters<typeof sample>[0]) => readConversations([sample(overrides)]);
+
 describe('parseEvidence', () => {
   it('keeps a clean id without counting anything', () => {
     const quirks = noQuirks();
@@ -152,9 +155,9 @@ describe('readConversations', () => {
   });
 
   it('resolves "D8:6; D9:17"-style evidence to both turns and counts the repair', () => {
-    const { questions, quirks } = readConversations([
-      sample({ qa: [{ question: 'Where and with whom?', evidence: ['D1:2; D1:3'], category: 2 }] }),
-    ]);
+    const { questions, quirks } = readSample({
+      qa: [{ question: 'Where and with whom?', evidence: ['D1:2; D1:3'], category: 2 }],
+    });
     expect(questions).toHaveLength(1);
     expect(questions[0]!.evidence).toEqual(['D1:2', 'D1:3']);
     expect(quirks.malformedEvidence).toBe(1);
@@ -162,17 +165,15 @@ describe('readConversations', () => {
   });
 
   it('skips and counts questions whose evidence is "D", empty or missing', () => {
-    const { questions, quirks } = readConversations([
-      sample({
-        qa: [
-          { question: 'Only a bare D?', evidence: ['D'], category: 1 },
-          { question: 'Empty list?', evidence: [], category: 1 },
-          { question: 'No evidence key at all?', category: 1 },
-          { question: 'Evidence is not a list?', evidence: 'D1:1', category: 1 },
-          { question: 'A good one?', evidence: ['D', 'D2:1'], category: 3 },
-        ],
-      }),
-    ]);
+    const { questions, quirks } = readSample({
+      qa: [
+        { question: 'Only a bare D?', evidence: ['D'], category: 1 },
+        { question: 'Empty list?', evidence: [], category: 1 },
+        { question: 'No evidence key at all?', category: 1 },
+        { question: 'Evidence is not a list?', evidence: 'D1:1', category: 1 },
+        { question: 'A good one?', evidence: ['D', 'D2:1'], category: 3 },
+      ],
+    });
     expect(questions.map((q) => q.index)).toEqual([4]);
     expect(questions[0]!.evidence).toEqual(['D2:1']);
     expect(quirks.questionsWithoutEvidence).toBe(4);
@@ -180,14 +181,12 @@ describe('readConversations', () => {
   });
 
   it('counts evidence naming a turn that does not exist and skips questions with only such evidence', () => {
-    const { questions, quirks } = readConversations([
-      sample({
-        qa: [
-          { question: 'Partly unknown?', evidence: ['D1:1', 'D7:3'], category: 1 },
-          { question: 'All unknown?', evidence: ['D9:9', 'D1:99'], category: 1 },
-        ],
-      }),
-    ]);
+    const { questions, quirks } = readSample({
+      qa: [
+        { question: 'Partly unknown?', evidence: ['D1:1', 'D7:3'], category: 1 },
+        { question: 'All unknown?', evidence: ['D9:9', 'D1:99'], category: 1 },
+      ],
+    });
     expect(questions).toHaveLength(1);
     expect(questions[0]).toMatchObject({ index: 0, evidence: ['D1:1'] });
     expect(quirks.unknownEvidence).toBe(3);
@@ -207,15 +206,13 @@ describe('readConversations', () => {
   });
 
   it('skips and counts questions with a missing or blank question text', () => {
-    const { questions, quirks } = readConversations([
-      sample({
-        qa: [
-          { evidence: ['D1:1'], category: 1 },
-          { question: '   ', evidence: ['D1:1'], category: 1 },
-          { question: 'Kept, category defaults to 0', evidence: ['D1:1'] },
-        ],
-      }),
-    ]);
+    const { questions, quirks } = readSample({
+      qa: [
+        { evidence: ['D1:1'], category: 1 },
+        { question: '   ', evidence: ['D1:1'], category: 1 },
+        { question: 'Kept, category defaults to 0', evidence: ['D1:1'] },
+      ],
+    });
     expect(questions).toEqual([
       { sampleId: 'synthetic-1', index: 2, question: 'Kept, category defaults to 0', category: 0, evidence: ['D1:1'] },
     ]);
@@ -223,14 +220,12 @@ describe('readConversations', () => {
   });
 
   it('counts date keys without a session and does not crash on them', () => {
-    const { turns, quirks } = readConversations([
-      sample({
-        conversation: {
-          session_3_date_time: '10:00 am on 20 March, 2022',
-          session_4_date_time: 'garbage',
-        },
-      }),
-    ]);
+    const { turns, quirks } = readSample({
+      conversation: {
+        session_3_date_time: '10:00 am on 20 March, 2022',
+        session_4_date_time: 'garbage',
+      },
+    });
     expect(turns).toHaveLength(5);
     expect(new Set(turns.map((t) => t.sessionKey))).toEqual(new Set(['session_1', 'session_2']));
     expect(quirks.datesWithoutSession).toBe(2);
@@ -239,11 +234,9 @@ describe('readConversations', () => {
   });
 
   it('gives turns of a session without a date occurredAt null and counts the session', () => {
-    const { turns, quirks } = readConversations([
-      sample({
-        conversation: { session_3: [turn('Orla', 'D3:1', 'No date on this one.'), turn('Tamsin', 'D3:2', 'Odd.')] },
-      }),
-    ]);
+    const { turns, quirks } = readSample({
+      conversation: { session_3: [turn('Orla', 'D3:1', 'No date on this one.'), turn('Tamsin', 'D3:2', 'Odd.')] },
+    });
     const undated = turns.filter((t) => t.sessionKey === 'session_3');
     expect(undated.map((t) => t.occurredAt)).toEqual([null, null]);
     expect(turns.filter((t) => t.sessionKey !== 'session_3').every((t) => t.occurredAt !== null)).toBe(true);
@@ -252,9 +245,7 @@ describe('readConversations', () => {
   });
 
   it('gives turns of a session with an unparsable date occurredAt null and counts it', () => {
-    const { turns, quirks } = readConversations([
-      sample({ conversation: { session_2_date_time: 'sometime in spring, probably' } }),
-    ]);
+    const { turns, quirks } = readSample({ conversation: { session_2_date_time: 'sometime in spring, probably' } });
     expect(turns.filter((t) => t.sessionKey === 'session_2').map((t) => t.occurredAt)).toEqual([null, null]);
     expect(quirks.unparsableDates).toBe(1);
     expect(quirks.sessionsWithoutDate).toBe(0);
@@ -262,31 +253,29 @@ describe('readConversations', () => {
 
   it('keeps occurredAt strictly increasing within a session, one minute per turn', () => {
     const many = Array.from({ length: 30 }, (_, i) => turn(i % 2 ? 'Tamsin' : 'Orla', `D1:${i + 1}`, `Line ${i + 1}.`));
-    const { turns } = readConversations([sample({ conversation: { session_1: many } })]);
+    const { turns } = readSample({ conversation: { session_1: many } });
     const times = turns.filter((t) => t.sessionKey === 'session_1').map((t) => Date.parse(t.occurredAt!));
     expect(times).toHaveLength(30);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBe(60_000);
   });
 
   it('carries image captions from blip_caption, and skips and counts turns with neither text nor caption', () => {
-    const { turns, quirks } = readConversations([
-      sample({
-        conversation: {
-          session_1: [
-            turn('Orla', 'D1:1', 'Look at this!', {
-              img_url: ['https://example.invalid/canoe.jpg'],
-              blip_caption: '  a photo of a blue canoe on a lake ',
-            }),
-            turn('Tamsin', 'D1:2', '', { blip_caption: 'a photo of a fish' }),
-            { speaker: 'Orla', dia_id: 'D1:3' },
-            turn('Tamsin', 'D1:4', '   ', { blip_caption: '  ' }),
-            null,
-            'not a turn',
-            turn('Orla', 'D1:7', 'Back to words.'),
-          ],
-        },
-      }),
-    ]);
+    const { turns, quirks } = readSample({
+      conversation: {
+        session_1: [
+          turn('Orla', 'D1:1', 'Look at this!', {
+            img_url: ['https://example.invalid/canoe.jpg'],
+            blip_caption: '  a photo of a blue canoe on a lake ',
+          }),
+          turn('Tamsin', 'D1:2', '', { blip_caption: 'a photo of a fish' }),
+          { speaker: 'Orla', dia_id: 'D1:3' },
+          turn('Tamsin', 'D1:4', '   ', { blip_caption: '  ' }),
+          null,
+          'not a turn',
+          turn('Orla', 'D1:7', 'Back to words.'),
+        ],
+      },
+    });
     const session = turns.filter((t) => t.sessionKey === 'session_1');
     expect(session.map((t) => [t.diaId, t.text, t.caption])).toEqual([
       ['D1:1', 'Look at this!', 'a photo of a blue canoe on a lake'],
@@ -334,16 +323,14 @@ describe('readConversations', () => {
   });
 
   it('ignores keys that only look like sessions', () => {
-    const { turns, quirks } = readConversations([
-      sample({
-        conversation: {
-          session_1_summary: 'Orla talks about a canoe.',
-          session_x: [turn('Orla', 'Dx:1', 'Should be ignored.')],
-          session_5: 'not a list',
-          session_5_date_time: '1:00 pm on 1 May, 2022',
-        },
-      }),
-    ]);
+    const { turns, quirks } = readSample({
+      conversation: {
+        session_1_summary: 'Orla talks about a canoe.',
+        session_x: [turn('Orla', 'Dx:1', 'Should be ignored.')],
+        session_5: 'not a list',
+        session_5_date_time: '1:00 pm on 1 May, 2022',
+      },
+    });
     expect(turns.map((t) => t.diaId)).toEqual(['D1:1', 'D1:2', 'D1:3', 'D2:1', 'D2:2']);
     expect(quirks).toEqual(noQuirks());
   });
@@ -370,7 +357,7 @@ describe('readConversations', () => {
   });
 
   it('does not throw on a null question inside qa', () => {
-    expect(() => readConversations([sample({ qa: [null] })])).not.toThrow();
+    expect(() => readSample({ qa: [null] })).not.toThrow();
   });
 });
 

@@ -1,18 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/stores.js';
 
 // The real executable in a child process: the bin script, tsx or the build, the SQLite
 // file under MEMOIR_HOME surviving between processes, and the exit code reaching the shell.
 
 const run = promisify(execFile);
 const bin = resolve(import.meta.dirname, '../../bin/memoir.mjs');
-const home = mkdtempSync(join(tmpdir(), 'memoir-cli-process-'));
-
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+const home = tempDir('memoir-cli-process-');
 
 function environment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

@@ -9,6 +9,7 @@ import {
   type Session,
   sessionSchema,
 } from '../../src/core/spec/records.js';
+import type { EmbedderIdentity, MemoryStore } from '../../src/core/spec/store.js';
 
 /** The timestamp fixtures use when a test doesn't care. */
 export const FIXTURE_TIME = '2025-01-01T00:00:00.000Z';
@@ -134,17 +135,24 @@ export function normalize(values: readonly number[]): Float32Array {
   return Float32Array.from(values, (value) => (norm === 0 ? value : value / norm));
 }
 
-/** A deterministic pseudo-random unit vector: the same `seed` always gives the same vector. */
-export function unitVector(dims: number, seed: number): Float32Array {
-  // mulberry32: tiny, seedable, good enough to spread vectors around the sphere.
+/**
+ * A deterministic pseudo-random number generator in [0, 1) (mulberry32: tiny, seedable, good
+ * enough for test data): the same `seed` always gives the same sequence.
+ */
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
-  const random = (): number => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+/** A deterministic pseudo-random unit vector: the same `seed` always gives the same vector. */
+export function unitVector(dims: number, seed: number): Float32Array {
+  const random = prng(seed);
   const values = Array.from({ length: dims }, () => random() * 2 - 1);
   return normalize(values);
 }
@@ -167,4 +175,50 @@ export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
     normB += b[i]! * b[i]!;
   }
   return dot / Math.sqrt(normA * normB);
+}
+
+/** The embedder identity the transfer and backup tests open their stores with. */
+export const TRANSFER_EMBEDDER: EmbedderIdentity = { id: 'test:hash', dimensions: 8 };
+
+/** What differs between the stores {@link seedEveryKind} fills for different tests. */
+export interface SeedShapes {
+  /** Extra fields of the second memory, an opinion in session_1 with an overview. */
+  opinion: Partial<Memory>;
+  /** The third memory, stored without an embedding. */
+  unembedded: Partial<Memory>;
+  /** Fields of the one opinion record. */
+  opinionRecord?: Partial<Opinion>;
+}
+
+/**
+ * Upsert three memories (Peter's tea, an opinion, and `unembedded`; the first two with
+ * seeded unit vectors of {@link TRANSFER_EMBEDDER}'s size), then one opinion, one procedure,
+ * session_1 and Peter's entity: a store with one record of every kind, for export, import,
+ * backup and restore tests.
+ */
+export async function seedEveryKind(store: MemoryStore, shapes: SeedShapes): Promise<void> {
+  const memories = [
+    makeMemory({ createdAt: day(2), content: 'Peter prefers tea.', entities: ['Peter'], scope: { userId: 'u1' } }),
+    makeMemory({
+      createdAt: day(1),
+      kind: 'opinion',
+      category: 'preferences',
+      overview: 'An overview — with “Unicode” and emoji 🍵.',
+      sessionId: 'session_1',
+      bookmarked: true,
+      importance: 0.9,
+      ...shapes.opinion,
+    }),
+    makeMemory(shapes.unembedded),
+  ];
+  await store.upsertMemories(
+    memories.map((memory, index) => ({
+      memory,
+      embedding: index === 2 ? null : unitVector(TRANSFER_EMBEDDER.dimensions, index),
+    })),
+  );
+  await store.opinions.upsert([makeOpinion(shapes.opinionRecord)]);
+  await store.procedures.upsert([makeProcedure({ steps: ['one', 'two'] })]);
+  await store.sessions.upsert([makeSession({ id: 'session_1', memoryCount: 1 })]);
+  await store.entities.upsert([makeEntity({ name: 'Peter', slug: 'peter', memoryCount: 1 })]);
 }

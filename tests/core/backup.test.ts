@@ -4,7 +4,6 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/index.js';
-import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
 import {
   clearStore,
   createBackup,
@@ -18,18 +17,10 @@ import {
 } from '../../src/core/lifecycle/backup/index.js';
 import { exportRecords } from '../../src/core/lifecycle/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
-import type { EmbedderIdentity, MemoryStore } from '../../src/core/spec/store.js';
-import {
-  day,
-  makeEntity,
-  makeMemory,
-  makeOpinion,
-  makeProcedure,
-  makeSession,
-  unitVector,
-} from '../contracts/memory-fixtures.js';
+import type { MemoryStore } from '../../src/core/spec/store.js';
+import { day, TRANSFER_EMBEDDER as EMBEDDER, makeMemory, seedEveryKind } from '../contracts/memory-fixtures.js';
+import { collect, STORES, type StoreFactory } from '../helpers/stores.js';
 
-const EMBEDDER: EmbedderIdentity = { id: 'test:hash', dimensions: 8 };
 const BASE_TIME = Date.parse('2025-03-01T10:00:00.000Z');
 
 let dir: string;
@@ -46,53 +37,22 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-type StoreFactory = (where: string) => MemoryStore;
-const factories: Array<[string, StoreFactory]> = [
-  ['in-memory', () => createInMemoryStore()],
-  [
-    'sqlite',
-    (where) => createSqliteStore({ path: path.join(where, `store-${Math.random().toString(36).slice(2)}.sqlite`) }),
-  ],
-];
-
-async function openStore(factory: StoreFactory = factories[0]![1]): Promise<MemoryStore> {
-  const store = factory(dir);
+async function openStore(make: StoreFactory = () => createInMemoryStore()): Promise<MemoryStore> {
+  const store = make();
   await store.open(EMBEDDER);
   cleanups.push(() => store.close());
   return store;
 }
 
-async function seed(store: MemoryStore): Promise<void> {
-  const memories = [
-    makeMemory({ createdAt: day(2), content: 'Peter prefers tea.', entities: ['Peter'], scope: { userId: 'u1' } }),
-    makeMemory({
-      createdAt: day(1),
-      kind: 'opinion',
-      category: 'preferences',
-      overview: 'An overview — with “Unicode” and emoji 🍵.',
-      sessionId: 'session_1',
-      metadata: { nested: { a: [1, 'two', null] } },
-      bookmarked: true,
-      importance: 0.9,
-    }),
-    makeMemory({ createdAt: day(3), content: 'Not embedded.' }),
-  ];
-  await store.upsertMemories(
-    memories.map((memory, index) => ({
-      memory,
-      embedding: index === 2 ? null : unitVector(EMBEDDER.dimensions, index),
-    })),
-  );
-  await store.opinions.upsert([makeOpinion()]);
-  await store.procedures.upsert([makeProcedure({ steps: ['one', 'two'] })]);
-  await store.sessions.upsert([makeSession({ id: 'session_1', memoryCount: 1 })]);
-  await store.entities.upsert([makeEntity({ name: 'Peter', slug: 'peter', memoryCount: 1 })]);
+function seed(store: MemoryStore): Promise<void> {
+  return seedEveryKind(store, {
+    opinion: { metadata: { nested: { a: [1, 'two', null] } } },
+    unembedded: { createdAt: day(3), content: 'Not embedded.' },
+  });
 }
 
-async function dump(store: MemoryStore): Promise<string[]> {
-  const lines: string[] = [];
-  for await (const line of exportRecords(store, { embedder: EMBEDDER })) lines.push(line);
-  return lines;
+function dump(store: MemoryStore): Promise<string[]> {
+  return collect(exportRecords(store, { embedder: EMBEDDER }));
 }
 
 /** A ustar header built by hand, so tests can write what the real writer refuses to. */
@@ -140,9 +100,9 @@ function listTree(root: string): string[] {
   return fs.readdirSync(root, { recursive: true }).map(String).sort();
 }
 
-describe.each(factories)('Create backup / Restore from backup (%s store)', (_name, factory) => {
+describe.each(STORES)('Create backup / Restore from backup (%s store)', (_name, makeStore) => {
   it('round-trips: backup, empty the store, restore gives the same export', async () => {
-    const store = await openStore(factory);
+    const store = await openStore(makeStore);
     await seed(store);
     const before = await dump(store);
 
@@ -170,7 +130,7 @@ describe.each(factories)('Create backup / Restore from backup (%s store)', (_nam
   });
 
   it('restore replaces newer data and calls backupFirst before touching the store', async () => {
-    const store = await openStore(factory);
+    const store = await openStore(makeStore);
     await seed(store);
     const before = await dump(store);
     const info = await createBackup(store, { directory: backups, embedder: EMBEDDER, now: () => BASE_TIME });

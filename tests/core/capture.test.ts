@@ -10,13 +10,9 @@ import {
 import type { MemoryInput } from '../../src/core/spec/memory.js';
 import type { LogLevel } from '../../src/core/spec/runtime.js';
 import { ConfigError, createInMemoryStore, createMemory, ValidationError } from '../../src/index.js';
+import { createFixedClock } from '../../src/testing/index.js';
 
 const T0 = Date.parse('2025-12-01T12:00:00Z');
-
-function fixedClock(start = T0) {
-  let now = start;
-  return { now: () => now, advance: (ms: number) => (now += ms) };
-}
 
 function fakeClient() {
   const inputs: MemoryInput[] = [];
@@ -34,7 +30,7 @@ function recordingLogger() {
 
 function setup(options: CaptureOptions = {}) {
   const client = fakeClient();
-  const clock = fixedClock();
+  const clock = createFixedClock(T0);
   const logger = recordingLogger();
   const capture = createCapture(client, { enabled: true, clock, logger, ...options });
   return { client, clock, logger, capture };
@@ -46,7 +42,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe('Automatic Context Capture', () => {
   it('Auto-capture AI screen analysis: stored asynchronously with prompt, result, screen text and timestamp', async () => {
     const memory = quietMemory();
-    const clock = fixedClock();
+    const clock = createFixedClock(T0);
     const capture = createCapture(memory, { enabled: true, clock, sessionId: 'ses-1', logger: { log() {} } });
     const order: string[] = [];
     memory.on('memory:retained', () => order.push('stored'));
@@ -389,7 +385,7 @@ describe('Integration with Existing MCP Servers', () => {
 
   it('Hands MCP captures automation actions: type, parameters, success/failure, timestamp', async () => {
     const memory = quietMemory();
-    const clock = fixedClock();
+    const clock = createFixedClock(T0);
     const capture = createCapture(memory, { enabled: true, clock, logger: { log() {} } });
     const mouseClick = withCapture((params: { x: number; y: number }) => ({ clicked: params.x > 0 }), {
       capture,

@@ -2,23 +2,22 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import { createInMemoryStore, createMemory, loadConfig, type MemoryStore } from '../../src/index.js';
+import { createInMemoryStore, createMemory, loadConfig, type MemoryOptions } from '../../src/index.js';
+import { createFixedClock } from '../../src/testing/index.js';
+import { collect, quiet, STORES } from '../helpers/stores.js';
 
 // The retention and workflow operations as the client exposes them.
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2025-12-01T12:00:00Z');
-const quiet = { log: () => {} };
+
+/** An in-memory client that logs nothing, with its clock fixed at T0. */
+const clientAtT0 = (options: MemoryOptions = {}) =>
+  createMemory({ store: createInMemoryStore(), clock: createFixedClock(T0), logger: quiet, ...options });
 
 describe('client maintenance', () => {
   it('maxMemories: storing at the limit evicts the lowest-ranked unprotected memory', async () => {
-    const memory = createMemory({
-      store: createInMemoryStore(),
-      maxMemories: 3,
-      clock: { now: () => T0 },
-      logger: quiet,
-    });
+    const memory = clientAtT0({ maxMemories: 3 });
     await memory.retain([
       { content: 'old and unimportant', importance: 0.1, occurredAt: T0 - 300 * DAY },
       { content: 'pinned', importance: 0, occurredAt: T0 - 900 * DAY, bookmarked: true },
@@ -31,12 +30,7 @@ describe('client maintenance', () => {
   });
 
   it('cleanup() honours retentionDays and protects bookmarked and manual memories', async () => {
-    const memory = createMemory({
-      store: createInMemoryStore(),
-      retentionDays: 30,
-      clock: { now: () => T0 },
-      logger: quiet,
-    });
+    const memory = clientAtT0({ retentionDays: 30 });
     await memory.retain([
       { content: 'stale capture', occurredAt: T0 - 40 * DAY },
       { content: 'kept by hand', occurredAt: T0 - 100 * DAY, metadata: { manual_save: true } },
@@ -73,8 +67,8 @@ describe('client maintenance', () => {
   });
 
   it('detectWorkflows, createWorkflowFromSession, suggest, warn and analyzePatterns through the client', async () => {
-    let now = T0;
-    const memory = createMemory({ store: createInMemoryStore(), clock: { now: () => now }, logger: quiet });
+    const clock = createFixedClock(T0);
+    const memory = clientAtT0({ clock });
     const steps = ['navigate', 'fill_form', 'click_submit'];
     for (const [run, session] of ['s1', 's2', 's3'].entries()) {
       await memory.retain(
@@ -89,7 +83,7 @@ describe('client maintenance', () => {
         })),
       );
     }
-    now = T0;
+    clock.set(T0);
     const found = await memory.detectWorkflows();
     expect(found[0]?.steps).toEqual(steps);
     expect((await memory.list({ categories: ['workflow'] })).length).toBe(1);
@@ -106,13 +100,6 @@ describe('client maintenance', () => {
     await memory.close();
   });
 });
-
-let sqliteCount = 0;
-const sqliteRoot = mkdtempSync(join(tmpdir(), 'memoir-maintenance-'));
-const STORES: Array<[string, () => MemoryStore]> = [
-  ['in-memory', () => createInMemoryStore()],
-  ['sqlite', () => createSqliteStore({ path: join(sqliteRoot, `m-${++sqliteCount}.sqlite`) })],
-];
 
 describe.each(STORES)('stats and export/import (%s)', (_name, makeStore) => {
   it('View memory usage dashboard', async () => {
@@ -148,12 +135,10 @@ describe.each(STORES)('stats and export/import (%s)', (_name, makeStore) => {
       { content: 'alpha', metadata: { priority: 'high' }, sessionId: 's1' },
       { content: 'beta', entities: ['Peter'] },
     ]);
-    const lines: string[] = [];
-    for await (const line of first.export()) lines.push(line);
+    const lines = await collect(first.export());
     const second = createMemory({ store: makeStore(), logger: quiet });
     expect(await second.import(lines)).toMatchObject({ memories: 2, skippedEmbeddings: 0 });
-    const again: string[] = [];
-    for await (const line of second.export()) again.push(line);
+    const again = await collect(second.export());
     expect(again.sort()).toEqual([...lines].sort());
     await first.close();
     await second.close();
@@ -171,7 +156,7 @@ describe('configuration', () => {
       MEMOIR_LOG_LEVEL: 'error',
     });
     try {
-      const memory = createMemory({ clock: { now: () => T0 } });
+      const memory = createMemory({ clock: createFixedClock(T0) });
       await memory.retain([
         { content: 'ten days old', occurredAt: T0 - 10 * DAY },
         { content: 'two days old', occurredAt: T0 - 2 * DAY },
@@ -180,7 +165,7 @@ describe('configuration', () => {
       expect(memory.capture({ tool: 'mouse_click' }).stored).toBe(true);
       await memory.close();
       expect(existsSync(join(home, 'memoir.sqlite'))).toBe(true);
-      const explicit = createMemory({ retentionDays: 365, clock: { now: () => T0 }, capture: { enabled: false } });
+      const explicit = createMemory({ retentionDays: 365, clock: createFixedClock(T0), capture: { enabled: false } });
       expect((await explicit.cleanup()).deleted).toBe(0);
       expect(explicit.capture({ tool: 'mouse_click' })).toEqual({ stored: false, reason: 'disabled' });
       await explicit.close();

@@ -9,7 +9,7 @@ import {
   type MemoryOptions,
   ValidationError,
 } from '../../src/index.js';
-import { createScriptedLanguageModel } from '../../src/testing/index.js';
+import { createCounterIds, createFixedClock, createScriptedLanguageModel } from '../../src/testing/index.js';
 
 const T0 = Date.parse('2025-12-01T12:00:00Z');
 const SCOPE = { userId: 'sam' };
@@ -19,7 +19,7 @@ function client(model: LanguageModel | undefined, options: MemoryOptions = {}) {
   let n = 0;
   const memory = createMemory({
     store: createInMemoryStore(),
-    clock: { now: () => T0 },
+    clock: createFixedClock(T0),
     ids: { next: (prefix) => `${prefix}_${String(++n).padStart(4, '0')}` },
     scope: SCOPE,
     logger: { log: () => {} },
@@ -292,7 +292,7 @@ describe('hostile and broken model output', () => {
       ),
     );
     const store = createInMemoryStore();
-    let n = 0;
+    const ids = createCounterIds();
     await fc.assert(
       fc.asyncProperty(fc.array(hostile, { minLength: 1, maxLength: 4 }), async (outputs) => {
         const model = createScriptedLanguageModel((_request, index) => outputs[index % outputs.length]!);
@@ -302,7 +302,7 @@ describe('hostile and broken model output', () => {
           }),
           languageModel: model,
           scope: SCOPE,
-          ids: { next: (prefix) => `${prefix}_${++n}` },
+          ids,
           logger: { log: () => {} },
         });
         const before = await store.countMemories();

@@ -1,27 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import {
-  createInMemoryStore,
-  createMemory,
-  type MemoryStore,
-  NotFoundError,
-  ValidationError,
-} from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createMemory, NotFoundError, ValidationError } from '../../src/index.js';
+import { quiet, STORES, tempDir } from '../helpers/stores.js';
 
-// The Context Persistence spec's manual-storage scenarios, on both stores.
+// The Context Persistence spec's manual-storage scenarios, on every store.
 
-const root = mkdtempSync(join(tmpdir(), 'memoir-manual-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let counter = 0;
-
-const STORES: Array<[string, () => MemoryStore]> = [
-  ['in-memory', () => createInMemoryStore()],
-  ['sqlite', () => createSqliteStore({ path: join(root, `manual-${++counter}.sqlite`) })],
-];
-const quiet = { log: () => {} };
+const root = tempDir('memoir-manual-');
 
 describe.each(STORES)('manual storage (%s)', (_name, makeStore) => {
   it('Store custom memory with metadata', async () => {

@@ -12,22 +12,18 @@ import {
   StoreError,
   ValidationError,
 } from '../../src/index.js';
+import { createCounterIds, createFixedClock } from '../../src/testing/index.js';
 
 const T0 = Date.parse('2025-12-01T12:00:00Z');
 
-function fixedClock(start = T0) {
-  let now = start;
-  return { now: () => now, advance: (ms: number) => (now += ms) };
-}
-
-function counterIds() {
-  let n = 0;
-  return { next: (prefix: string) => `${prefix}_${String(++n).padStart(4, '0')}` };
-}
-
 const clients: MemoryClient[] = [];
 function client(options: MemoryOptions = {}) {
-  const memory = createMemory({ store: createInMemoryStore(), clock: fixedClock(), ids: counterIds(), ...options });
+  const memory = createMemory({
+    store: createInMemoryStore(),
+    clock: createFixedClock(T0),
+    ids: createCounterIds(),
+    ...options,
+  });
   clients.push(memory);
   return memory;
 }
@@ -228,7 +224,7 @@ describe('get, update, forget, invalidate', () => {
   });
 
   it('update changes fields, re-derives the abstract and re-embeds changed text', async () => {
-    const clock = fixedClock();
+    const clock = createFixedClock(T0);
     const memory = client({ clock });
     const { ids } = await memory.retain('The build server is called Jenkins.');
     clock.advance(60_000);
@@ -506,7 +502,7 @@ describe('lifecycle and options', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const memory = createMemory({ store, clock: fixedClock(), ids: counterIds() });
+    const memory = createMemory({ store, clock: createFixedClock(T0), ids: createCounterIds() });
     const { ids } = await memory.retain('something to recall');
     await memory.recall('something');
     expect(accessRecorded).toBe(false);

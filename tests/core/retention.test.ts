@@ -1,37 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from '../../src/core/lifecycle/cleanup.js';
 import { consolidate } from '../../src/core/lifecycle/consolidate.js';
 import { evictForRoom } from '../../src/core/lifecycle/eviction.js';
 import { importanceScore, isProtected } from '../../src/core/lifecycle/protection.js';
 import { scheduleDaily } from '../../src/core/lifecycle/schedule.js';
 import type { Memory } from '../../src/core/spec/memory.js';
-import { createInMemoryStore, createMemory, type MemoryStore } from '../../src/index.js';
+import { createFixedClock } from '../../src/testing/index.js';
+import { makeMemory } from '../contracts/memory-fixtures.js';
+import { STORES, type StoreFactory, storeAndClient } from '../helpers/stores.js';
 
-// The Retention Policy Management scenarios, on both stores.
-
-const root = mkdtempSync(join(tmpdir(), 'memoir-retention-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let counter = 0;
-
-const STORES: Array<[string, () => MemoryStore]> = [
-  ['in-memory', () => createInMemoryStore()],
-  ['sqlite', () => createSqliteStore({ path: join(root, `retention-${++counter}.sqlite`) })],
-];
+// The Retention Policy Management scenarios, on every store.
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2025-06-01T12:00:00.000Z');
-const quiet = { log() {} };
 const daysAgo = (days: number) => new Date(T0 - days * DAY).toISOString();
 
-function setup(makeStore: () => MemoryStore) {
-  const store = makeStore();
-  const memory = createMemory({ store, clock: { now: () => T0 }, logger: quiet });
-  return { store, memory };
-}
+const setup = (makeStore: StoreFactory) => storeAndClient(makeStore, { clock: createFixedClock(T0) });
 
 describe.each(STORES)('retention (%s)', (_name, makeStore) => {
   it('Auto-delete memories older than retention period', async () => {
@@ -207,33 +191,19 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
 });
 
 describe('importanceScore', () => {
-  const memory = (patch: Partial<Memory>): Memory => ({
-    id: 'm',
-    kind: 'world',
-    category: 'note',
-    abstract: 'a',
-    overview: null,
-    content: 'a',
-    context: null,
-    entities: [],
-    scope: {},
-    sessionId: null,
-    source: null,
-    occurredAt: new Date(T0).toISOString(),
-    createdAt: new Date(T0).toISOString(),
-    updatedAt: new Date(T0).toISOString(),
-    validFrom: new Date(T0).toISOString(),
-    validTo: null,
-    invalidationReason: null,
-    supersededBy: null,
-    importance: 0.5,
-    bookmarked: false,
-    accessCount: 0,
-    lastAccessedAt: null,
-    fingerprint: 'f',
-    metadata: {},
-    ...patch,
-  });
+  const at = new Date(T0).toISOString();
+  const memory = (patch: Partial<Memory>): Memory =>
+    makeMemory({
+      id: 'm',
+      abstract: 'a',
+      content: 'a',
+      occurredAt: at,
+      createdAt: at,
+      updatedAt: at,
+      validFrom: at,
+      fingerprint: 'f',
+      ...patch,
+    });
 
   it('combines importance, a 30-day half-life and log-scaled access count in 0..1', () => {
     expect(importanceScore(memory({ importance: 1, accessCount: 1_000 }), T0)).toBe(1);

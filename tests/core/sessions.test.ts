@@ -1,35 +1,19 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import {
-  createInMemoryStore,
-  createMemory,
-  type MemoryStore,
-  NotFoundError,
-  ValidationError,
-  withCapture,
-} from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createInMemoryStore, createMemory, NotFoundError, ValidationError, withCapture } from '../../src/index.js';
+import { createFixedClock } from '../../src/testing/index.js';
+import { quiet, STORES, tempDir } from '../helpers/stores.js';
 
-// The Context Persistence spec's session scenarios, on both stores.
+// The Context Persistence spec's session scenarios, on every store.
 
-const root = mkdtempSync(join(tmpdir(), 'memoir-sessions-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let counter = 0;
-
-const STORES: Array<[string, () => MemoryStore]> = [
-  ['in-memory', () => createInMemoryStore()],
-  ['sqlite', () => createSqliteStore({ path: join(root, `sessions-${++counter}.sqlite`) })],
-];
-
+const root = tempDir('memoir-sessions-');
 const T0 = Date.parse('2023-10-26T12:34:56Z');
-const quiet = { log: () => {} };
 const backups = () => mkdtempSync(join(root, 'backups-'));
 
 describe.each(STORES)('sessions (%s)', (_name, makeStore) => {
   it('Auto-generate session ID on MCP server start', async () => {
-    const memory = createMemory({ store: makeStore(), sessionId: 'auto', clock: { now: () => T0 }, logger: quiet });
+    const memory = createMemory({ store: makeStore(), sessionId: 'auto', clock: createFixedClock(T0), logger: quiet });
     const session = memory.currentSession();
     expect(session).toMatch(/^session_20231026_123456_[0-9a-f]{4}$/);
     const { ids } = await memory.retain(['first memory of the run', 'second memory of the run']);

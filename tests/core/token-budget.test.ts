@@ -3,6 +3,8 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMemoryEntry } from '../../src/core/recall/format-context.js';
 import { createInMemoryStore, createMemory, type MemoryClient, type MemoryInput } from '../../src/index.js';
+import { createFixedClock } from '../../src/testing/index.js';
+import { prng } from '../contracts/memory-fixtures.js';
 
 // Token budgets are a hard limit: over 1,000 random recalls against ~300 memories of very
 // different sizes and contents, a budgeted recall never exceeds its budget, its counts agree
@@ -11,18 +13,6 @@ import { createInMemoryStore, createMemory, type MemoryClient, type MemoryInput 
 
 const MEMORY_COUNT = 300;
 const T0 = Date.parse('2025-12-01T12:00:00Z');
-
-// A small deterministic PRNG, so the corpus is the same on every run.
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const PLAIN_WORDS = (
   'alice bob peter castle server backup green tea morning meeting project deadline invoice garden ' +
@@ -79,6 +69,7 @@ interface Corpus {
 }
 
 function buildCorpus(): Corpus {
+  // A seeded PRNG, so the corpus is the same on every run.
   const random = prng(20251201);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const piece = () => {
@@ -132,7 +123,7 @@ beforeAll(async () => {
     store: createInMemoryStore(),
     logger: { log() {} },
     // A fixed clock keeps recency boosts identical between the budgeted and unbudgeted recall.
-    clock: { now: () => T0 },
+    clock: createFixedClock(T0),
   });
   const { ids } = await memory.retain(corpus.inputs);
   expect(ids).toHaveLength(MEMORY_COUNT);

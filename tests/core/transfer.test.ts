@@ -11,15 +11,12 @@ import { ValidationError } from '../../src/core/spec/errors.js';
 import type { EmbedderIdentity, MemoryStore } from '../../src/core/spec/store.js';
 import {
   day,
-  makeEntity,
+  TRANSFER_EMBEDDER as EMBEDDER,
   makeMemory,
   makeOpinion,
-  makeProcedure,
-  makeSession,
-  unitVector,
+  seedEveryKind,
 } from '../contracts/memory-fixtures.js';
-
-const EMBEDDER: EmbedderIdentity = { id: 'test:hash', dimensions: 8 };
+import { collect } from '../helpers/stores.js';
 
 async function openStore(embedder: EmbedderIdentity = EMBEDDER): Promise<MemoryStore> {
   const store = createInMemoryStore();
@@ -27,46 +24,21 @@ async function openStore(embedder: EmbedderIdentity = EMBEDDER): Promise<MemoryS
   return store;
 }
 
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
 /** A store holding memories of every shape, one of each record kind, and embeddings. */
 async function seededStore(): Promise<MemoryStore> {
   const store = await openStore();
-  const memories = [
-    makeMemory({ createdAt: day(2), content: 'Peter prefers tea.', entities: ['Peter'], scope: { userId: 'u1' } }),
-    makeMemory({
-      createdAt: day(1),
-      kind: 'opinion',
-      category: 'preferences',
-      overview: 'An overview — with “Unicode” and emoji 🍵.',
+  await seedEveryKind(store, {
+    opinion: {
       source: { file: 'memory/2025-11-20.md', line: 4 },
-      sessionId: 'session_1',
       metadata: { nested: { z: 1, a: [1, 'two', null, { y: true, b: false }] }, manual_save: true },
       validTo: day(3),
       invalidationReason: 'corrected',
       lastAccessedAt: day(4),
       accessCount: 3,
-      bookmarked: true,
-      importance: 0.9,
-    }),
-    makeMemory({ createdAt: day(1), content: 'Same createdAt, sorted by id.' }),
-  ];
-  await store.upsertMemories(
-    memories.map((memory, index) => ({
-      memory,
-      embedding: index === 2 ? null : unitVector(EMBEDDER.dimensions, index),
-    })),
-  );
-  await store.opinions.upsert([
-    makeOpinion({ history: [{ at: day(1), from: 0.5, to: 0.7, reason: 'seen twice', memoryId: null }] }),
-  ]);
-  await store.procedures.upsert([makeProcedure({ steps: ['one', 'two'], videoEvidence: [] })]);
-  await store.sessions.upsert([makeSession({ id: 'session_1', memoryCount: 1 })]);
-  await store.entities.upsert([makeEntity({ name: 'Peter', slug: 'peter', memoryCount: 1 })]);
+    },
+    unembedded: { createdAt: day(1), content: 'Same createdAt, sorted by id.' },
+    opinionRecord: { history: [{ at: day(1), from: 0.5, to: 0.7, reason: 'seen twice', memoryId: null }] },
+  });
   return store;
 }
 

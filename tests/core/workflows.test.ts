@@ -1,38 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
+import { describe, expect, it } from 'vitest';
 import { analyzePatterns } from '../../src/core/procedures/analyze-patterns.js';
 import { detectWorkflows, storeWorkflows } from '../../src/core/procedures/detect-workflows.js';
 import { suggest } from '../../src/core/procedures/suggest.js';
 import { warn } from '../../src/core/procedures/warn.js';
 import { workflowFromSession } from '../../src/core/procedures/workflow-from-session.js';
-import {
-  createInMemoryStore,
-  createLocalEmbedder,
-  createMemory,
-  type MemoryInput,
-  type MemoryStore,
-  ValidationError,
-} from '../../src/index.js';
+import { createLocalEmbedder, type MemoryInput, ValidationError } from '../../src/index.js';
+import { createFixedClock } from '../../src/testing/index.js';
+import { STORES, type StoreFactory, storeAndClient } from '../helpers/stores.js';
 
 // The Automation Memory spec's "Workflow Pattern Learning", "Context-Aware Suggestions"
-// and "Analyze automation success patterns" scenarios, on both stores.
-
-const root = mkdtempSync(join(tmpdir(), 'memoir-workflows-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let counter = 0;
-
-const STORES: Array<[string, () => MemoryStore]> = [
-  ['in-memory', () => createInMemoryStore()],
-  ['sqlite', () => createSqliteStore({ path: join(root, `workflows-${++counter}.sqlite`) })],
-];
+// and "Analyze automation success patterns" scenarios, on every store.
 
 const NOW = Date.parse('2025-10-27T12:00:00.000Z');
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const quiet = { log() {} };
 
 interface Call {
   tool: string;
@@ -63,11 +44,7 @@ function action(call: Call): MemoryInput {
   };
 }
 
-function setup(makeStore: () => MemoryStore) {
-  const store = makeStore();
-  const memory = createMemory({ store, clock: { now: () => NOW }, logger: quiet });
-  return { store, memory };
-}
+const setup = (makeStore: StoreFactory) => storeAndClient(makeStore, { clock: createFixedClock(NOW) });
 
 describe.each(STORES)('workflows (%s)', (_name, makeStore) => {
   it('Detect repeated action sequence', async () => {
