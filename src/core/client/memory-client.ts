@@ -14,6 +14,7 @@ import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js
 import type { Embedder } from '../spec/embedder.js';
 import type { MemoryStore } from '../spec/store.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
+import { trackCalls } from './track-calls.js';
 
 /** A memory client: the object agent code talks to. Create one with {@link createMemory}. */
 export interface MemoryClient
@@ -51,20 +52,33 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const settings = parseMemoryOptions(options);
   const engine = createMemoryEngine(settings, defaults);
   const retain = createRetainApi(engine, { extraction: settings.extraction, maxMemories: settings.maxMemories });
+  // Every async call is tracked, so close() lets calls already started finish.
+  const track = <T extends object>(api: T, methods: Parameters<typeof trackCalls<T>>[2]) =>
+    trackCalls(engine, api, methods);
 
   const client: MemoryClient = {
     store: engine.store,
     embedder: engine.embedder,
-    ...retain,
-    ...createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK }),
-    ...createMemoriesApi(engine),
-    ...createSessionsApi(engine),
+    ...track(retain, ['retain']),
+    ...track(createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK }), ['recall']),
+    ...track(createMemoriesApi(engine), ['get', 'list', 'update', 'forget', 'invalidate']),
+    ...track(createSessionsApi(engine), ['resumeSession', 'listSessions', 'deleteSession']),
     ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
-    ...createProceduresApi(engine, retain),
-    ...createStatsApi(engine, { maxSizeMb: settings.maxSizeMb }),
-    ...createMaintenanceApi(engine, { retentionDays: settings.retentionDays, schedule: settings.schedule }),
-    ...createBackupApi(engine),
-    ...createAttachmentsApi(engine),
+    ...track(createProceduresApi(engine, retain), [
+      'detectWorkflows',
+      'createWorkflowFromSession',
+      'suggest',
+      'warn',
+      'analyzePatterns',
+    ]),
+    ...track(createStatsApi(engine, { maxSizeMb: settings.maxSizeMb }), ['stats']),
+    ...track(createMaintenanceApi(engine, { retentionDays: settings.retentionDays, schedule: settings.schedule }), [
+      'reindex',
+      'cleanup',
+      'consolidate',
+    ]),
+    ...track(createBackupApi(engine), ['backup', 'restore', 'clearAll', 'import']),
+    ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
     on(event, listener) {
       engine.events.on(event, listener as never);
       return client;

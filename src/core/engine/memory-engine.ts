@@ -110,10 +110,15 @@ export interface MemoryEngine {
   embed(texts: readonly string[], component: string): Promise<Float32Array[]>;
   /** Open the store on first use (with this embedder's identity); rejects once the client is closed. */
   ready(component: string): Promise<void>;
-  /** Throw a StoreError when the client is closed. */
+  /** Throw a StoreError when the client is closed or closing: no new work starts then. */
   assertOpen(component: string): void;
-  /** True once `close()` has run. */
+  /** True once `close()` has been called: new calls are refused while started ones finish. */
   readonly closed: boolean;
+  /**
+   * Run one public call so that `close()` waits for it: refused once the client is
+   * closing, otherwise counted until it settles.
+   */
+  track<T>(component: string, call: () => Promise<T>): Promise<T>;
   /** Reopen the store after its embeddings were reset, with this embedder's identity. */
   reopen(prepare: () => Promise<void>): Promise<void>;
   /** The current time as stored ISO 8601 text. */
@@ -147,7 +152,10 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
   const events = new EventEmitter<MemoirEvents>();
   const queue = new PQueue({ concurrency: settings.concurrency });
   const closeHooks: Array<() => void> = [];
+  const inFlight = new Set<Promise<unknown>>();
   let opened: Promise<void> | undefined;
+  let closing = false;
+  let closingDone: Promise<void> = Promise.resolve();
   let closed = false;
   let backupDirectory: string | undefined;
   let attachmentDirectory: string | undefined;
@@ -218,7 +226,7 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
     },
 
     assertOpen(component) {
-      if (closed) {
+      if (closing) {
         throw new StoreError('the memory client is closed', {
           component,
           suggestion: 'Create a new client with createMemory().',
@@ -227,7 +235,8 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
     },
 
     async ready(component) {
-      engine.assertOpen(component);
+      // Calls that started before close() may still open the store; nothing new may.
+      if (closed) engine.assertOpen(component);
       opened ??= store.open(identity());
       try {
         await opened;
@@ -238,7 +247,19 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
     },
 
     get closed() {
-      return closed;
+      return closing;
+    },
+
+    track(component, call) {
+      engine.assertOpen(component);
+      const running = call();
+      const settled = running.then(
+        () => undefined,
+        () => undefined,
+      );
+      inFlight.add(settled);
+      void settled.then(() => inFlight.delete(settled));
+      return running;
     },
 
     async reopen(prepare) {
@@ -263,12 +284,18 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
     },
     flush: () => queue.onIdle(),
     async close() {
-      if (closed) return;
-      for (const hook of closeHooks) hook();
-      await queue.onIdle();
-      closed = true;
-      await store.close();
-      events.removeAllListeners();
+      if (closing) return closingDone;
+      closing = true;
+      closingDone = (async () => {
+        for (const hook of closeHooks) hook();
+        // Calls already started finish (their background work too); new ones were refused above.
+        while (inFlight.size > 0) await Promise.all([...inFlight]);
+        await queue.onIdle();
+        closed = true;
+        await store.close();
+        events.removeAllListeners();
+      })();
+      return closingDone;
     },
   };
   return engine;
