@@ -36,21 +36,110 @@ export type IsoTimestamp = string;
 /** A JSON value, as stored in `metadata`. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number().refine(Number.isFinite, 'expected a finite number'),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValue),
-    z.record(z.string(), jsonValue),
-  ]),
-);
+/** How deep metadata may nest: objects and arrays below the top-level object. */
+export const MAX_METADATA_DEPTH = 64;
+/** The most characters of JSON text metadata may take, so every memory fits a backup's line. */
+export const MAX_METADATA_CHARS = 4_000_000;
 
-/** Metadata: a JSON object whose values are kept exactly as given. */
-export const metadataSchema = z.record(z.string(), jsonValue);
+type MetadataProblem = { path: PropertyKey[]; message: string };
+
+function describeNonJson(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value !== 'object' || value === null) return `a ${typeof value}`;
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name;
+  return name ? `a ${name}` : 'an object';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * A plain copy of `value` when it is JSON that round-trips exactly: strings, finite numbers,
+ * booleans, null, dense arrays and plain objects, at most {@link MAX_METADATA_DEPTH} levels
+ * deep, no cycles, no `__proto__` key (JSON.parse keeps one as data, an assignment turns it
+ * into the prototype, so it would not survive every store), within {@link MAX_METADATA_CHARS}.
+ * Recursion is bounded by the depth cap, so hostile nesting cannot overflow the stack.
+ */
+function copyJson(root: Record<string, unknown>): { copy: Metadata } | MetadataProblem {
+  let chars = 0;
+  const ancestors = new Set<object>();
+  const path: PropertyKey[] = [];
+  const fail = (message: string): MetadataProblem => ({ path: [...path], message });
+  const visit = (value: unknown, depth: number): { value: JsonValue } | MetadataProblem => {
+    if (value === null || typeof value === 'boolean') {
+      chars += 5;
+      return { value };
+    }
+    if (typeof value === 'string') {
+      chars += value.length + 2;
+      return { value };
+    }
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return fail(`expected a finite number (got ${value})`);
+      chars += 24;
+      return { value };
+    }
+    const array = Array.isArray(value);
+    if (!array && !isPlainObject(value))
+      return fail(
+        `expected a JSON value: a string, finite number, boolean, null, array or plain object, not ${describeNonJson(value)}`,
+      );
+    if (depth > MAX_METADATA_DEPTH) return fail(`expected at most ${MAX_METADATA_DEPTH} levels of nesting`);
+    if (ancestors.has(value)) return fail('expected no circular reference (this value contains itself)');
+    ancestors.add(value);
+    let out: JsonValue;
+    if (array) {
+      const items: JsonValue[] = [];
+      for (let index = 0; index < value.length; index++) {
+        path.push(index);
+        if (!(index in value)) return fail('expected a JSON value, not an empty slot of a sparse array');
+        const item = visit(value[index], depth + 1);
+        if (!('value' in item)) return item;
+        items.push(item.value);
+        path.pop();
+        chars += 1;
+      }
+      out = items;
+    } else {
+      const record: { [key: string]: JsonValue } = {};
+      for (const key of Object.keys(value)) {
+        path.push(key);
+        if (key === '__proto__') return fail('the key "__proto__" is not allowed in metadata');
+        const item = visit((value as Record<string, unknown>)[key], depth + 1);
+        if (!('value' in item)) return item;
+        record[key] = item.value;
+        path.pop();
+        chars += key.length + 4;
+      }
+      out = record;
+    }
+    ancestors.delete(value);
+    if (chars > MAX_METADATA_CHARS) return fail(`expected at most ${MAX_METADATA_CHARS} characters of JSON in all`);
+    return { value: out };
+  };
+  const result = visit(root, 0);
+  return 'value' in result ? { copy: result.value as Metadata } : result;
+}
+
+/**
+ * Metadata: a JSON object whose values are kept exactly as given. Refused with a field
+ * path: values JSON cannot write back the same (undefined, NaN, Dates, Maps, class
+ * instances), cycles, nesting deeper than {@link MAX_METADATA_DEPTH}, a `__proto__` key,
+ * and more than {@link MAX_METADATA_CHARS} characters. The output is a fresh plain copy.
+ */
+export const metadataSchema = z
+  .custom<Record<string, unknown>>(isPlainObject, { message: 'expected a JSON object' })
+  .transform((value, ctx): Metadata => {
+    const result = copyJson(value);
+    if ('copy' in result) return result.copy;
+    ctx.addIssue({ code: 'custom', message: result.message, path: result.path });
+    return z.NEVER;
+  });
 /** Free-form JSON metadata. */
-export type Metadata = z.infer<typeof metadataSchema>;
+export type Metadata = { [key: string]: JsonValue };
 
 const scopeKey = z.string().min(1, 'expected a non-empty string').max(256, 'expected at most 256 characters');
 
@@ -149,7 +238,18 @@ export const memorySchema = z.object({
 /** One retained item. See the README's vocabulary table for how the seeds' terms map onto these fields. */
 export type Memory = z.infer<typeof memorySchema>;
 
-/** A point in time given as a Date, an ISO 8601 string or epoch milliseconds. */
+/** The earliest time memoir stores: `0000-01-01T00:00:00.000Z`. */
+export const MIN_TIME_MS = -62_167_219_200_000;
+/** The latest time memoir stores: `9999-12-31T23:59:59.999Z`. */
+export const MAX_TIME_MS = 253_402_300_799_999;
+
+/**
+ * A point in time given as a Date, an ISO 8601 string or epoch milliseconds, stored as
+ * `toISOString()` text. Only years 0000–9999 are accepted: outside them `toISOString()`
+ * writes `+010000-…` or `-000001-…`, which no longer sorts as text (stores compare
+ * timestamps as strings) and which the model's timestamp schema, and so import and
+ * restore, would refuse. Refusing at the door keeps every stored time restorable.
+ */
 export const timeInputSchema = z.union([z.date(), z.string(), z.number()]).transform((value, ctx) => {
   const date = value instanceof Date ? value : new Date(value);
   const ms = date.getTime();
@@ -157,8 +257,15 @@ export const timeInputSchema = z.union([z.date(), z.string(), z.number()]).trans
     ctx.addIssue({ code: 'custom', message: 'expected an ISO 8601 date such as 2025-11-27 or 2025-11-27T10:00:00Z' });
     return z.NEVER;
   }
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+  if (!Number.isFinite(ms)) {
     ctx.addIssue({ code: 'custom', message: 'expected a valid date (Date, ISO 8601 string or epoch milliseconds)' });
+    return z.NEVER;
+  }
+  if (ms < MIN_TIME_MS || ms > MAX_TIME_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a date in the years 0000 to 9999 (epoch milliseconds ${MIN_TIME_MS} to ${MAX_TIME_MS})`,
+    });
     return z.NEVER;
   }
   return date.toISOString();
