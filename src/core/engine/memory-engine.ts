@@ -131,6 +131,11 @@ export interface MemoryEngine {
   attachmentDirectory(): string;
   /** Run `hook` when the client closes, before the queue drains (e.g. to stop timers). */
   onClose(hook: () => void): void;
+  /**
+   * Run `hook` once the store has first opened (not after a reindex reopens it), e.g. to
+   * queue background work over what an earlier process stored. A hook that throws is logged.
+   */
+  onOpen(hook: () => void): void;
   /** Wait until queued background work is done. */
   flush(): Promise<void>;
   /** Stop timers, drain the queue and close the store. Calling twice is harmless. */
@@ -152,6 +157,7 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
   const events = new EventEmitter<MemoirEvents>();
   const queue = new PQueue({ concurrency: settings.concurrency });
   const closeHooks: Array<() => void> = [];
+  const openHooks: Array<() => void> = [];
   const inFlight = new Set<Promise<unknown>>();
   let opened: Promise<void> | undefined;
   let closing = false;
@@ -161,6 +167,16 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
   let attachmentDirectory: string | undefined;
 
   const identity = (): EmbedderIdentity => ({ id: embedder.id, dimensions: embedder.dimensions });
+  const runOpenHooks = () => {
+    for (const hook of openHooks) {
+      try {
+        hook();
+      } catch (error) {
+        // An open hook only queues follow-up work; its failure must not fail the call that opened the store.
+        logger.log('error', 'an open hook threw', { error: String(error) });
+      }
+    }
+  };
 
   const engine: MemoryEngine = {
     store,
@@ -220,6 +236,13 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
             { component, suggestion: 'Check the embedder implementation and its `dimensions`.' },
           );
         }
+        // NaN or Infinity would poison every similarity it touches: refuse the batch like a wrong length.
+        if (result.some((vector) => !vector.every(Number.isFinite))) {
+          throw new ProviderError(`embedder ${embedder.id} returned a vector with a NaN or infinite value`, {
+            component,
+            suggestion: 'Check the embedding model or service; memories stay stored and are embedded later.',
+          });
+        }
         vectors.push(...result);
       }
       return vectors;
@@ -237,7 +260,7 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
     async ready(component) {
       // Calls that started before close() may still open the store; nothing new may.
       if (closed) engine.assertOpen(component);
-      opened ??= store.open(identity());
+      opened ??= store.open(identity()).then(runOpenHooks);
       try {
         await opened;
       } catch (error) {
@@ -281,6 +304,9 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
     },
     onClose(hook) {
       closeHooks.push(hook);
+    },
+    onOpen(hook) {
+      openHooks.push(hook);
     },
     flush: () => queue.onIdle(),
     async close() {
