@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import { type LoadedConfig, loadConfig, type MemoirConfig } from '../core/config/load-config.js';
+import type { Scope } from '../core/spec/memory.js';
 import type { Logger, LogLevel } from '../core/spec/runtime.js';
 import { isLevelEnabled } from '../core/utils/runtime-defaults.js';
 import { createMemory } from '../create-memory.js';
@@ -25,6 +26,8 @@ export interface ClientFactoryOptions {
   config: MemoirConfig;
   /** Writes memoir's diagnostics to the CLI's stderr. */
   logger: Logger;
+  /** The scope every command acts in (`--user`, `--agent`, `--namespace` or their variables); absent: all scopes. */
+  scope?: Scope;
 }
 
 /** The process around {@link runCli}; every member defaults to the real process's. */
@@ -54,11 +57,17 @@ export interface GlobalOptions {
   json?: boolean;
   /** `--debug`. */
   debug?: boolean;
+  /** `--user <id>`. */
+  user?: string;
+  /** `--agent <id>`. */
+  agent?: string;
+  /** `--namespace <name>`. */
+  namespace?: string;
 }
 
 /** The client the CLI uses by default: `createMemory` over `<home>/memoir.sqlite`. */
-export function defaultClientFactory({ home, config, logger }: ClientFactoryOptions): MemoryClient {
-  return createMemory({ home, logger, recallK: config.recallK });
+export function defaultClientFactory({ home, config, logger, scope }: ClientFactoryOptions): MemoryClient {
+  return createMemory({ home, logger, recallK: config.recallK, ...(scope ? { scope } : {}) });
 }
 
 /** Per-run state of the CLI. */
@@ -102,6 +111,19 @@ export class CliContext {
     return this.loaded.config;
   }
 
+  /** The scope of this run: flags over `MEMOIR_USER_ID` / `MEMOIR_AGENT_ID` / `MEMOIR_NAMESPACE`; undefined for all scopes. */
+  get scope(): Scope | undefined {
+    const pick = (flag: string | undefined, variable: string) => flag ?? (this.env[variable]?.trim() || undefined);
+    const scope: Scope = {};
+    const userId = pick(this.globals.user, 'MEMOIR_USER_ID');
+    const agentId = pick(this.globals.agent, 'MEMOIR_AGENT_ID');
+    const namespace = pick(this.globals.namespace, 'MEMOIR_NAMESPACE');
+    if (userId !== undefined) scope.userId = userId;
+    if (agentId !== undefined) scope.agentId = agentId;
+    if (namespace !== undefined) scope.namespace = namespace;
+    return Object.keys(scope).length > 0 ? scope : undefined;
+  }
+
   /** Diagnostics to stderr: `--debug` shows everything, otherwise the configured level. */
   readonly logger: Logger = {
     log: (level, message, fields) => {
@@ -118,7 +140,8 @@ export class CliContext {
       const config = this.config;
       mkdirSync(config.home, { recursive: true });
       const factory = this.io.createClient ?? defaultClientFactory;
-      return factory({ home: config.home, config, logger: this.logger });
+      const scope = this.scope;
+      return factory({ home: config.home, config, logger: this.logger, ...(scope ? { scope } : {}) });
     })();
     return this.clientPromise;
   }

@@ -16,6 +16,9 @@ export function buildProgram(context: CliContext): Command {
     .option('--home <dir>', 'memoir home directory (default: $MEMOIR_HOME, else ~/.memoir)', nonEmpty)
     .option('--json', 'print machine-readable JSON on stdout, and nothing else')
     .option('--debug', 'print debug logs, and stack traces with errors')
+    .option('--user <id>', 'act as this user: read and change only their memories (default: $MEMOIR_USER_ID)', nonEmpty)
+    .option('--agent <id>', 'act as this agent (default: $MEMOIR_AGENT_ID)', nonEmpty)
+    .option('--namespace <name>', 'act inside this namespace (default: $MEMOIR_NAMESPACE)', nonEmpty)
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true })
@@ -30,11 +33,13 @@ export function buildProgram(context: CliContext): Command {
       'after',
       `
 Times (--since, --until, --occurred-at): 30d, 12h, 2w, 15m (that long ago), 2025-11-30, 2025-11-30T10:00:00Z.
+Scope (--user, --agent, --namespace, or MEMOIR_USER_ID, MEMOIR_AGENT_ID, MEMOIR_NAMESPACE): every
+command then sees and changes only that scope's memories; without any, the command acts on all of them.
 Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input.`,
     )
     .hook('preAction', (_program, action) => {
-      const { home, json, debug } = action.optsWithGlobals<GlobalOptions>();
-      context.globals = { home, json, debug };
+      const { home, json, debug, user, agent, namespace } = action.optsWithGlobals<GlobalOptions>();
+      context.globals = { home, json, debug, user, agent, namespace };
     });
   registerMemoryCommands(program, context);
   registerTransferCommands(program, context);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
+import { isEmptyScope } from '../search/scope-boundary.js';
+import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages } from '../utils/pages.js';
 import { parseInput } from '../utils/validate.js';
@@ -34,7 +36,8 @@ export interface ReindexResult {
 export interface MaintenanceApi {
   /**
    * Re-embed every memory with this client's embedder, replacing vectors made by another
-   * one (a store refuses to open with a different embedder until this runs).
+   * one (a store refuses to open with a different embedder until this runs). Vectors belong
+   * to the store, so only an unscoped client may reindex; a scoped one gets a ValidationError.
    */
   reindex(options?: ReindexOptions): Promise<ReindexResult>;
   /** Delete memories older than `retentionDays`, except bookmarked and manual ones; reports the count and bytes freed. */
@@ -62,6 +65,13 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
   async function reindex(optionsInput?: unknown): Promise<ReindexResult> {
     const { onProgress, batchSize } = parseInput(reindexOptionsSchema, optionsInput ?? {}, 'reindex', 'options');
     engine.assertOpen('reindex');
+    if (!isEmptyScope(engine.scope)) {
+      // Vectors are the store's, not a tenant's: switching embedders re-embeds every scope.
+      throw new ValidationError(
+        [{ field: 'scope', message: 'reindex re-embeds the memories of every scope: run it from an unscoped client' }],
+        { component: 'reindex', suggestion: 'Create the client without `scope` (an admin client) to reindex.' },
+      );
+    }
     await engine.reopen(() => store.resetEmbeddings(engine.identity()));
     await engine.ready('reindex');
     const total = await store.countMemories();

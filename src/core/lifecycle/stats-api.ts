@@ -1,8 +1,9 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type PipelineStats, snapshotStats } from '../engine/pipeline-stats.js';
 import { type Tally, topTallies } from '../sessions/session-summaries.js';
-import type { StoreStats } from '../spec/store.js';
-import { memoryPages } from '../utils/pages.js';
+import type { Memory, Scope } from '../spec/memory.js';
+import type { RecordCollection, StoreStats } from '../spec/store.js';
+import { memoryPages, pagesOf } from '../utils/pages.js';
 
 /** What `stats()` reports. */
 export interface MemoryStats extends StoreStats {
@@ -48,6 +49,21 @@ export interface MemoryStats extends StoreStats {
   };
 }
 
+const textEncoder = new TextEncoder();
+
+// Approximate, like the stores' own figure: the memories' JSON plus 4 bytes per vector dimension.
+function estimateBytes(memories: readonly Memory[], dimensions: number): number {
+  let bytes = 0;
+  for (const memory of memories) bytes += textEncoder.encode(JSON.stringify(memory)).byteLength + 4 * dimensions;
+  return bytes;
+}
+
+async function countRecords(collection: RecordCollection<{ id: string }>, scope: Scope): Promise<number> {
+  let count = 0;
+  for await (const page of pagesOf((offset, limit) => collection.list({ scope, limit, offset }))) count += page.length;
+  return count;
+}
+
 /** The dashboard: counts, sizes, quota, activity and what the pipelines have cost. */
 export interface StatsApi {
   /** Counts and sizes of the store, and what the conversation pipeline has cost per stage. */
@@ -60,12 +76,15 @@ export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: numb
   return {
     async stats() {
       await engine.ready('stats');
-      const storeStats = await store.stats();
       const byKind: Record<string, number> = {};
       const byCategory: Record<string, number> = {};
       const actions: string[] = [];
+      let memories = 0;
+      let bytes = 0;
       // A full pass over the scope's memories: stats are for people, not hot paths.
       for await (const page of memoryPages(store, { scope: engine.scope })) {
+        memories += page.length;
+        if (engine.scope) bytes += estimateBytes(page, engine.embedder.dimensions);
         for (const memory of page) {
           byKind[memory.kind] = (byKind[memory.kind] ?? 0) + 1;
           byCategory[memory.category] = (byCategory[memory.category] ?? 0) + 1;
@@ -77,6 +96,17 @@ export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: numb
         }
       }
       const sessions = await store.sessions.list({ scope: engine.scope });
+      // A scoped client counts only its own tenant; an unscoped one reads the store's own totals.
+      const storeStats: StoreStats = engine.scope
+        ? {
+            memories,
+            bytes,
+            sessions: sessions.length,
+            opinions: await countRecords(store.opinions, engine.scope),
+            procedures: await countRecords(store.procedures, engine.scope),
+            entities: await countRecords(store.entities, engine.scope),
+          }
+        : await store.stats();
       const sessionMemories = sessions.reduce((sum, session) => sum + session.memoryCount, 0);
       return {
         ...storeStats,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { filterOptionFields, toStoreFilter } from '../search/filter-options.js';
+import { isEmptyScope, narrowScope } from '../search/scope-boundary.js';
 import { type Memory, type MemoryPatch, memoryPatchSchema, timeInputSchema } from '../spec/memory.js';
 import { embeddingText } from '../text/memory-text.js';
 import { idSchema, idsSchema, MAX_BATCH } from '../utils/common-schemas.js';
@@ -116,7 +117,9 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
     const targets = [...new Set(typeof parsed === 'string' ? [parsed] : parsed)];
     await engine.ready('forget');
     const deleted = await store.transaction(async () => {
-      const existing = await store.getMemories(targets);
+      const existing = isEmptyScope(engine.scope)
+        ? await store.getMemories(targets)
+        : await store.listMemories({ filter: { ids: targets, scope: engine.scope } });
       if (existing.length === 0) return [];
       await store.deleteMemories(existing.map((memory) => memory.id));
       await applyTallies(store, existing, -1, engine.nowIso());
@@ -158,8 +161,10 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
       if (engine.session.current === null) return [];
       options.sessionId = engine.session.current;
     }
+    const scope = narrowScope(engine.scope, options.scope);
+    if (scope === null) return [];
     return store.listMemories({
-      filter: toStoreFilter(options, engine.scope, options.includeInvalid ? undefined : engine.nowIso()),
+      filter: toStoreFilter(options, scope, options.includeInvalid ? undefined : engine.nowIso()),
       orderBy: options.orderBy,
       direction: options.direction,
       limit: options.limit,

@@ -16,6 +16,24 @@ export function entityId(scope: Scope, name: string): string {
   return `${scope.agentId ?? ''}/${scope.userId ?? ''}/${scope.namespace ?? ''}/${entitySlug(name)}`;
 }
 
+const scopePrefix = (scope: Scope) => `${scope.agentId ?? ''}/${scope.userId ?? ''}/${scope.namespace ?? ''}/`;
+const hasScope = (scope: Scope) =>
+  scope.agentId !== undefined || scope.userId !== undefined || scope.namespace !== undefined;
+
+/**
+ * Key of a session record: the session id qualified by scope, so two users who happen to
+ * share a session id keep separate records and counts. A session of no scope keeps its bare id.
+ */
+export function sessionRecordId(scope: Scope, sessionId: string): string {
+  return hasScope(scope) ? `${scopePrefix(scope)}${sessionId}` : sessionId;
+}
+
+/** The session id a record stands for: its key without the scope qualifier. */
+export function sessionIdOf(record: Pick<Session, 'id' | 'scope'>): string {
+  const prefix = scopePrefix(record.scope);
+  return hasScope(record.scope) && record.id.startsWith(prefix) ? record.id.slice(prefix.length) : record.id;
+}
+
 function countBy<K>(keys: Iterable<K>): Map<K, number> {
   const counts = new Map<K, number>();
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -59,9 +77,10 @@ async function tallyEntities(store: MemoryStore, memories: readonly Memory[], si
 async function tallySessions(store: MemoryStore, memories: readonly Memory[], sign: 1 | -1, now: string) {
   const withSession = memories.filter((memory) => memory.sessionId !== null);
   if (withSession.length === 0) return;
-  const counts = countBy(withSession.map((memory) => memory.sessionId!));
+  const keyOf = (memory: Memory) => sessionRecordId(memory.scope, memory.sessionId!);
+  const counts = countBy(withSession.map(keyOf));
   const firstMemory = new Map<string, Memory>();
-  for (const memory of withSession) if (!firstMemory.has(memory.sessionId!)) firstMemory.set(memory.sessionId!, memory);
+  for (const memory of withSession) if (!firstMemory.has(keyOf(memory))) firstMemory.set(keyOf(memory), memory);
   const existing = new Map((await store.sessions.get([...counts.keys()])).map((session) => [session.id, session]));
   const upserts: Session[] = [];
   for (const [id, count] of counts) {

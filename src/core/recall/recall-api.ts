@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { toStoreFilter } from '../search/filter-options.js';
+import { narrowScope } from '../search/scope-boundary.js';
 import { parseInput } from '../utils/validate.js';
 import { explainScore } from './explain.js';
 import { type FormatContextOptions, formatContext } from './format-context.js';
@@ -48,20 +49,22 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
     const options = parseInput(recallOptionsSchema, optionsInput ?? {}, 'recall', 'options');
     await engine.ready('recall');
     const now = engine.clock.now();
-    const filter = toStoreFilter(
-      options,
-      engine.scope,
-      options.includeInvalid ? undefined : new Date(now).toISOString(),
-    );
-    const ranked = await rankMemories(query, filter, options, {
-      store: engine.store,
-      embed: (texts) => engine.embed(texts, 'recall'),
-      ranking,
-      now,
-      k: options.k ?? settings.recallK,
-      resumedSession: engine.session.resumed,
-      queryVectors: engine.metrics.queryVectors,
-    });
+    const scope = narrowScope(engine.scope, options.scope);
+    const validAt = options.includeInvalid ? undefined : new Date(now).toISOString();
+    const filter = toStoreFilter(options, scope ?? undefined, validAt);
+    // A call asking for another tenant's scope finds nothing, as if it were empty.
+    const ranked =
+      scope === null
+        ? []
+        : await rankMemories(query, filter, options, {
+            store: engine.store,
+            embed: (texts) => engine.embed(texts, 'recall'),
+            ranking,
+            now,
+            k: options.k ?? settings.recallK,
+            resumedSession: engine.session.resumed,
+            queryVectors: engine.metrics.queryVectors,
+          });
     let response: RecallResponse;
     if (options.tokenBudget !== undefined) {
       const { packed, used, dropped } = await packIntoBudget(ranked, options.tokenBudget);

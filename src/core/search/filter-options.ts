@@ -4,7 +4,7 @@ import type { MemoryFilter } from '../spec/store.js';
 
 /** The filter options `recall` and `list` share. */
 export const filterOptionFields = {
-  /** Scope to search; default the client's scope. */
+  /** Narrow the client's scope (a scoped client can never see outside its own). Default: the client's scope. */
   scope: scopeSchema.optional(),
   /** Only these kinds. */
   kinds: z.array(z.enum(MEMORY_KINDS)).min(1).optional(),
@@ -22,14 +22,17 @@ export const filterOptionFields = {
 
 type FilterOptions = z.output<z.ZodObject<typeof filterOptionFields>> & { bookmarked?: boolean };
 
-/** The store filter for parsed `recall`/`list` options; `validAt` undefined includes invalidated memories. */
+/**
+ * The store filter for parsed `recall`/`list` options, with the scope already narrowed to
+ * the client's (see `narrowScope`); `validAt` undefined includes invalidated memories.
+ */
 export function toStoreFilter(
   options: FilterOptions,
-  defaultScope: Scope | undefined,
+  scope: Scope | undefined,
   validAt: string | undefined,
 ): MemoryFilter {
   return {
-    scope: options.scope ?? defaultScope,
+    scope,
     kinds: options.kinds,
     categories: options.categories,
     entities: options.entities,

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { autoBackup } from '../lifecycle/backup/auto-backup.js';
-import { applyTallies } from '../memories/record-tallies.js';
+import { applyTallies, sessionIdOf } from '../memories/record-tallies.js';
+import { isEmptyScope } from '../search/scope-boundary.js';
 import { NotFoundError } from '../spec/errors.js';
 import type { Session } from '../spec/records.js';
 import { confirmSchema, idSchema } from '../utils/common-schemas.js';
+import { pagesOf } from '../utils/pages.js';
 import { parseInput } from '../utils/validate.js';
 import { type SessionSummary, summariseSession } from './session-summaries.js';
 
@@ -32,25 +34,65 @@ export interface SessionsApi {
 export function createSessionsApi(engine: MemoryEngine): SessionsApi {
   const { store, session } = engine;
 
+  // Records are keyed by scope and session id; callers see the bare session id.
+  const asSession = (record: Session): Session => ({ ...record, id: sessionIdOf(record) });
+
+  /** The records of this session id inside the client's scope (one per scope that used it). */
+  async function recordsOf(id: string): Promise<Session[]> {
+    const records: Session[] = [];
+    for await (const page of pagesOf((offset, limit) => store.sessions.list({ scope: engine.scope, limit, offset }))) {
+      records.push(...page.filter((record) => sessionIdOf(record) === id));
+    }
+    return records;
+  }
+
   async function resumeSession(idInput: unknown): Promise<Session> {
     const id = parseInput(idSchema, idInput, 'resumeSession', 'id');
     await engine.ready('resumeSession');
-    const [found] = await store.sessions.get([id]);
+    const [found] = await recordsOf(id);
     if (!found) throw new NotFoundError('session', id, { component: 'resumeSession' });
     session.current = id;
     session.resumed = id;
-    return found;
+    return asSession(found);
   }
 
   async function listSessions(optionsInput?: unknown): Promise<SessionSummary[]> {
     const { limit } = parseInput(listSessionsSchema, optionsInput ?? {}, 'listSessions', 'options');
     await engine.ready('listSessions');
-    const sessions = await store.sessions.list({ scope: engine.scope });
+    const records = await store.sessions.list({ scope: engine.scope });
+    // A scoped client sees one session per id, however its memories narrowed the scope;
+    // an admin sees each tenant's session of that id apart.
+    const groups = new Map<string, Session[]>();
+    for (const record of records) {
+      const key = isEmptyScope(engine.scope) ? record.id : sessionIdOf(record);
+      groups.set(key, [...(groups.get(key) ?? []), record]);
+    }
+    const sessions = [...groups.values()].map((group) => merged(group));
     const newestFirst = sessions.sort((a, b) => (a.startedAt < b.startedAt ? 1 : -1)).slice(0, limit);
     return Promise.all(
-      newestFirst.map(async (each) =>
-        summariseSession(each, await store.listMemories({ filter: { sessionId: each.id, scope: engine.scope } })),
-      ),
+      newestFirst.map(async (each) => {
+        const filter = { sessionId: each.id, scope: each.scope };
+        return summariseSession(each, await store.listMemories({ filter }));
+      }),
+    );
+  }
+
+  // One session from the records of one id: the client's own scope, the earliest start, the latest end.
+  function merged(group: readonly Session[]): Session {
+    const [first, ...rest] = group.map(asSession) as [Session, ...Session[]];
+    if (rest.length === 0) return first;
+    return rest.reduce<Session>(
+      (sum, record) => ({
+        ...sum,
+        startedAt: record.startedAt < sum.startedAt ? record.startedAt : sum.startedAt,
+        endedAt:
+          record.endedAt !== null && (sum.endedAt === null || record.endedAt > sum.endedAt)
+            ? record.endedAt
+            : sum.endedAt,
+        memoryCount: sum.memoryCount + record.memoryCount,
+        summary: sum.summary ?? record.summary,
+      }),
+      { ...first, scope: engine.scope ?? {} },
     );
   }
 
@@ -65,7 +107,7 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
         await store.deleteMemories(memories.map((memory) => memory.id));
         await applyTallies(store, memories, -1, engine.nowIso());
       }
-      await store.sessions.delete([id]);
+      await store.sessions.delete((await recordsOf(id)).map((record) => record.id));
       return memories.map((memory) => memory.id);
     });
     if (deleted.length > 0) engine.emit('memory:forgotten', { ids: deleted });
