@@ -21,6 +21,8 @@ interface Reply {
   body?: unknown;
   /** Wait this long before answering (the client may give up first). */
   delayMs?: number;
+  /** Send the headers and the start of the body, then one space every this many ms, never ending. */
+  trickleMs?: number;
 }
 
 type Script = Reply | ((request: RecordedRequest) => Reply);
@@ -29,6 +31,8 @@ type Script = Reply | ((request: RecordedRequest) => Reply);
 let serverDimensions = 4;
 const requests: RecordedRequest[] = [];
 const scripted: Script[] = [];
+/** Trickled responses whose connection the client closed. */
+let abandoned = 0;
 let server: Server;
 let baseURL: string;
 
@@ -85,6 +89,16 @@ beforeAll(async () => {
       requests.push(request);
       const next = scripted.shift();
       const reply = next === undefined ? defaultReply(request) : typeof next === 'function' ? next(request) : next;
+      if (reply.trickleMs) {
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+        res.write('{"object":"list","data":[');
+        const timer = setInterval(() => res.write(' '), reply.trickleMs);
+        res.on('close', () => {
+          clearInterval(timer);
+          abandoned++;
+        });
+        return;
+      }
       const send = () => {
         if (res.destroyed) return;
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
@@ -108,6 +122,7 @@ afterAll(async () => {
 beforeEach(() => {
   requests.length = 0;
   scripted.length = 0;
+  abandoned = 0;
   serverDimensions = 4;
   // Keep the developer's own OpenAI settings out of the tests.
   vi.stubEnv('OPENAI_API_KEY', undefined);
@@ -477,7 +492,7 @@ describe('failures and retries', () => {
   });
 
   it('rejects at once when aborted during the backoff before a retry', async () => {
-    // An uncapped retry-after makes the SDK sleep 30 s before it would look at the signal again.
+    // The wait before the retry (retry-after 30 s, capped at 5 s) must wake on the abort.
     script({ status: 503, headers: { 'retry-after': '30' }, body: { error: { message: 'overloaded' } } });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
@@ -488,6 +503,99 @@ describe('failures and retries', () => {
     expect((error as Error).name).toBe('AbortError');
     expect(Date.now() - started).toBeLessThan(2000);
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe('bounded time', () => {
+  // Every bound is measured against real time with a generous margin: the machine is shared,
+  // and what matters is seconds against minutes or hours.
+  const MARGIN_MS = 1500;
+  const rateLimited = (retryAfter: string): Reply => ({
+    status: 429,
+    headers: { 'retry-after': retryAfter },
+    body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } },
+  });
+  const elapsedSince = (started: number) => performance.now() - started;
+
+  it('cuts off an embeddings body trickled after the headers at timeoutMs and drops the connection', async () => {
+    script({ trickleMs: 50 });
+    const started = performance.now();
+    const error = await rejection(embedderAt({ timeoutMs: 1000, maxRetries: 3 }).embed(['x']));
+    const elapsed = elapsedSince(started);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect((error as ProviderError).retryable).toBe(true);
+    expect((error as ProviderError).message).toContain('no complete response within 1000 ms');
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(1000 + MARGIN_MS);
+    // The deadline covers the whole call: no retry is started after it.
+    expect(requests).toHaveLength(1);
+    await vi.waitFor(() => expect(abandoned).toBe(1));
+  });
+
+  it('cuts off a chat answer trickled after the headers at timeoutMs', async () => {
+    script({ trickleMs: 50 });
+    const started = performance.now();
+    const error = await rejection(
+      chatAt({ timeoutMs: 1000 }).generate({ messages: [{ role: 'user', content: 'trickle' }] }),
+    );
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(elapsedSince(started)).toBeLessThan(1000 + MARGIN_MS);
+    await vi.waitFor(() => expect(abandoned).toBe(1));
+  });
+
+  it('keeps retries of slow failures inside one deadline', async () => {
+    const slowFailure: Reply = { status: 500, delayMs: 400, body: { error: { message: 'busy' } } };
+    script(...Array.from({ length: 10 }, () => slowFailure));
+    const started = performance.now();
+    const error = await rejection(embedderAt({ timeoutMs: 1000, maxRetries: 10, maxRetryAfterMs: 0 }).embed(['x']));
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(elapsedSince(started)).toBeLessThan(1000 + MARGIN_MS);
+    expect(requests.length).toBeGreaterThanOrEqual(2);
+    expect(requests.length).toBeLessThanOrEqual(4);
+  });
+
+  it('caps Retry-After: 3600 at maxRetryAfterMs and still retries', async () => {
+    script(rateLimited('3600'), rateLimited('3600'));
+    const started = performance.now();
+    const vectors = await embedderAt({ maxRetryAfterMs: 200 }).embed(['x']);
+    const elapsed = elapsedSince(started);
+    expect(vectors).toHaveLength(1);
+    expect(requests).toHaveLength(3);
+    expect(requests[2]!.headers['x-stainless-retry-count']).toBe('2');
+    expect(elapsed).toBeGreaterThanOrEqual(380);
+    expect(elapsed).toBeLessThan(400 + MARGIN_MS);
+  });
+
+  it('waits at most the default cap of 5 s for a Retry-After of an hour', async () => {
+    script(rateLimited('3600'));
+    const started = performance.now();
+    const vectors = await embedderAt({ timeoutMs: 20_000, maxRetries: 1 }).embed(['x']);
+    const elapsed = elapsedSince(started);
+    expect(vectors).toHaveLength(1);
+    expect(elapsed).toBeGreaterThanOrEqual(4900);
+    expect(elapsed).toBeLessThan(5000 + MARGIN_MS);
+  }, 15_000);
+
+  it('gives up at once when the wait would outlast the deadline, naming the wait the server asked for', async () => {
+    script(rateLimited('3600'), rateLimited('3600'));
+    const started = performance.now();
+    const error = await rejection(
+      chatAt({ timeoutMs: 2000 }).generate({ messages: [{ role: 'user', content: 'hi' }] }),
+    );
+    expect(elapsedSince(started)).toBeLessThan(MARGIN_MS);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    const providerError = error as ProviderError;
+    expect(providerError.status).toBe(429);
+    expect(providerError.retryable).toBe(true);
+    expect(providerError.suggestion).toContain('3600 s');
+    expect(providerError.suggestion).toContain('maxRetryAfterMs');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('checks maxRetryAfterMs', () => {
+    const error = thrown(() => embedderAt({ maxRetryAfterMs: -1 }));
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as ConfigError).field).toBe('maxRetryAfterMs');
   });
 });
 

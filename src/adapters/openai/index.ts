@@ -4,10 +4,11 @@
  * `npm install openai`) loads on the first call, never at import.
  *
  * Keys come from the `apiKey` option (a literal or a `${NAME}` reference to an environment
- * variable) or `OPENAI_API_KEY`; a custom `baseURL` needs none. Retries, backoff (honouring
- * `retry-after`) and per-attempt timeouts are the `openai` SDK's, set by `maxRetries` and
- * `timeoutMs`. Failures are ProviderErrors with `status`, `retryable` and a suggestion; an
- * aborted signal rejects with its reason.
+ * variable) or `OPENAI_API_KEY`; a custom `baseURL` needs none. Every request runs under one
+ * deadline, `timeoutMs`, that covers the response body, retries and the waits between them;
+ * retries (`maxRetries`) honour `retry-after` up to `maxRetryAfterMs`. Failures are
+ * ProviderErrors with `status`, `retryable` and a suggestion; an aborted signal rejects with
+ * its reason.
  *
  * @example
  * ```ts

@@ -51,10 +51,12 @@ export interface OpenAIConnection {
   readonly organization: string | undefined;
   /** `OPENAI_PROJECT_ID`, when set. */
   readonly project: string | undefined;
-  /** Per-attempt timeout, milliseconds. */
+  /** Deadline of one call, every attempt, body and wait included, milliseconds. */
   readonly timeoutMs: number;
   /** Retries after the first attempt. */
   readonly maxRetries: number;
+  /** Longest wait before a retry, whatever `retry-after` asks, milliseconds. */
+  readonly maxRetryAfterMs: number;
 }
 
 /** The parsed options {@link resolveConnection} reads. */
@@ -65,6 +67,7 @@ export interface ConnectionInput {
   env?: OpenAIEnvironment | undefined;
   timeoutMs: number;
   maxRetries: number;
+  maxRetryAfterMs: number;
 }
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -145,6 +148,7 @@ export function resolveConnection(input: ConnectionInput, component: string): Op
     project: nonEmpty(env.OPENAI_PROJECT_ID),
     timeoutMs: input.timeoutMs,
     maxRetries: input.maxRetries,
+    maxRetryAfterMs: input.maxRetryAfterMs,
   };
 }
 
@@ -152,7 +156,7 @@ export function resolveConnection(input: ConnectionInput, component: string): Op
 export interface LoadedClient {
   /** The `openai` module, for its error classes. */
   readonly sdk: OpenAISdk;
-  /** A client configured with the connection's key, URL, timeout, retries and headers. */
+  /** A client configured with the connection's key, URL, timeout and headers; retries are callOpenAI's. */
   readonly client: OpenAI;
 }
 
@@ -169,7 +173,8 @@ export function createClientLoader(connection: OpenAIConnection, component: stri
           organization: connection.organization ?? null,
           project: connection.project ?? null,
           timeout: connection.timeoutMs,
-          maxRetries: connection.maxRetries,
+          // callOpenAI retries: the SDK's backoff obeys any retry-after and ignores aborts while it sleeps.
+          maxRetries: 0,
           defaultHeaders: connection.headers,
         });
         return { sdk, client };

@@ -17,6 +17,7 @@ export function connectOpenAI(
     host: connection.host,
     timeoutMs: connection.timeoutMs,
     maxRetries: connection.maxRetries,
+    maxRetryAfterMs: connection.maxRetryAfterMs,
   };
   return { connection, load, context };
 }

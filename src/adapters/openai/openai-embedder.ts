@@ -3,8 +3,9 @@ import type { Embedder, EmbedOptions } from '../../core/spec/embedder.js';
 import { ConfigError, ProviderError } from '../../core/spec/errors.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { parseInput } from '../../core/utils/validate.js';
+import { callOpenAI } from './openai-call.js';
 import { connectOpenAI } from './openai-connection.js';
-import { callOpenAI, type OpenAICallContext } from './openai-errors.js';
+import type { OpenAICallContext } from './openai-errors.js';
 import { type OpenAIEmbedderOptions, openAIEmbedderOptionsSchema } from './openai-options.js';
 
 const COMPONENT = 'openai-embedder';
@@ -136,9 +137,9 @@ function readVectors(response: unknown, count: number, dimensions: number, conte
  * Its id, e.g. `openai:text-embedding-3-small@api.openai.com:1536`, names the model, the
  * server and the dimensions, so a store built with one refuses another. Texts are sent in
  * batches of `batchSize`, one request at a time; empty and whitespace-only texts get the
- * zero vector without being sent (OpenAI rejects empty input). An aborted `signal` rejects
- * with the signal's reason; every other failure is a ProviderError with `status` and
- * `retryable`.
+ * zero vector without being sent (OpenAI rejects empty input). Each request is bounded by
+ * `timeoutMs`, body and retries included. An aborted `signal` rejects with the signal's
+ * reason; every other failure is a ProviderError with `status` and `retryable`.
  *
  * @example
  * ```ts
@@ -184,7 +185,7 @@ export function createOpenAIEmbedder(options?: OpenAIEmbedderOptions): OpenAIEmb
         signal?.throwIfAborted();
         const positions = toSend.slice(start, start + batchSize);
         const response = await callOpenAI(
-          () =>
+          (attempt) =>
             client.embeddings.create(
               {
                 model,
@@ -193,7 +194,7 @@ export function createOpenAIEmbedder(options?: OpenAIEmbedderOptions): OpenAIEmb
                 encoding_format: 'float',
                 ...(sendDimensions ? { dimensions } : {}),
               },
-              { signal },
+              attempt,
             ),
           signal,
           sdk,

@@ -11,14 +11,16 @@ export interface OpenAICallContext {
   readonly model: string;
   /** Host (and port) of the server. */
   readonly host: string;
-  /** Per-attempt timeout, milliseconds. */
+  /** Deadline of the whole call (every attempt, body and wait included), milliseconds. */
   readonly timeoutMs: number;
-  /** Retries the SDK made before giving up. */
+  /** Retries made before giving up. */
   readonly maxRetries: number;
+  /** Longest wait before a retry, whatever the server's `retry-after` asks, milliseconds. */
+  readonly maxRetryAfterMs: number;
 }
 
 // Mirrors the SDK's own retry rule (client.ts `shouldRetry`): what it retries is what may
-// succeed if the caller tries again later.
+// succeed if the caller tries again later, and what callOpenAI retries.
 function retryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
@@ -38,10 +40,10 @@ function suggestionFor(status: number, code: string | null | undefined, context:
     case 429:
       return code === 'insufficient_quota'
         ? 'The account is out of quota: check billing and usage limits.'
-        : `Rate limited (after ${maxRetries} retries): try again later, raise maxRetries, or send fewer or smaller requests.`;
+        : `Rate limited (after up to ${maxRetries} retries): try again later, raise maxRetries, or send fewer or smaller requests.`;
     default:
       return status >= 500
-        ? `The server at ${host} failed (after ${maxRetries} retries): try again later.`
+        ? `The server at ${host} failed (after up to ${maxRetries} retries): try again later.`
         : `Unexpected status ${status} from ${host}.`;
   }
 }
@@ -87,7 +89,7 @@ export function toProviderError(error: unknown, sdk: OpenAISdk, context: OpenAIC
     });
   }
   if (error instanceof sdk.APIError && typeof error.status === 'number') {
-    // Servers may say explicitly whether to retry; the SDK obeys this header too.
+    // Servers may say explicitly whether to retry; the SDK's rule obeys this header too.
     const hint = error.headers?.get('x-should-retry');
     const retryable =
       hint === 'true' || (hint !== 'false' && retryableStatus(error.status) && error.code !== 'insufficient_quota');
@@ -101,25 +103,4 @@ export function toProviderError(error: unknown, sdk: OpenAISdk, context: OpenAIC
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError(`${what}: ${message}`, { component, cause: error, retryable: false });
-}
-
-/**
- * Run one SDK call and settle as the adapter promises: with its result; with the signal's
- * reason as soon as the caller aborts (as `EmbedOptions.signal` promises, and like `fetch`);
- * otherwise with a ProviderError. The SDK aborts the request in flight itself, but notices an
- * abort during its backoff sleep only when the sleep ends, so the race is decided here.
- */
-export function callOpenAI<T>(
-  run: () => Promise<T>,
-  signal: AbortSignal | undefined,
-  sdk: OpenAISdk,
-  context: OpenAICallContext,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    run()
-      .then(resolve, (error: unknown) => reject(signal?.aborted ? signal.reason : toProviderError(error, sdk, context)))
-      .finally(() => signal?.removeEventListener('abort', onAbort));
-  });
 }

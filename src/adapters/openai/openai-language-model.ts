@@ -4,9 +4,10 @@ import { ProviderError, ValidationError, type ValidationIssue } from '../../core
 import type { GenerateRequest, GenerateResult, ImagePart, LanguageModel } from '../../core/spec/language-model.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { parseInput } from '../../core/utils/validate.js';
+import { callOpenAI } from './openai-call.js';
 import { OPENAI_DEFAULT_BASE_URL } from './openai-client.js';
 import { connectOpenAI } from './openai-connection.js';
-import { callOpenAI, type OpenAICallContext } from './openai-errors.js';
+import type { OpenAICallContext } from './openai-errors.js';
 import { type OpenAIChatModelOptions, openAIChatModelOptionsSchema } from './openai-options.js';
 
 const COMPONENT = 'openai-chat-model';
@@ -131,8 +132,9 @@ function readResult(response: unknown, context: OpenAICallContext): GenerateResu
  * package loads on the first call.
  *
  * `json: true` asks for JSON mode (`response_format: { type: 'json_object' }`); images on user
- * messages become `image_url` parts, bytes as data URLs. An aborted `signal` rejects with the
- * signal's reason; every other failure is a ProviderError with `status` and `retryable`.
+ * messages become `image_url` parts, bytes as data URLs. Each call is bounded by `timeoutMs`,
+ * body and retries included. An aborted `signal` rejects with the signal's reason; every
+ * other failure is a ProviderError with `status` and `retryable`.
  *
  * @example
  * ```ts
@@ -163,7 +165,7 @@ export function createOpenAIChatModel(options?: OpenAIChatModelOptions): Languag
       const maxOutputTokens = request.maxOutputTokens ?? parsed.maxOutputTokens;
       const { sdk, client } = await load();
       const response: unknown = await callOpenAI(
-        () =>
+        (attempt) =>
           client.chat.completions.create(
             {
               model,
@@ -172,7 +174,7 @@ export function createOpenAIChatModel(options?: OpenAIChatModelOptions): Languag
               ...(request.json ? { response_format: { type: 'json_object' as const } } : {}),
               ...(maxOutputTokens === undefined ? {} : { [maxTokensField]: maxOutputTokens }),
             },
-            { signal },
+            attempt,
           ),
         signal,
         sdk,

@@ -20,17 +20,27 @@ export interface OpenAIConnectionOptions {
    */
   baseURL?: string;
   /**
-   * How long one HTTP attempt may wait for the response headers, in milliseconds. Retries
-   * get a fresh timeout each, so a call can take up to about `(maxRetries + 1) × timeoutMs`
-   * plus backoff.
+   * Deadline of one request in milliseconds: from sending it to the last byte of the answer,
+   * retries and the waits between them included. A server that sends headers and then
+   * trickles the body is cut off at this bound too; the call then rejects with a retryable
+   * ProviderError. Each batch of an embedder's `batchSize` texts is one request.
    */
   timeoutMs?: number;
   /**
-   * Retries of a failed attempt (connection error, timeout, 408, 409, 429, 5xx), with the
-   * `openai` SDK's backoff, which honours the server's `retry-after` and `retry-after-ms`
-   * headers. Default 3.
+   * Retries of a failed attempt (connection error, 408, 409, 429, 5xx, or as the server's
+   * `x-should-retry` says), inside the `timeoutMs` deadline. The wait before a retry is the
+   * server's `retry-after-ms` or `retry-after`, else a backoff of 0.5 s doubling to 8 s;
+   * never more than `maxRetryAfterMs`, and no retry is started that the deadline would cut off.
+   * Default 3.
    */
   maxRetries?: number;
+  /**
+   * Longest wait before a retry in milliseconds, whatever the server's `retry-after` asks
+   * (a server answering `Retry-After: 3600` would otherwise hold the call an hour per retry).
+   * When the server asked for more, the final ProviderError's suggestion names its wait.
+   * Default 5000.
+   */
+  maxRetryAfterMs?: number;
   /**
    * Extra HTTP headers sent with every request, e.g. for a gateway. Values may use `${NAME}`
    * references to environment variables, like `apiKey`.
@@ -58,7 +68,7 @@ export interface OpenAIEmbedderOptions extends OpenAIConnectionOptions {
   batchSize?: number;
   /** Whether the model's vectors capture meaning; see `Embedder.semantic`. Default true. */
   semantic?: boolean;
-  /** How long one HTTP attempt may wait for the response headers, in milliseconds. Default 30000. */
+  /** Deadline of one request (one batch), body, retries and waits included, in milliseconds. Default 30000. */
   timeoutMs?: number;
 }
 
@@ -70,7 +80,7 @@ export interface OpenAIChatModelOptions extends OpenAIConnectionOptions {
   temperature?: number;
   /** Upper bound on output tokens when a request doesn't set one. Default: the server's. */
   maxOutputTokens?: number;
-  /** How long one HTTP attempt may wait for the response headers, in milliseconds. Default 60000 (chat answers take longer). */
+  /** Deadline of one request, body, retries and waits included, in milliseconds. Default 60000 (chat answers take longer). */
   timeoutMs?: number;
 }
 
@@ -87,6 +97,7 @@ const connectionShape = {
   apiKey: z.string().min(1, 'expected a non-empty string'),
   baseURL: httpUrl,
   maxRetries: z.number().int().min(0).max(10).default(3),
+  maxRetryAfterMs: z.number().int().min(0).max(600_000).default(5000),
   headers: z.record(z.string(), z.string()).optional(),
   env: z
     .custom<OpenAIEnvironment>((value) => typeof value === 'object' && value !== null, 'expected an object of strings')
