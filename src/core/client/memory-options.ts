@@ -78,6 +78,10 @@ export const memoryOptionsSchema = z
     ids: withMethod<IdGenerator>('an IdGenerator', 'next').optional(),
     /** Diagnostics sink. */
     logger: withMethod<Logger>('a Logger', 'log').optional(),
+    /** How long `close()` lets provider calls in flight run before aborting them, ms. Default 10000. */
+    closeTimeoutMs: z.number().int().min(0).max(3_600_000).default(10_000),
+    /** Longest one embedder or model call may take, ms, even when the port ignores its signal. Default 120000. */
+    providerTimeoutMs: z.number().int().min(1).max(86_400_000).default(120_000),
   })
   .strict();
 
@@ -138,6 +142,20 @@ export interface MemoryOptions {
   ids?: IdGenerator;
   /** Diagnostics sink. Default: warnings and errors to stderr. */
   logger?: Logger;
+  /**
+   * How long `close()` lets embedder and model calls already running go on, in milliseconds.
+   * Calls still running then are aborted (the call that made them keeps its raw input) and new
+   * ones are refused, so `close()` resolves within about this bound plus the local writes of
+   * the calls it waits for, even when a provider hangs. Default 10000.
+   */
+  closeTimeoutMs?: number;
+  /**
+   * Longest one embedder call (one batch) or one model call may take, in milliseconds. A
+   * backstop for providers that ignore their abort signal or never answer: the call then
+   * rejects with a retryable ProviderError. Set it above the provider's own timeout (the
+   * OpenAI adapters' `timeoutMs`, 30 s and 60 s by default), whose errors say more. Default 120000.
+   */
+  providerTimeoutMs?: number;
 }
 
 /** createMemory's options with defaults filled. */

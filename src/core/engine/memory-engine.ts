@@ -2,10 +2,11 @@ import { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import type { Embedder } from '../spec/embedder.js';
 import { MemoirError, ProviderError, StoreError } from '../spec/errors.js';
-import type { LanguageModel } from '../spec/language-model.js';
+import type { GenerateRequest, LanguageModel } from '../spec/language-model.js';
 import type { Scope } from '../spec/memory.js';
 import type { Clock, IdGenerator, Logger } from '../spec/runtime.js';
 import type { EmbedderIdentity, MemoryStore } from '../spec/store.js';
+import { type Deadline, startDeadline, untilAborted } from '../utils/deadline.js';
 import { LruCache } from '../utils/lru-cache.js';
 import { createConsoleLogger, randomIds, systemClock } from '../utils/runtime-defaults.js';
 import type { MemoirEvents } from './events.js';
@@ -13,6 +14,8 @@ import { emptyPipelineStats, type PipelineStats } from './pipeline-stats.js';
 import { generateSessionId } from './session-id.js';
 
 const DEFAULT_EMBED_BATCH = 256;
+const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
+const DEFAULT_PROVIDER_TIMEOUT_MS = 120_000;
 
 /** What the engine is built from: the parts createMemory was given, already validated. */
 export interface EngineOptions {
@@ -40,6 +43,10 @@ export interface EngineOptions {
   ids?: IdGenerator;
   /** Diagnostics sink. Default: warnings and errors to stderr. */
   logger?: Logger;
+  /** How long `close()` lets provider calls in flight run before aborting them, ms. Default 10000. */
+  closeTimeoutMs?: number;
+  /** Longest one embedder or model call may take, ms, even when the port ignores its signal. Default 120000. */
+  providerTimeoutMs?: number;
 }
 
 /** Factories for the parts a caller did not supply. */
@@ -83,7 +90,11 @@ export interface MemoryEngine {
   readonly store: MemoryStore;
   /** The embedder in use. */
   readonly embedder: Embedder;
-  /** The chat model, when one was given. */
+  /**
+   * The chat model, when one was given, bounded like {@link MemoryEngine.embed}: every
+   * `generate` gets a signal that the client's close aborts, and rejects with a ProviderError
+   * after `providerTimeoutMs` even when the model ignores its signal.
+   */
   readonly languageModel: LanguageModel | undefined;
   /** Time source. */
   readonly clock: Clock;
@@ -106,7 +117,12 @@ export interface MemoryEngine {
    * the input, never thrown: agent code does not see exceptions from background work.
    */
   background(operation: string, work: () => Promise<void>, input?: unknown): void;
-  /** Embed texts in the embedder's batch size, checking the count and length of what comes back. */
+  /**
+   * Embed texts in the embedder's batch size, checking the count and length of what comes
+   * back. Each batch is one bounded call: it gets a signal that `close()` aborts after
+   * `closeTimeoutMs`, and rejects with a ProviderError after `providerTimeoutMs` even when
+   * the embedder ignores its signal.
+   */
   embed(texts: readonly string[], component: string): Promise<Float32Array[]>;
   /** Open the store on first use (with this embedder's identity); rejects once the client is closed. */
   ready(component: string): Promise<void>;
@@ -138,7 +154,11 @@ export interface MemoryEngine {
   onOpen(hook: () => void): void;
   /** Wait until queued background work is done. */
   flush(): Promise<void>;
-  /** Stop timers, drain the queue and close the store. Calling twice is harmless. */
+  /**
+   * Stop timers, let started calls and queued work finish, and close the store. Provider
+   * calls still running `closeTimeoutMs` after close() began are aborted (and new ones are
+   * refused), so a hung provider cannot hold it. Calling twice is harmless.
+   */
   close(): Promise<void>;
 }
 
@@ -167,6 +187,65 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
   let attachmentDirectory: string | undefined;
 
   const identity = (): EmbedderIdentity => ({ id: embedder.id, dimensions: embedder.dimensions });
+  const closeTimeoutMs = settings.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+  const providerTimeoutMs = settings.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+  // Deadlines of the provider calls running now, for close() to abort; one each, so a
+  // thousand concurrent calls add no listeners to a shared signal.
+  const providerCalls = new Set<Deadline>();
+  let providersStopped = false;
+
+  const stoppedError = (what: string, component: string) =>
+    new ProviderError(
+      `${what} was aborted: the memory client closed and closeTimeoutMs (${closeTimeoutMs} ms) passed`,
+      {
+        component,
+        retryable: true,
+        suggestion: 'Raise closeTimeoutMs to give provider calls longer to finish when the client closes.',
+      },
+    );
+
+  /** Run one provider call under the close signal and the providerTimeoutMs deadline. */
+  async function bounded<T>(
+    what: string,
+    component: string,
+    callerSignal: AbortSignal | undefined,
+    call: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    if (providersStopped) throw stoppedError(what, component);
+    const deadline = startDeadline(providerTimeoutMs, callerSignal);
+    providerCalls.add(deadline);
+    try {
+      // The race settles even when the port ignores the signal; a sync throw becomes a rejection.
+      return await untilAborted(
+        Promise.resolve().then(() => call(deadline.signal)),
+        deadline.signal,
+      );
+    } catch (error) {
+      if (deadline.cause === 'parent') throw callerSignal?.reason;
+      if (deadline.cause === 'abort') throw stoppedError(what, component);
+      if (deadline.cause === 'timeout') {
+        throw new ProviderError(`${what} gave no answer within providerTimeoutMs (${providerTimeoutMs} ms)`, {
+          component,
+          retryable: true,
+          suggestion: 'Check the provider, or raise providerTimeoutMs if its calls legitimately take longer.',
+        });
+      }
+      throw error;
+    } finally {
+      providerCalls.delete(deadline);
+      deadline.dispose();
+    }
+  }
+
+  const model = settings.languageModel;
+  const languageModel: LanguageModel | undefined = model && {
+    specificationVersion: 'v1',
+    id: model.id,
+    generate: (request: GenerateRequest) =>
+      bounded(`language model ${model.id}`, 'languageModel', request?.signal, (signal) =>
+        model.generate({ ...request, signal }),
+      ),
+  };
   const runOpenHooks = () => {
     for (const hook of openHooks) {
       try {
@@ -181,7 +260,7 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
   const engine: MemoryEngine = {
     store,
     embedder,
-    languageModel: settings.languageModel,
+    languageModel,
     clock,
     ids: settings.ids ?? randomIds,
     logger,
@@ -225,7 +304,9 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
         const batch = texts.slice(start, start + batchSize);
         let result: Float32Array[];
         try {
-          result = await embedder.embed(batch);
+          result = await bounded(`embedder ${embedder.id}`, component, undefined, (signal) =>
+            embedder.embed(batch, { signal }),
+          );
         } catch (error) {
           if (MemoirError.isInstance(error)) throw error;
           throw new ProviderError(`embedder ${embedder.id} failed`, { component, cause: error });
@@ -314,9 +395,19 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
       closing = true;
       closingDone = (async () => {
         for (const hook of closeHooks) hook();
-        // Calls already started finish (their background work too); new ones were refused above.
-        while (inFlight.size > 0) await Promise.all([...inFlight]);
-        await queue.onIdle();
+        // After the grace period, provider calls still running are aborted and new ones refused,
+        // so a hung provider cannot hold close(); the calls then keep what they hold and settle.
+        const grace = setTimeout(() => {
+          providersStopped = true;
+          for (const call of providerCalls) call.abort(stoppedError('provider call', 'close'));
+        }, closeTimeoutMs);
+        try {
+          // Calls already started finish (their background work too); new ones were refused above.
+          while (inFlight.size > 0) await Promise.all([...inFlight]);
+          await queue.onIdle();
+        } finally {
+          clearTimeout(grace);
+        }
         closed = true;
         await store.close();
         events.removeAllListeners();

@@ -1,0 +1,232 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIEmbedder } from '../../src/adapters/openai/index.js';
+import { createMemoryEngine } from '../../src/core/engine/memory-engine.js';
+import {
+  ConfigError,
+  type ConversationInput,
+  createInMemoryStore,
+  createMemory,
+  type Embedder,
+  type LanguageModel,
+  type MemoryClient,
+  type MemoryOptions,
+  ProviderError,
+} from '../../src/index.js';
+import { createCounterIds, createFixedClock } from '../../src/testing/index.js';
+
+// Every bound here is measured against real elapsed time with a generous margin: the machine
+// is shared, and what the tests protect is seconds against minutes (or forever).
+const MARGIN_MS = 2000;
+const T0 = Date.parse('2025-12-01T12:00:00Z');
+
+const clients: MemoryClient[] = [];
+function client(options: MemoryOptions = {}) {
+  const memory = createMemory({
+    store: createInMemoryStore(),
+    clock: createFixedClock(T0),
+    ids: createCounterIds(),
+    logger: { log: () => {} },
+    ...options,
+  });
+  clients.push(memory);
+  return memory;
+}
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((memory) => memory.close()));
+});
+
+/** An embedder that never answers and ignores its signal, recording the signals it was given. */
+function hangingEmbedder(): Embedder & { signals: (AbortSignal | undefined)[] } {
+  const signals: (AbortSignal | undefined)[] = [];
+  return {
+    specificationVersion: 'v1',
+    id: 'hanging-embedder',
+    dimensions: 4,
+    signals,
+    embed(_texts, options) {
+      signals.push(options?.signal);
+      return new Promise<Float32Array[]>(() => {});
+    },
+  };
+}
+
+/** A model that never answers and ignores its signal, recording the signals it was given. */
+function hangingModel(): LanguageModel & { signals: (AbortSignal | undefined)[] } {
+  const signals: (AbortSignal | undefined)[] = [];
+  return {
+    specificationVersion: 'v1',
+    id: 'hanging-model',
+    signals,
+    generate(request) {
+      signals.push(request.signal);
+      return new Promise(() => {});
+    },
+  };
+}
+
+const conversation: ConversationInput = {
+  sessionId: 'session_1',
+  messages: [
+    { role: 'user', content: 'I moved the backups to the NAS in the hallway.', id: 'm1' },
+    { role: 'assistant', content: 'Noted: backups live on the hallway NAS now.', id: 'm2' },
+    { role: 'user', content: 'And the NAS gets a new disk every two years.', id: 'm3' },
+    { role: 'assistant', content: 'I will remind you when the disk is due.', id: 'm4' },
+  ],
+};
+
+const settle = (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
+describe('close() is bounded when a provider hangs', () => {
+  it('finishes within closeTimeoutMs while a custom embedder that ignores its signal hangs a retain', async () => {
+    const embedder = hangingEmbedder();
+    const memory = client({ embedder, closeTimeoutMs: 500 });
+    const retained = settle(memory.retain({ content: 'The hallway NAS holds the backups.' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(embedder.signals).toHaveLength(1);
+
+    const started = performance.now();
+    await memory.close();
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(450);
+    expect(elapsed).toBeLessThan(500 + MARGIN_MS);
+
+    // The embedder was told (its signal aborted), and the retain settled instead of hanging.
+    expect(embedder.signals[0]?.aborted).toBe(true);
+    const outcome = await retained;
+    if (!outcome.ok) expect(ProviderError.isInstance(outcome.error)).toBe(true);
+  });
+
+  it('finishes within closeTimeoutMs while a model that ignores its signal hangs a conversation retain', async () => {
+    const model = hangingModel();
+    const memory = client({ languageModel: model, closeTimeoutMs: 500 });
+    const retained = settle(memory.retain(conversation));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(model.signals).toHaveLength(1);
+
+    const started = performance.now();
+    await memory.close();
+    expect(performance.now() - started).toBeLessThan(500 + MARGIN_MS);
+    expect(model.signals[0]?.aborted).toBe(true);
+    await retained;
+  });
+
+  it('aborts an OpenAI request whose body trickles, dropping the connection, within closeTimeoutMs', async () => {
+    let dropped = 0;
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"object":"list","data":[');
+        const timer = setInterval(() => res.write(' '), 50);
+        res.on('close', () => {
+          clearInterval(timer);
+          dropped++;
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      // The adapter's own deadline is a minute: only the close signal can end this call early.
+      const embedder = createOpenAIEmbedder({
+        baseURL: `http://127.0.0.1:${port}/v1`,
+        apiKey: 'sk-test',
+        model: 'fake-embed',
+        dimensions: 4,
+        timeoutMs: 60_000,
+      });
+      const memory = client({ embedder, closeTimeoutMs: 500 });
+      const retained = settle(memory.retain({ content: 'The hallway NAS holds the backups.' }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+
+      const started = performance.now();
+      await memory.close();
+      expect(performance.now() - started).toBeLessThan(500 + MARGIN_MS);
+      await retained;
+      await expect.poll(() => dropped).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('refuses provider calls started after the grace period, so the calls it waits for end at once', async () => {
+    const embedder = hangingEmbedder();
+    const engine = createMemoryEngine(
+      { store: createInMemoryStore(), embedder, concurrency: 1, closeTimeoutMs: 0, logger: { log: () => {} } },
+      {
+        store: () => createInMemoryStore(),
+        embedder: () => embedder,
+        backupDirectory: () => '.',
+        attachmentDirectory: () => '.',
+      },
+    );
+    // A call that, like a retain keeping its input, tries the embedder again after a failure.
+    const work = settle(
+      engine.track('test', async () => {
+        await engine.embed(['first'], 'test').catch(() => undefined);
+        return engine.embed(['second'], 'test');
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = performance.now();
+    await engine.close();
+    expect(performance.now() - started).toBeLessThan(MARGIN_MS);
+    const outcome = await work;
+    expect(outcome.ok).toBe(false);
+    expect(ProviderError.isInstance(!outcome.ok && outcome.error)).toBe(true);
+    expect(embedder.signals).toHaveLength(1);
+  });
+});
+
+describe('providerTimeoutMs bounds each provider call', () => {
+  it('rejects a retain whose embedder never answers with a retryable ProviderError naming the option', async () => {
+    const memory = client({ embedder: hangingEmbedder(), providerTimeoutMs: 300 });
+    const started = performance.now();
+    const outcome = await settle(memory.retain({ content: 'The hallway NAS holds the backups.' }));
+    expect(performance.now() - started).toBeLessThan(300 + MARGIN_MS);
+    // Whether retain keeps the text for later or rejects, it must not wait for the embedder.
+    if (!outcome.ok) {
+      expect(ProviderError.isInstance(outcome.error)).toBe(true);
+      expect((outcome.error as ProviderError).message).toContain('providerTimeoutMs');
+      expect((outcome.error as ProviderError).retryable).toBe(true);
+    }
+  });
+
+  it('keeps a conversation whose model never answers, within providerTimeoutMs per model call', async () => {
+    const model = hangingModel();
+    const memory = client({ languageModel: model, providerTimeoutMs: 300 });
+    const started = performance.now();
+    const result = await memory.retain(conversation);
+    // A model call that rejects is not asked again: one bounded call.
+    expect(performance.now() - started).toBeLessThan(300 + MARGIN_MS);
+    expect(result.episodeId).not.toBeNull();
+    expect((await memory.get(result.episodeId!)).content).toContain('hallway NAS');
+    expect(model.signals.every((signal) => signal?.aborted)).toBe(true);
+  });
+});
+
+describe('options', () => {
+  it.each([
+    ['closeTimeoutMs', -1],
+    ['closeTimeoutMs', 1.5],
+    ['providerTimeoutMs', 0],
+    ['providerTimeoutMs', 'soon'],
+  ])('refuses %s: %s with a ConfigError naming the field', (field, value) => {
+    let error: unknown;
+    try {
+      createMemory({ store: createInMemoryStore(), [field]: value } as MemoryOptions);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as ConfigError).field).toBe(field);
+  });
+});
