@@ -4,34 +4,45 @@ import { confirmSchema } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
 import { autoBackup } from './backup/auto-backup.js';
 import { type BackupInfo, clearStore, createBackup, type RestoreReport, restoreBackup } from './backup/backup.js';
-import type { BackupCounts } from './backup/backup-archive.js';
-import { exportRecords, type ImportResult, importRecords } from './transfer.js';
+import type { BackupCounts } from './backup/backup-manifest.js';
+import { exportRecords, type ImportLines, type ImportResult, importLinesSchema, importRecords } from './transfer.js';
 
-/** Getting data out and back in: backups, restore, clearing, and JSON Lines export and import. */
+/**
+ * Getting data out and back in: backups, restore, clearing, and JSON Lines export and
+ * import. A client created with a scope does all of it inside its scope only; an unscoped
+ * client works on the whole store.
+ */
 export interface BackupApi {
   /**
-   * Write a tar.gz of the store's data with a manifest of checksums and counts into the
-   * backup directory (`<home>/backups` by default). Automatic backups made before
-   * deleteSession, restore and clearAll are named `auto-…`; the newest 5 are kept.
+   * Write a tar.gz of the store's data (a scoped client: its scope's) with a manifest of
+   * checksums and counts into the backup directory (`<home>/backups` by default). Written
+   * as a stream: memory stays bounded and the event loop keeps turning. Automatic backups
+   * made before deleteSession, restore and clearAll are named `auto-…`; the newest 5 are kept.
    */
   backup(name?: string): Promise<BackupInfo>;
   /**
-   * Replace the store's data with a backup's. Refuses without `{ confirm: true }`; checks
-   * the whole archive first (paths, entry types, checksums, counts, every record) and
-   * rejects a hostile or damaged one without touching the current data, which is itself
-   * backed up before being replaced.
+   * Replace the store's data (a scoped client: its scope's only) with a backup's. Refuses
+   * without `{ confirm: true }`; checks the whole archive first (paths, entry types,
+   * checksums, counts, every record; a scoped client also refuses anything outside its
+   * scope) and rejects a hostile or damaged one without touching the current data, which
+   * is itself backed up, and that backup verified, before being replaced.
    */
   restore(path: string, options: { confirm: boolean }): Promise<RestoreReport>;
-  /** Back up, then delete every memory and record. Refuses without `{ confirm: true }`. */
+  /**
+   * Back up (and verify the backup), then delete every memory and record — a scoped
+   * client: those of its scope. Refuses without `{ confirm: true }`.
+   */
   clearAll(options: { confirm: boolean }): Promise<BackupCounts>;
   /**
    * Every memory of the client's scope (with its embedding, metadata and content) and every
-   * record, as JSON Lines: the format the CLI's `memoir export` writes.
+   * record of it, as JSON Lines: the format the CLI's `memoir export` writes.
    */
   export(): AsyncGenerator<string>;
   /**
-   * Read JSON Lines written by `export()` back. Embeddings are kept when they came from this
-   * client's embedder; otherwise memories are imported without them (run `reindex`).
+   * Read JSON Lines written by `export()` back: lines (sync or async), or the whole file as
+   * one string. Embeddings are kept when they came from this client's embedder; otherwise
+   * memories are imported without them (run `reindex`). A scoped client refuses a line of
+   * another scope, or one that would replace another scope's data, naming the line.
    */
   import(lines: AsyncIterable<string> | Iterable<string>): Promise<ImportResult>;
 }
@@ -47,6 +58,7 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
         directory: engine.backupDirectory(),
         name,
         embedder: engine.identity(),
+        scope: engine.scope,
         now: engine.clock.now,
       });
     },
@@ -57,6 +69,7 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
       return restoreBackup(store, path, {
         confirm,
         embedder: engine.identity(),
+        scope: engine.scope,
         backupFirst: () => autoBackup(engine, 'restore'),
       });
     },
@@ -64,15 +77,16 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
       parseInput(confirmSchema, optionsInput ?? {}, 'clearAll', 'options');
       await engine.ready('clearAll');
       await autoBackup(engine, 'clear-all');
-      return clearStore(store);
+      return clearStore(store, { scope: engine.scope });
     },
     async *export() {
       await engine.ready('export');
       yield* exportRecords(store, { filter: { scope: engine.scope }, embedder: engine.identity() });
     },
-    async import(lines) {
+    async import(linesInput) {
+      const lines: ImportLines = parseInput(importLinesSchema, linesInput, 'import', 'lines');
       await engine.ready('import');
-      return importRecords(store, lines, { embedder: engine.identity() });
+      return importRecords(store, lines, { embedder: engine.identity(), scope: engine.scope });
     },
   };
 }

@@ -12,8 +12,9 @@
  * @module
  */
 import { z } from 'zod';
+import { scopeMatches } from '../search/memory-filter.js';
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
-import { memorySchema } from '../spec/memory.js';
+import { memorySchema, type Scope } from '../spec/memory.js';
 import { entitySchema, opinionSchema, procedureSchema, sessionSchema } from '../spec/records.js';
 import type { EmbedderIdentity, MemoryFilter, MemoryRecord, MemoryStore, RecordCollection } from '../spec/store.js';
 import { toValidationIssues } from '../utils/validate.js';
@@ -34,7 +35,7 @@ const COLLECTIONS = [
 
 type CollectionType = (typeof COLLECTIONS)[number]['type'];
 type CollectionKey = (typeof COLLECTIONS)[number]['key'];
-type AnyRecord = { id: string };
+type AnyRecord = { id: string; scope: Scope };
 
 /** Options of `exportRecords`. */
 export interface ExportOptions {
@@ -67,6 +68,11 @@ export interface ImportOptions {
   onProgress?: (done: number) => void;
   /** Memories and records per transaction. Default 1000. */
   batchSize?: number;
+  /**
+   * Accept only memories and records within this scope (every field it names equal), and
+   * refuse any that would replace one of another scope. Default: no limit.
+   */
+  scope?: Scope;
 }
 
 /** What `importRecords` resolves to. */
@@ -77,6 +83,11 @@ export interface ImportResult {
   records: number;
   /** Memories whose embedding was dropped because the file came from another embedder. */
   skippedEmbeddings: number;
+}
+
+/** True when `scope` names at least one field, i.e. limits anything. */
+export function hasScope(scope: Scope | undefined): scope is Scope {
+  return scope !== undefined && Object.values(scope).some((value) => value !== undefined);
 }
 
 // ---------------------------------------------------------------------------
@@ -227,7 +238,7 @@ function recordLine(type: CollectionType, record: AnyRecord): string {
 
 async function countRecords(store: MemoryStore, filter: MemoryFilter | undefined, pageSize: number) {
   const scope = filter?.scope;
-  if (!scope || Object.values(scope).every((value) => value === undefined)) {
+  if (!hasScope(scope)) {
     const stats = await store.stats();
     return stats.opinions + stats.procedures + stats.sessions + stats.entities;
   }
@@ -240,6 +251,50 @@ async function countRecords(store: MemoryStore, filter: MemoryFilter | undefined
     }
   }
   return total;
+}
+
+/** One line of an export and what it holds. */
+export interface ExportedLine {
+  /** What the line holds. */
+  type: 'header' | 'memory' | 'opinion' | 'procedure' | 'session' | 'entity';
+  /** The line, without a trailing newline. */
+  text: string;
+}
+
+/**
+ * {@link exportRecords}, with each line's type beside it, so a caller can tally the lines
+ * without parsing them again.
+ */
+export async function* exportLines(store: MemoryStore, options: ExportOptions = {}): AsyncGenerator<ExportedLine> {
+  const { filter, embedder, onProgress } = options;
+  const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
+  const total = onProgress ? (await store.countMemories(filter)) + (await countRecords(store, filter, pageSize)) : 0;
+  let done = 0;
+  const progress = () => onProgress?.(done, Math.max(total, done));
+
+  yield { type: 'header', text: headerLine(embedder) };
+  for (let offset = 0; ; offset += pageSize) {
+    const page = await store.listMemories({ filter, orderBy: 'createdAt', direction: 'asc', limit: pageSize, offset });
+    const embeddings = embedder && page.length > 0 ? await store.getEmbeddings(page.map((memory) => memory.id)) : null;
+    for (const memory of page) {
+      yield { type: 'memory', text: memoryLine({ memory, embedding: embeddings?.get(memory.id) ?? null }) };
+      done += 1;
+    }
+    if (page.length > 0) progress();
+    if (page.length < pageSize) break;
+  }
+  for (const { type, key } of COLLECTIONS) {
+    const collection = store[key] as RecordCollection<AnyRecord>;
+    for (let offset = 0; ; offset += pageSize) {
+      const page = await collection.list({ scope: filter?.scope, limit: pageSize, offset });
+      for (const record of page) {
+        yield { type, text: recordLine(type, record) };
+        done += 1;
+      }
+      if (page.length > 0) progress();
+      if (page.length < pageSize) break;
+    }
+  }
 }
 
 /**
@@ -256,35 +311,7 @@ async function countRecords(store: MemoryStore, filter: MemoryFilter | undefined
  * ```
  */
 export async function* exportRecords(store: MemoryStore, options: ExportOptions = {}): AsyncGenerator<string> {
-  const { filter, embedder, onProgress } = options;
-  const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
-  const total = onProgress ? (await store.countMemories(filter)) + (await countRecords(store, filter, pageSize)) : 0;
-  let done = 0;
-  const progress = () => onProgress?.(done, Math.max(total, done));
-
-  yield headerLine(embedder);
-  for (let offset = 0; ; offset += pageSize) {
-    const page = await store.listMemories({ filter, orderBy: 'createdAt', direction: 'asc', limit: pageSize, offset });
-    const embeddings = embedder && page.length > 0 ? await store.getEmbeddings(page.map((memory) => memory.id)) : null;
-    for (const memory of page) {
-      yield memoryLine({ memory, embedding: embeddings?.get(memory.id) ?? null });
-      done += 1;
-    }
-    if (page.length > 0) progress();
-    if (page.length < pageSize) break;
-  }
-  for (const { type, key } of COLLECTIONS) {
-    const collection = store[key] as RecordCollection<AnyRecord>;
-    for (let offset = 0; ; offset += pageSize) {
-      const page = await collection.list({ scope: filter?.scope, limit: pageSize, offset });
-      for (const record of page) {
-        yield recordLine(type, record);
-        done += 1;
-      }
-      if (page.length > 0) progress();
-      if (page.length < pageSize) break;
-    }
-  }
+  for await (const line of exportLines(store, options)) yield line.text;
 }
 
 // ---------------------------------------------------------------------------
@@ -328,8 +355,30 @@ function parseLine<S extends z.ZodType>(schema: S, value: unknown, lineNumber: n
   throw lineError(lineNumber, toValidationIssues(result.error, value, ''));
 }
 
+/** What `importRecords` reads: lines of text (sync or async), or a whole file as one string. */
+export type ImportLines = AsyncIterable<string> | Iterable<string>;
+
+function isIterable(value: unknown): value is ImportLines {
+  if (typeof value === 'string') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  return (
+    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function' ||
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/** Schema of the `lines` argument of `importRecords` and the client's `import()`. */
+export const importLinesSchema = z.custom<ImportLines>(
+  isIterable,
+  'expected lines of text: an iterable or async iterable of strings, or the whole file as one string',
+);
+
 /** Each item is a line; an item holding several lines (a whole file as one string) is split. */
-async function* physicalLines(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
+async function* physicalLines(lines: ImportLines): AsyncGenerator<string> {
+  if (typeof lines === 'string') {
+    yield* lines.split('\n');
+    return;
+  }
   for await (const item of lines) {
     if (typeof item !== 'string') {
       throw new ValidationError([{ field: 'lines', message: `expected strings (got ${typeof item})` }], {
@@ -343,12 +392,42 @@ async function* physicalLines(lines: AsyncIterable<string> | Iterable<string>): 
 }
 
 interface PendingBatch {
-  memories: MemoryRecord[];
-  records: Map<CollectionKey, AnyRecord[]>;
+  memories: { record: MemoryRecord; line: number }[];
+  records: Map<CollectionKey, { record: AnyRecord; line: number }[]>;
   size: number;
 }
 
 const emptyBatch = (): PendingBatch => ({ memories: [], records: new Map(), size: 0 });
+
+function outsideScope(line: number, field: string, scope: Scope, found: Scope): ValidationError {
+  return lineError(
+    line,
+    [{ field, message: `expected a scope within ${JSON.stringify(scope)} (got ${JSON.stringify(found)})` }],
+    'A scoped client imports only its own scope. Batches before this line were imported; import the file with an unscoped (admin) client, or remove the line.',
+  );
+}
+
+/** Refuse a batch that would replace, by id, a memory or record of another scope. */
+async function checkIdsInScope(store: MemoryStore, batch: PendingBatch, scope: Scope): Promise<void> {
+  const lineOf = new Map(batch.memories.map(({ record, line }) => [record.memory.id, line]));
+  for (const existing of await store.getMemories([...lineOf.keys()])) {
+    if (!scopeMatches(existing.scope, scope)) {
+      throw lineError(lineOf.get(existing.id)!, [
+        { field: 'memory.id', message: "expected an id not already used outside this client's scope" },
+      ]);
+    }
+  }
+  for (const [key, pending] of batch.records) {
+    const lines = new Map(pending.map(({ record, line }) => [record.id, line]));
+    for (const existing of await (store[key] as RecordCollection<AnyRecord>).get([...lines.keys()])) {
+      if (!scopeMatches(existing.scope, scope)) {
+        throw lineError(lines.get(existing.id)!, [
+          { field: 'record.id', message: "expected an id not already used outside this client's scope" },
+        ]);
+      }
+    }
+  }
+}
 
 /**
  * Import JSON Lines written by `exportRecords`. Every non-empty line is validated
@@ -360,16 +439,26 @@ const emptyBatch = (): PendingBatch => ({ memories: [], records: new Map(), size
  * counts included; no tallies are recomputed. The store must already be open (a memory
  * client opens it on its first call).
  *
- * @throws ValidationError for a line that is not JSON, has an unknown `type`, fails its
- * schema, carries an embedding that is not base64 of the header's dimensions, or a header
- * anywhere but the first line.
+ * With `scope`, every memory and record must lie within it, and none may replace (by id)
+ * one of another scope: such a line is refused like a malformed one.
+ *
+ * @throws ValidationError for `lines` that are not lines of text, a line that is not JSON,
+ * has an unknown `type`, fails its schema, lies outside `scope`, carries an embedding that
+ * is not base64 of the header's dimensions, or a header anywhere but the first line.
  */
 export async function importRecords(
   store: MemoryStore,
-  lines: AsyncIterable<string> | Iterable<string>,
+  lines: ImportLines,
   options: ImportOptions,
 ): Promise<ImportResult> {
+  if (!isIterable(lines)) {
+    throw new ValidationError(
+      [{ field: 'lines', message: `${importLinesSchema.description ?? 'expected lines of text'}` }],
+      { component: COMPONENT },
+    );
+  }
   const target = options.embedder;
+  const scope = hasScope(options.scope) ? options.scope : undefined;
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
   const result: ImportResult = { memories: 0, records: 0, skippedEmbeddings: 0 };
   let batch = emptyBatch();
@@ -381,16 +470,20 @@ export async function importRecords(
 
   const flush = async () => {
     if (batch.size === 0) return;
-    const { memories, records } = batch;
+    const pending = batch;
     await store.transaction(async () => {
-      if (memories.length > 0) await store.upsertMemories(memories);
+      // Inside the transaction, so no other write slips in between the check and the upsert.
+      if (scope) await checkIdsInScope(store, pending, scope);
+      if (pending.memories.length > 0) await store.upsertMemories(pending.memories.map(({ record }) => record));
       for (const { key } of COLLECTIONS) {
-        const pending = records.get(key);
-        if (pending && pending.length > 0) await (store[key] as RecordCollection<AnyRecord>).upsert(pending);
+        const records = pending.records.get(key);
+        if (records && records.length > 0) {
+          await (store[key] as RecordCollection<AnyRecord>).upsert(records.map(({ record }) => record));
+        }
       }
     });
-    result.memories += memories.length;
-    for (const pending of records.values()) result.records += pending.length;
+    result.memories += pending.memories.length;
+    for (const records of pending.records.values()) result.records += records.length;
     batch = emptyBatch();
     options.onProgress?.(result.memories + result.records);
   };
@@ -440,6 +533,9 @@ export async function importRecords(
 
     if (type === 'memory') {
       const line = parseLine(memoryLineSchema, value, lineNumber);
+      if (scope && !scopeMatches(line.memory.scope, scope)) {
+        throw outsideScope(lineNumber, 'memory.scope', scope, line.memory.scope);
+      }
       let embedding: Float32Array | null = null;
       if (line.embedding !== null) {
         if (keepEmbeddings) {
@@ -456,12 +552,15 @@ export async function importRecords(
           result.skippedEmbeddings += 1;
         }
       }
-      batch.memories.push({ memory: line.memory, embedding });
+      batch.memories.push({ record: { memory: line.memory, embedding }, line: lineNumber });
     } else {
       const collection = COLLECTIONS.find((entry) => entry.type === type)!;
       const line = parseLine(recordLineSchemas.get(collection.type)!, value, lineNumber);
+      if (scope && !scopeMatches(line.record.scope, scope)) {
+        throw outsideScope(lineNumber, 'record.scope', scope, line.record.scope);
+      }
       const pending = batch.records.get(collection.key) ?? [];
-      pending.push(line.record);
+      pending.push({ record: line.record, line: lineNumber });
       batch.records.set(collection.key, pending);
     }
     batch.size += 1;

@@ -1,21 +1,29 @@
 /**
- * Backups of a store as `.tar.gz` files in a directory: create (with pruning of automatic
- * backups), list, restore (checked completely before anything is touched) and clear.
+ * Backups of a store, or of one scope of it, as `.tar.gz` files in a directory: create
+ * (with pruning of automatic backups), restore (checked completely before anything is
+ * touched) and clear. Archives are written and read as streams, so memory use does not
+ * grow with their size.
  *
  * @module
  */
-import { randomUUID } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { NotFoundError, StoreError, ValidationError } from '../../spec/errors.js';
-import type { EmbedderIdentity, MemoryStore, RecordCollection } from '../../spec/store.js';
-import { exportRecords } from '../transfer.js';
-import { type BackupCounts, buildBackupArchive, readBackupArchive } from './backup-archive.js';
+import type { FileHandle } from 'node:fs/promises';
+import { scopeMatches } from '../../search/memory-filter.js';
+import { ValidationError } from '../../spec/errors.js';
+import type { Scope } from '../../spec/memory.js';
+import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } from '../../spec/store.js';
+import { exportLines, hasScope } from '../transfer.js';
+import { adjustForeignSessions, deleteScope } from './backup-clear.js';
+import { type DumpItem, idOfItem, lineLabel } from './backup-dump.js';
+import { DEFAULT_KEEP, pruneBackups, sanitizeBackupName, stamp } from './backup-files.js';
+import { type BackupCounts, invalid } from './backup-manifest.js';
+import { openBackup, type ScannedBackup, scanBackupFile } from './backup-reader.js';
+import { writeBackupFile } from './backup-writer.js';
+
+export { type BackupListing, listBackups, pruneBackups, sanitizeBackupName } from './backup-files.js';
 
 const COMPONENT = 'backup';
-const DEFAULT_KEEP = 5;
-const AUTO_PREFIX = 'auto-';
-const FILE_PATTERN = /^(\d{8}-\d{6}-\d{3})_([A-Za-z0-9._-]+?)(?:~(\d+))?\.tar\.gz$/;
+/** Memories read from the store per page while backing up: small, so no read holds the event loop long. */
+const EXPORT_PAGE = 200;
 
 /** Options of `createBackup`. */
 export interface CreateBackupOptions {
@@ -28,6 +36,8 @@ export interface CreateBackupOptions {
   name?: string;
   /** The embedder the store's vectors were built with, or null to back up without embeddings. */
   embedder: EmbedderIdentity | null;
+  /** Back up only the memories and records of this scope (every field it names equal). Default: everything. */
+  scope?: Scope;
   /** Configuration to save beside the data as `config.json`. */
   config?: Record<string, unknown>;
   /** Clock in milliseconds. Default `Date.now`. */
@@ -50,28 +60,21 @@ export interface BackupInfo {
   bytes: number;
 }
 
-/** One archive found by {@link listBackups}. */
-export interface BackupListing {
-  /** Absolute path of the archive. */
-  path: string;
-  /** The name part of the file name. */
-  name: string;
-  /** When it was made (ISO 8601, from the file name). */
-  createdAt: string;
-  /** Size of the archive file. */
-  bytes: number;
-  /** Whether it is an automatic backup (name starting with `auto-`), subject to pruning. */
-  automatic: boolean;
-}
-
 /** Options of `restoreBackup`. */
 export interface RestoreOptions {
-  /** Must be `true`: restoring replaces everything in the store. */
+  /** Must be `true`: restoring replaces everything in the store (or in `scope`). */
   confirm: boolean;
   /** The embedder the store uses; embeddings from another embedder are dropped (reindex afterwards). */
   embedder: EmbedderIdentity;
+  /**
+   * Replace only this scope's memories and records, and refuse an archive holding anything
+   * outside it, or anything that would replace (by id) data of another scope. Default: the whole store.
+   */
+  scope?: Scope;
   /** Called after the archive checked out and before the store is emptied, e.g. to back up current data. */
   backupFirst?: () => Promise<unknown>;
+  /** Most bytes of data the archive may unpack to. Default 64 GiB; memory use does not depend on it. */
+  maxBytes?: number;
 }
 
 /** What a restore did: `restoreBackup` and the client's `restore()` resolve to it. */
@@ -91,92 +94,15 @@ export interface RestoreReport {
   config: Record<string, unknown> | null;
 }
 
-/** Characters outside `[A-Za-z0-9._-]` become `_`; at most 100 characters; empty gives `backup`. */
-export function sanitizeBackupName(name: string | undefined): string {
-  const cleaned = (name ?? '').replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
-  return cleaned.replace(/^\.+/, '') === '' ? 'backup' : cleaned;
-}
-
-function stamp(ms: number): string {
-  const iso = new Date(ms).toISOString(); // 2023-10-26T12:34:56.789Z
-  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}-${iso.slice(20, 23)}`;
-}
-
-function unstamp(text: string): string {
-  return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}T${text.slice(9, 11)}:${text.slice(11, 13)}:${text.slice(13, 15)}.${text.slice(16, 19)}Z`;
-}
-
 /**
- * Every backup archive in `directory`, newest first. A missing directory gives `[]`.
- * Files not named like memoir backups are ignored.
- */
-export async function listBackups(directory: string): Promise<BackupListing[]> {
-  let names: string[];
-  try {
-    names = await readdir(directory);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new StoreError(`cannot read the backup directory ${directory}`, { component: COMPONENT, cause: error });
-  }
-  const found: (BackupListing & { sortKey: string })[] = [];
-  for (const file of names) {
-    const match = FILE_PATTERN.exec(file);
-    if (!match) continue;
-    const path = resolve(directory, file);
-    const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) continue;
-    const name = match[2]!;
-    found.push({
-      path,
-      name,
-      createdAt: unstamp(match[1]!),
-      bytes: info.size,
-      automatic: name.startsWith(AUTO_PREFIX),
-      sortKey: `${match[1]!}~${(match[3] ?? '0').padStart(6, '0')}`,
-    });
-  }
-  found.sort((a, b) => (a.sortKey === b.sortKey ? 0 : a.sortKey < b.sortKey ? 1 : -1));
-  return found.map(({ sortKey: _, ...listing }) => listing);
-}
-
-/** Write `data` to a fresh file named from `base`, never overwriting: `base.tar.gz`, then `base~1.tar.gz`, … */
-async function writeUnique(directory: string, base: string, data: Buffer): Promise<string> {
-  const temp = join(directory, `.${base}.${randomUUID()}.tmp`);
-  await writeFile(temp, data, { flag: 'wx' });
-  try {
-    for (let attempt = 0; ; attempt++) {
-      const target = join(directory, attempt === 0 ? `${base}.tar.gz` : `${base}~${attempt}.tar.gz`);
-      try {
-        await link(temp, target);
-        return target;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST' && attempt < 1000) continue;
-        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EXDEV') {
-          // No hard links on this file system: check, then rename.
-          const exists = await stat(target).then(
-            () => true,
-            () => false,
-          );
-          if (exists) continue;
-          await rename(temp, target);
-          return target;
-        }
-        throw error;
-      }
-    }
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
-}
-
-/**
- * Write a backup of everything in `store` to `<directory>/<timestamp>_<name>.tar.gz`:
- * `manifest.json` (format, version, checksums, counts), `memories.jsonl` (an
+ * Write a backup of `store` (or of `options.scope`) to `<directory>/<timestamp>_<name>.tar.gz`:
+ * `manifest.json` (format, version, scope, checksums, counts), `memories.jsonl` (an
  * {@link exportRecords} dump with embeddings) and `config.json` when `config` is given.
- * Afterwards only the newest `keep` automatic (`auto-`) backups are kept.
+ * Written as a stream: memory stays bounded and the event loop keeps turning. Afterwards
+ * only the newest `keep` automatic (`auto-`) backups are kept.
  *
- * @throws ValidationError for a bad `keep`; StoreError when the directory cannot be written.
+ * @throws ValidationError for a bad `keep`; StoreError when the directory cannot be written
+ * (no partial file is left behind).
  */
 export async function createBackup(store: MemoryStore, options: CreateBackupOptions): Promise<BackupInfo> {
   const keep = options.keep ?? DEFAULT_KEEP;
@@ -188,66 +114,107 @@ export async function createBackup(store: MemoryStore, options: CreateBackupOpti
   const name = sanitizeBackupName(options.name);
   const now = (options.now ?? Date.now)();
   const createdAt = new Date(now).toISOString();
+  const scope = hasScope(options.scope) ? options.scope : undefined;
 
-  const lines: string[] = [];
-  for await (const line of exportRecords(store, options.embedder ? { embedder: options.embedder } : {})) {
-    lines.push(line);
-  }
-  const { archive, manifest } = buildBackupArchive({ name, createdAt, lines, config: options.config, mtime: now });
-
-  let path: string;
-  try {
-    await mkdir(options.directory, { recursive: true });
-    path = resolve(await writeUnique(options.directory, `${stamp(now)}_${name}`, archive));
-  } catch (error) {
-    throw new StoreError(`cannot write a backup into ${options.directory}`, {
-      component: COMPONENT,
-      suggestion: 'Check that the directory exists or can be created and is writable.',
-      cause: error,
-    });
-  }
+  const written = await writeBackupFile({
+    directory: options.directory,
+    base: `${stamp(now)}_${name}`,
+    name,
+    createdAt,
+    mtime: now,
+    scope,
+    config: options.config,
+    lines: exportLines(store, {
+      filter: scope ? { scope } : undefined,
+      embedder: options.embedder ?? undefined,
+      pageSize: EXPORT_PAGE,
+    }),
+  });
   await pruneBackups(options.directory, keep);
-  return { path, name, createdAt, counts: manifest.counts, bytes: archive.length };
-}
-
-/** Delete all but the newest `keep` automatic backups; resolves to the deleted paths. */
-export async function pruneBackups(directory: string, keep: number = DEFAULT_KEEP): Promise<string[]> {
-  const automatic = (await listBackups(directory)).filter((backup) => backup.automatic);
-  const deleted: string[] = [];
-  for (const backup of automatic.slice(keep)) {
-    await unlink(backup.path).catch(() => undefined);
-    deleted.push(backup.path);
-  }
-  return deleted;
-}
-
-async function deleteEverything(store: MemoryStore): Promise<BackupCounts> {
-  const ids = (await store.listMemories()).map((memory) => memory.id);
-  const counts: BackupCounts = { memories: 0, opinions: 0, procedures: 0, sessions: 0, entities: 0 };
-  if (ids.length > 0) counts.memories = await store.deleteMemories(ids);
-  for (const key of ['opinions', 'procedures', 'sessions', 'entities'] as const) {
-    const collection = store[key] as RecordCollection<{ id: string }>;
-    const recordIds = (await collection.list()).map((record) => record.id);
-    if (recordIds.length > 0) counts[key] = await collection.delete(recordIds);
-  }
-  return counts;
+  return { path: written.path, name, createdAt, counts: written.manifest.counts, bytes: written.bytes };
 }
 
 /**
- * Delete every memory, opinion, procedure, session and entity in one transaction.
+ * Delete every memory, opinion, procedure, session and entity — or, with `scope`, only
+ * those of that scope, keeping other scopes' session tallies in step — in one transaction.
  * Resolves to how many of each were deleted.
  */
-export async function clearStore(store: MemoryStore): Promise<BackupCounts> {
-  return store.transaction(() => deleteEverything(store));
+export async function clearStore(store: MemoryStore, options: { scope?: Scope } = {}): Promise<BackupCounts> {
+  const scope = hasScope(options.scope) ? options.scope : undefined;
+  return store.transaction(() => deleteScope(store, scope));
+}
+
+/** Refuse items that would replace, by id, a memory or record outside `scope`. */
+async function refuseForeignIds(store: MemoryStore, items: readonly DumpItem[], scope: Scope): Promise<void> {
+  const byKey = new Map<DumpItem['key'], Map<string, number>>();
+  for (const item of items) {
+    const lines = byKey.get(item.key) ?? new Map<string, number>();
+    lines.set(idOfItem(item), item.line);
+    byKey.set(item.key, lines);
+  }
+  for (const [key, lines] of byKey) {
+    const ids = [...lines.keys()];
+    const existing =
+      key === 'memories'
+        ? await store.getMemories(ids)
+        : await (store[key] as RecordCollection<{ id: string; scope: Scope }>).get(ids);
+    const clash = existing.find((found) => !scopeMatches(found.scope, scope));
+    if (clash) {
+      throw invalid(
+        [
+          {
+            field: `${lineLabel(lines.get(clash.id)!)}.id`,
+            message: 'expected an id not used outside the scope being restored',
+          },
+        ],
+        'A scoped restore never replaces another scope’s data; nothing was restored.',
+      );
+    }
+  }
+}
+
+/** Write one batch of a checked archive; resolves to how many embeddings were dropped. */
+async function writeItems(
+  store: MemoryStore,
+  items: readonly DumpItem[],
+  keepEmbeddings: boolean,
+  sessions: Map<string, number>,
+): Promise<number> {
+  let skipped = 0;
+  const memories: MemoryRecord[] = [];
+  const records = new Map<Exclude<DumpItem['key'], 'memories'>, { id: string }[]>();
+  for (const item of items) {
+    if (item.key === 'memories') {
+      const { memory, embedding } = item.record;
+      if (embedding && !keepEmbeddings) skipped += 1;
+      memories.push({ memory, embedding: keepEmbeddings ? embedding : null });
+      if (memory.sessionId !== null) sessions.set(memory.sessionId, (sessions.get(memory.sessionId) ?? 0) + 1);
+    } else {
+      const pending = records.get(item.key) ?? [];
+      pending.push(item.record);
+      records.set(item.key, pending);
+    }
+  }
+  if (memories.length > 0) await store.upsertMemories(memories);
+  for (const [key, pending] of records) await (store[key] as RecordCollection<{ id: string }>).upsert(pending);
+  return skipped;
+}
+
+function sameManifest(a: ScannedBackup, b: ScannedBackup): boolean {
+  return JSON.stringify(a.manifest) === JSON.stringify(b.manifest);
 }
 
 /**
- * Replace everything in `store` with the contents of the backup at `path`.
+ * Replace everything in `store` — or, with `options.scope`, that scope's data only — with
+ * the contents of the backup at `path`.
  *
- * The whole archive is read and checked in memory first (entry names, file types,
- * manifest, checksums, sizes, every record against its schema, counts). Only when all of
- * it checks out is `backupFirst` called, and then the store is emptied and refilled in
- * one transaction: a failure anywhere leaves the current data as it was.
+ * The archive is read as a stream twice. The first pass checks all of it and writes
+ * nothing: entry names, file types, manifest, checksums, sizes, every record against its
+ * schema (and the scope), the counts, and with a scope that no id belongs to another
+ * scope. Only then is `backupFirst` called, and the store is emptied (of the scope) and
+ * refilled in one transaction during the second pass, which checks everything again and
+ * rolls back if the file changed in between: a failure anywhere leaves the current data
+ * as it was. Memory use does not grow with the archive.
  *
  * @throws ValidationError without `confirm: true`, or when the archive fails any check;
  * NotFoundError when `path` does not exist.
@@ -259,45 +226,46 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
       { component: COMPONENT, suggestion: 'Pass { confirm: true } to overwrite the current memories with the backup.' },
     );
   }
-  let archive: Buffer;
+  const scope = hasScope(options.scope) ? options.scope : undefined;
+  const handle: FileHandle = await openBackup(path);
   try {
-    archive = await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new NotFoundError('backup', path, { component: COMPONENT, cause: error });
-    }
-    throw new StoreError(`cannot read the backup ${path}`, { component: COMPONENT, cause: error });
+    const checked = await scanBackupFile(handle, path, {
+      maxBytes: options.maxBytes,
+      scope,
+      onBatch: scope ? (items) => refuseForeignIds(store, items, scope) : undefined,
+    });
+
+    await options.backupFirst?.();
+
+    const keepEmbeddings =
+      checked.embedder !== null &&
+      checked.embedder.id === options.embedder.id &&
+      checked.embedder.dimensions === options.embedder.dimensions;
+    let skippedEmbeddings = 0;
+    await store.transaction(async () => {
+      await deleteScope(store, scope);
+      const sessions = new Map<string, number>();
+      const applied = await scanBackupFile(handle, path, {
+        maxBytes: options.maxBytes,
+        scope,
+        onBatch: async (items) => {
+          // After the delete, any id still present belongs to another scope.
+          if (scope) await refuseForeignIds(store, items, scope);
+          skippedEmbeddings += await writeItems(store, items, keepEmbeddings, sessions);
+        },
+      });
+      if (!sameManifest(checked, applied)) {
+        throw invalid([{ field: path, message: 'the file changed while it was being restored' }]);
+      }
+      if (scope) await adjustForeignSessions(store, sessions, 1, scope);
+    });
+    return {
+      restored: checked.counts,
+      skippedEmbeddings,
+      backup: { name: checked.manifest.name, createdAt: checked.manifest.createdAt },
+      config: checked.config,
+    };
+  } finally {
+    await handle.close();
   }
-  const backup = readBackupArchive(archive);
-
-  await options.backupFirst?.();
-
-  const keepEmbeddings =
-    backup.embedder !== null &&
-    backup.embedder.id === options.embedder.id &&
-    backup.embedder.dimensions === options.embedder.dimensions;
-  let skippedEmbeddings = 0;
-  const memories = backup.memories.map((record) => {
-    if (record.embedding && !keepEmbeddings) {
-      skippedEmbeddings += 1;
-      return { memory: record.memory, embedding: null };
-    }
-    return record;
-  });
-
-  await store.transaction(async () => {
-    await deleteEverything(store);
-    if (memories.length > 0) await store.upsertMemories(memories);
-    if (backup.records.opinions.length > 0) await store.opinions.upsert(backup.records.opinions);
-    if (backup.records.procedures.length > 0) await store.procedures.upsert(backup.records.procedures);
-    if (backup.records.sessions.length > 0) await store.sessions.upsert(backup.records.sessions);
-    if (backup.records.entities.length > 0) await store.entities.upsert(backup.records.entities);
-  });
-
-  return {
-    restored: backup.counts,
-    skippedEmbeddings,
-    backup: { name: backup.manifest.name, createdAt: backup.manifest.createdAt },
-    config: backup.config,
-  };
 }
