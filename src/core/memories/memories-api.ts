@@ -131,7 +131,9 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
 
   async function invalidate(id: unknown, reasonInput: unknown): Promise<Memory> {
     const memoryId = parseInput(idSchema, id, 'invalidate', 'id');
-    const parsed = parseInput(invalidateSchema, reasonInput, 'invalidate', 'reason');
+    // The branch that fits the input's type, so a bad `at` is named rather than reported as a failed union.
+    const branch = typeof reasonInput === 'string' ? invalidateSchema.options[0] : invalidateSchema.options[1];
+    const parsed = parseInput(branch, reasonInput, 'invalidate', 'reason');
     const { reason, supersededBy, at } = typeof parsed === 'string' ? { reason: parsed } : parsed;
     await engine.ready('invalidate');
     const memory = await store.transaction(async () => {
