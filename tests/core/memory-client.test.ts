@@ -8,7 +8,6 @@ import {
   type MemoryClient,
   type MemoryOptions,
   NotFoundError,
-  ProviderError,
   StoreError,
   ValidationError,
 } from '../../src/index.js';
@@ -109,7 +108,7 @@ describe('retain', () => {
     expect(calls).toEqual([2, 2, 1]);
   });
 
-  it('loses nothing and writes nothing when the embedder fails', async () => {
+  it('loses nothing when the embedder fails: the memory is stored unembedded, announced and pending', async () => {
     const embedder: Embedder = {
       specificationVersion: 'v1',
       id: 'broken',
@@ -119,9 +118,12 @@ describe('retain', () => {
       },
     };
     const memory = client({ embedder });
-    const error = await expectRejects(memory.retain('anything'), ProviderError.isInstance);
-    expect(error.message).toContain('broken');
-    expect((await memory.stats()).memories).toBe(0);
+    const deferred = vi.fn();
+    memory.on('embedding:deferred', deferred);
+    const { ids } = await memory.retain('anything');
+    expect(deferred).toHaveBeenCalledWith({ ids, reason: expect.stringContaining('broken') });
+    const stats = await memory.stats();
+    expect(stats).toMatchObject({ memories: 1, pendingEmbeddings: 1 });
   });
 
   it('skips an identical re-retain with a memory:skipped event, unless asked to keep it', async () => {

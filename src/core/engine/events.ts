@@ -61,6 +61,17 @@ export interface MemoirEvents {
   'memory:created': (event: { memory: Memory }) => void;
   /** The conversation pipeline merged new information into a stored memory. */
   'memory:merged': (event: { memory: Memory; previous: Memory }) => void;
+  /**
+   * Memories were stored without an embedding because the embedder failed: lexical search
+   * finds them now, and they are embedded later (once the embedder answers again, on the
+   * next open, or by `reindex()`).
+   */
+  'embedding:deferred': (event: {
+    /** The memories waiting for an embedding. */
+    ids: string[];
+    /** Why they could not be embedded, e.g. the embedder's error. */
+    reason: string;
+  }) => void;
   /** Extraction from a conversation failed; the conversation was kept as an episode. */
   'extraction:failed': (event: ExtractionFailedEvent) => void;
   /** A memory was changed by `update`. */

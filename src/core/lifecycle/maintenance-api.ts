@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
+import { pendingEmbeddings } from '../retain/pending-embeddings.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
 import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
@@ -16,6 +17,12 @@ const reindexOptionsSchema = z
     onProgress: z.custom<(done: number, total: number) => void>((value) => typeof value === 'function').optional(),
     /** Memories embedded and written per transaction. Default 500. */
     batchSize: z.number().int().min(1).max(100_000).default(500),
+    /**
+     * Embed only the memories stored without an embedding (kept while the embedder was
+     * down), leaving the others as they are; a scoped client may do this for its scope.
+     * Default false: re-embed everything.
+     */
+    onlyMissing: z.boolean().default(false),
   })
   .strict();
 
@@ -28,7 +35,7 @@ export type ReindexOptions = z.input<typeof reindexOptionsSchema>;
 
 /** What `reindex` resolves to. */
 export interface ReindexResult {
-  /** Memories embedded again. */
+  /** Memories embedded (again, or for the first time with `onlyMissing`). */
   reembedded: number;
 }
 
@@ -38,6 +45,9 @@ export interface MaintenanceApi {
    * Re-embed every memory with this client's embedder, replacing vectors made by another
    * one (a store refuses to open with a different embedder until this runs). Vectors belong
    * to the store, so only an unscoped client may reindex; a scoped one gets a ValidationError.
+   * Memories stored while the embedder was down are embedded too; `onlyMissing: true` embeds
+   * just those (of the client's scope). Rejects when the embedder fails; what is left is
+   * retried in the background.
    */
   reindex(options?: ReindexOptions): Promise<ReindexResult>;
   /** Delete memories older than `retentionDays`, except bookmarked and manual ones; reports the count and bytes freed. */
@@ -63,8 +73,21 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
   const scoped = () => (engine.scope ? { scope: engine.scope } : {});
 
   async function reindex(optionsInput?: unknown): Promise<ReindexResult> {
-    const { onProgress, batchSize } = parseInput(reindexOptionsSchema, optionsInput ?? {}, 'reindex', 'options');
+    const { onProgress, batchSize, onlyMissing } = parseInput(
+      reindexOptionsSchema,
+      optionsInput ?? {},
+      'reindex',
+      'options',
+    );
     engine.assertOpen('reindex');
+    if (onlyMissing) {
+      await engine.ready('reindex');
+      const { embedded } = await pendingEmbeddings(engine).complete({
+        batchSize,
+        ...(onProgress ? { onProgress: (done: number) => onProgress(done, done) } : {}),
+      });
+      return { reembedded: embedded };
+    }
     if (!isEmptyScope(engine.scope)) {
       // Vectors are the store's, not a tenant's: switching embedders re-embeds every scope.
       throw new ValidationError(
@@ -76,13 +99,19 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     await engine.ready('reindex');
     const total = await store.countMemories();
     let done = 0;
-    for await (const page of memoryPages(store, undefined, batchSize)) {
-      const vectors = await engine.embed(page.map(embeddingText), 'reindex');
-      await store.transaction(() =>
-        store.upsertMemories(page.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }))),
-      );
-      done += page.length;
-      onProgress?.(done, total);
+    try {
+      for await (const page of memoryPages(store, undefined, batchSize)) {
+        const vectors = await engine.embed(page.map(embeddingText), 'reindex');
+        await store.transaction(() =>
+          store.upsertMemories(page.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }))),
+        );
+        done += page.length;
+        onProgress?.(done, total);
+      }
+    } catch (error) {
+      // Embeddings were reset: what this run did not reach waits for the background pass.
+      pendingEmbeddings(engine).arm();
+      throw error;
     }
     return { reembedded: done };
   }

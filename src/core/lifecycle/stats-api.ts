@@ -36,6 +36,11 @@ export interface MemoryStats extends StoreStats {
     /** Mean wall time, milliseconds. */
     averageMs: number;
   };
+  /**
+   * Memories of the scope stored without an embedding (the embedder failed): lexical search
+   * finds them; they are embedded in the background once the embedder answers, or by `reindex()`.
+   */
+  pendingEmbeddings: number;
   /** The LRU cache of query embeddings. */
   embeddingCache: {
     /** Entries held. */
@@ -81,9 +86,11 @@ export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: numb
       const actions: string[] = [];
       let memories = 0;
       let bytes = 0;
+      let pendingEmbeddings = 0;
       // A full pass over the scope's memories: stats are for people, not hot paths.
       for await (const page of memoryPages(store, { scope: engine.scope })) {
         memories += page.length;
+        pendingEmbeddings += page.length - (await store.getEmbeddings(page.map((memory) => memory.id))).size;
         if (engine.scope) bytes += estimateBytes(page, engine.embedder.dimensions);
         for (const memory of page) {
           byKind[memory.kind] = (byKind[memory.kind] ?? 0) + 1;
@@ -126,6 +133,7 @@ export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: numb
           count: metrics.recall.count,
           averageMs: metrics.recall.count ? metrics.recall.totalMs / metrics.recall.count : 0,
         },
+        pendingEmbeddings,
         embeddingCache: metrics.queryVectors.stats(),
       };
     },

@@ -22,6 +22,7 @@ import {
   retainConversation,
 } from './conversation/retain-conversation.js';
 import { addNeighbourContext } from './neighbour-context.js';
+import { pendingEmbeddings } from './pending-embeddings.js';
 import { type RetainOptions, type RetainResult, retainOptionsSchema } from './retain-options.js';
 
 /** Storing what happened: memories one by one or in batches, and whole conversations. */
@@ -102,6 +103,7 @@ function ownIds(inputs: readonly { id?: string }[]): Set<string> {
 /** The retain feature over an engine. */
 export function createRetainApi(engine: MemoryEngine, settings: RetainSettings): RetainApi {
   const { store } = engine;
+  const pending = pendingEmbeddings(engine);
 
   async function retainMemories(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
     const inputs = parseRetainInputs(input);
@@ -114,7 +116,8 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
       buildMemory(item, { id: engine.ids.next('mem'), now, scope: engine.scope, sessionId }),
     );
     if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
-    const vectors = await engine.embed(memories.map(embeddingText), 'retain');
+    // An embedder that fails does not lose the text: it is stored now and embedded later.
+    const { vectors, failure } = await pending.embedOrDefer(memories.map(embeddingText), 'retain');
 
     const outcome = await store.transaction(async () => {
       // Only inputs that bring their own id can clash with a stored memory.
@@ -172,6 +175,8 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     });
 
     for (const skip of outcome.skipped) engine.emit('memory:skipped', skip);
+    const unembedded = failure ? outcome.memories.map((memory) => memory.id) : [];
+    if (failure) pending.defer(unembedded, failure.message);
     if (outcome.memories.length > 0) engine.emit('memory:retained', { memories: outcome.memories });
     return outcome;
   }
@@ -191,6 +196,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     newId: () => engine.ids.next('mem'),
     embed: (texts) => engine.embed(texts, 'retain'),
     retainMemories: (inputs) => retainMemories(inputs, {}),
+    deferEmbeddings: (ids, reason) => pending.defer(ids, reason),
     emit: engine.emit,
   };
 

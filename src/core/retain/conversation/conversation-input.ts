@@ -43,31 +43,83 @@ export function isConversationInput(input: unknown): boolean {
 }
 
 const speaker = (message: ParsedConversation['messages'][number]) => message.name ?? message.role;
+const lineOf = (message: ParsedConversation['messages'][number]) => `${speaker(message)}: ${message.content}`;
 
-/** The whole conversation as text, one line per message: what an episode stores. */
-export function fullTranscript(conversation: ParsedConversation): string {
-  return conversation.messages.map((message) => `${speaker(message)}: ${message.content}`).join('\n');
+/** Characters per stored episode chunk: a message (at most 1,000,000 characters) always fits whole. */
+export const EPISODE_CHUNK_CHARS = 1_100_000;
+
+/** A run of whole messages kept as one episode memory. */
+export interface TranscriptChunk {
+  /** The messages as text, one line each. */
+  text: string;
+  /** Ids of its messages that have one. */
+  messageIds: string[];
+  /** Index of its first message in the conversation. */
+  from: number;
+  /** Index after its last message. */
+  to: number;
 }
 
 /**
- * The newest messages whose transcript fits in `maxChars`, and their ids. Older messages
- * are dropped first: the end of a run holds its outcome.
+ * Messages `from` to `to` as transcript chunks of at most `maxChars` characters, split
+ * between messages: the text an episode keeps, in as many memories as it takes (a memory's
+ * content has a size limit, a conversation does not).
+ */
+export function transcriptChunks(
+  conversation: ParsedConversation,
+  from = 0,
+  to = conversation.messages.length,
+  maxChars = EPISODE_CHUNK_CHARS,
+): TranscriptChunk[] {
+  const chunks: TranscriptChunk[] = [];
+  let current: TranscriptChunk | null = null;
+  for (let index = from; index < to; index++) {
+    const message = conversation.messages[index]!;
+    const line = lineOf(message);
+    if (current && current.text.length + 1 + line.length > maxChars) {
+      chunks.push(current);
+      current = null;
+    }
+    if (current) {
+      current.text += `\n${line}`;
+      current.to = index + 1;
+    } else current = { text: line, messageIds: [], from: index, to: index + 1 };
+    if (message.id) current.messageIds.push(message.id);
+  }
+  if (current) chunks.push(current);
+  return chunks;
+}
+
+/**
+ * The newest messages whose transcript fits in `maxChars`, their ids, and how many of the
+ * oldest messages were left out (`unsent`: the model saw none of them whole, so the
+ * pipeline keeps them as an episode). Older messages are dropped first: the end of a run
+ * holds its outcome.
  */
 export function recentTranscript(conversation: ParsedConversation, maxChars: number) {
   const lines: string[] = [];
   const messageIds: string[] = [];
   let used = 0;
+  let unsent = 0;
   for (let i = conversation.messages.length - 1; i >= 0; i--) {
     const message = conversation.messages[i]!;
-    let line = `${speaker(message)}: ${message.content}`;
-    if (used + line.length + 1 > maxChars) {
-      if (lines.length > 0) break;
-      // A single message longer than the cap keeps its end.
-      line = line.slice(line.length - maxChars);
+    const line = lineOf(message);
+    if (lines.length > 0 && used + line.length + 1 > maxChars) {
+      unsent = i + 1;
+      break;
+    }
+    if (line.length > maxChars) {
+      // The newest message alone is longer than the cap: the model sees its end, and the
+      // whole conversation counts as unsent.
+      return {
+        text: line.slice(line.length - maxChars),
+        messageIds: message.id ? [message.id] : [],
+        unsent: conversation.messages.length,
+      };
     }
     lines.unshift(line);
     if (message.id) messageIds.unshift(message.id);
     used += line.length + 1;
   }
-  return { text: lines.join('\n'), messageIds };
+  return { text: lines.join('\n'), messageIds, unsent };
 }

@@ -62,6 +62,10 @@ export interface ExtractionOutcome {
   skipped: MemorySkippedEvent[];
   /** Why extraction produced nothing usable; the conversation is then kept as an episode. */
   failure: string | null;
+  /** How many of the oldest messages the model did not see whole (beyond `maxChars`); they are kept as an episode. */
+  unsent: number;
+  /** Why the embedder failed during the run, when it did; memories without an embedding are embedded later. */
+  embedFailure: string | null;
 }
 
 type Category = (typeof MEMORY_CATEGORIES)[number];
@@ -126,8 +130,15 @@ export async function runExtraction(
   target: { scope: Scope; sessionId: string | null; occurredAt: string },
   context: PipelineContext,
 ): Promise<ExtractionOutcome> {
-  const outcome: ExtractionOutcome = { creates: [], merges: [], skipped: [], failure: null };
-  const { text, messageIds } = recentTranscript(conversation, context.settings.maxChars);
+  const { text, messageIds, unsent } = recentTranscript(conversation, context.settings.maxChars);
+  const outcome: ExtractionOutcome = {
+    creates: [],
+    merges: [],
+    skipped: [],
+    failure: null,
+    unsent,
+    embedFailure: null,
+  };
   const userName = conversation.messages.find((message) => message.role === 'user')?.name;
   const extraction = await askModel(
     context,
@@ -140,6 +151,12 @@ export async function runExtraction(
     outcome.failure = extraction.error;
     return outcome;
   }
+  if (extraction.value.memories.length === 0) {
+    // Nothing learned means nothing covers the conversation: it is kept whole instead.
+    outcome.failure = 'the model extracted no memories from the conversation';
+    return outcome;
+  }
+  const embedOne = embedderOf(context, outcome);
 
   const build = (candidate: Candidate): Memory =>
     buildMemory(
@@ -176,11 +193,10 @@ export async function runExtraction(
       return false;
     }
     const next = mergedMemory(current, result.value, candidate, context, messageIds, target.sessionId);
-    const [embedding] = await timedEmbed(context, [embeddingText(next)]);
     rewritten.set(existing.id, {
       memory: next,
       previous: rewritten.get(existing.id)?.previous ?? existing,
-      embedding: embedding ?? null,
+      embedding: await embedOne(embeddingText(next)),
     });
     return true;
   };
@@ -197,20 +213,20 @@ export async function runExtraction(
       const exact = profile && profileScopeEquals(profile.scope, target.scope) ? profile : undefined;
       if (exact && (await merge(exact, candidate))) continue;
       const memory = build(candidate);
-      const [embedding] = await timedEmbed(context, [embeddingText(memory)]);
-      outcome.creates.push({ memory, embedding: embedding ?? null });
+      outcome.creates.push({ memory, embedding: await embedOne(embeddingText(memory)) });
       continue;
     }
 
     const memory = build(candidate);
-    const [embedding] = await timedEmbed(context, [embeddingText(memory)]);
+    // Without an embedding there is no pre-filter: the candidate is created, never dropped.
+    const embedding = await embedOne(embeddingText(memory));
     const sameKind = { scope: target.scope, categories: [candidate.category], validAt: context.now };
     const nearest = !embedding
       ? []
       : await searchVector(context.store, { vector: embedding, filter: sameKind, limit: context.settings.maxMatches });
     const matches = nearest.filter((hit) => hit.score >= context.settings.similarityThreshold);
     if (matches.length === 0) {
-      outcome.creates.push({ memory, embedding: embedding ?? null });
+      outcome.creates.push({ memory, embedding });
       continue;
     }
     const existing = await context.store.getMemories(matches.map((hit) => hit.id));
@@ -232,30 +248,40 @@ export async function runExtraction(
     );
     if (!decision.ok) {
       context.logger.log('warn', `dedup decision failed (${decision.error}); creating the candidate`);
-      outcome.creates.push({ memory, embedding: embedding ?? null });
+      outcome.creates.push({ memory, embedding });
       continue;
     }
     const { decision: verdict, targetId, reason } = decision.value;
+    // A decision may only name a memory among the matches shown (all of this scope); a
+    // decision naming anything else is not followed, and the candidate is kept.
+    const named = targetId === undefined ? undefined : existing.find((item) => item.id === targetId);
+    const stray = targetId !== undefined && !named;
+    if (stray) {
+      const note = `${verdict} named ${JSON.stringify(targetId)}, not one of the matches shown; created instead`;
+      context.logger.log('warn', note, { reason });
+      // `decision` on the memory says why the model's decision was not followed.
+      outcome.creates.push({ memory: { ...memory, metadata: { ...memory.metadata, decision: note } }, embedding });
+      continue;
+    }
     if (verdict === 'SKIP') {
       outcome.skipped.push({
         index,
         reason: 'duplicate',
         detail: `the model judged it a duplicate: ${reason}`,
-        existingId: targetId && existing.some((item) => item.id === targetId) ? targetId : existing[0]?.id,
+        existingId: named?.id ?? existing[0]?.id,
       });
       continue;
     }
     if (verdict === 'MERGE') {
-      const target = existing.find((item) => item.id === targetId);
       if (!MERGEABLE.has(candidate.category)) {
         context.logger.log('info', `MERGE refused for category ${candidate.category}; creating instead`, { reason });
-      } else if (!target) {
-        context.logger.log('warn', `MERGE named ${String(targetId)}, not one of the matches; creating instead`);
-      } else if (await merge(target, candidate)) {
+      } else if (!named) {
+        context.logger.log('warn', 'MERGE named no memory; creating instead');
+      } else if (await merge(named, candidate)) {
         continue;
       }
     }
-    outcome.creates.push({ memory, embedding: embedding ?? null });
+    outcome.creates.push({ memory, embedding });
   }
   outcome.merges = [...rewritten.values()];
   return outcome;
@@ -281,9 +307,24 @@ function profileScopeEquals(a: Scope, b: Scope): boolean {
   return a.agentId === b.agentId && a.userId === b.userId && a.namespace === b.namespace;
 }
 
-async function timedEmbed(context: PipelineContext, texts: string[]) {
-  const started = performance.now();
-  const vectors = await context.embed(texts);
-  recordStage(context.stats, 'embed', { calls: 1, ms: performance.now() - started });
-  return vectors;
+/**
+ * Embeds one text for the run, recording the cost. When the embedder fails, the run goes on
+ * without it (each later call would fail the same way): null vectors, and the failure noted
+ * in the outcome so the memories are embedded later.
+ */
+function embedderOf(context: PipelineContext, outcome: ExtractionOutcome) {
+  return async (text: string): Promise<Float32Array | null> => {
+    if (outcome.embedFailure !== null) return null;
+    const started = performance.now();
+    try {
+      const [vector] = await context.embed([text]);
+      recordStage(context.stats, 'embed', { calls: 1, ms: performance.now() - started });
+      return vector ?? null;
+    } catch (error) {
+      recordStage(context.stats, 'embed', { calls: 1, ms: performance.now() - started, failed: true });
+      outcome.embedFailure = error instanceof Error ? error.message : String(error);
+      context.logger.log('warn', `embedding failed (${outcome.embedFailure}); storing without embeddings`);
+      return null;
+    }
+  };
 }
