@@ -315,8 +315,10 @@ describe.each(STORES)('nothing said is lost (%s)', (_name, make: StoreFactory) =
     await expect(memory.reindex({ onlyMissing: true })).rejects.toSatisfy(ProviderError.isInstance);
     state.fault = null;
     state.calls.length = 0;
-    expect(await memory.reindex({ onlyMissing: true })).toEqual({ reembedded: 1 });
+    const progress = vi.fn();
+    expect(await memory.reindex({ onlyMissing: true, onProgress: progress })).toEqual({ reembedded: 1 });
     expect(state.calls).toEqual([['The staging database listens on port 5433.']]);
+    expect(progress).toHaveBeenLastCalledWith(2, 2);
     expect((await store.getEmbeddings([...kept.ids, ...missed.ids])).size).toBe(2);
   });
 

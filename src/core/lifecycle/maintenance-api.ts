@@ -84,7 +84,7 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
       await engine.ready('reindex');
       const { embedded } = await pendingEmbeddings(engine).complete({
         batchSize,
-        ...(onProgress ? { onProgress: (done: number) => onProgress(done, done) } : {}),
+        ...(onProgress ? { onProgress } : {}),
       });
       return { reembedded: embedded };
     }

@@ -46,8 +46,14 @@ export interface PendingEmbeddings {
   defer(ids: readonly string[], reason: string): void;
   /** Note that some memories may lack an embedding (e.g. after a failed reindex), without an event. */
   arm(): void;
-  /** Embed every memory of the scope that lacks an embedding, now; rejects when the embedder fails. */
-  complete(options?: { batchSize?: number; onProgress?: (done: number) => void }): Promise<PendingPassResult>;
+  /**
+   * Embed every memory of the scope that lacks an embedding, now; rejects when the embedder
+   * fails. `onProgress` gets the memories looked at so far and the scope's total.
+   */
+  complete(options?: {
+    batchSize?: number;
+    onProgress?: (done: number, total: number) => void;
+  }): Promise<PendingPassResult>;
 }
 
 const registry = new WeakMap<MemoryEngine, PendingEmbeddings>();
@@ -114,6 +120,8 @@ function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
     const failed: string[] = [];
     let inARow = 0;
     for (const [index, memory] of missing.entries()) {
+      // Closing aborts embedder calls: stop rather than count each abort as a refusal.
+      if (engine.closed) return true;
       try {
         const [vector] = await engine.embed([texts[index]!], COMPONENT);
         if (vector) vectors.set(memory.id, vector);
@@ -210,6 +218,7 @@ function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
     async complete(options = {}) {
       const batchSize = options.batchSize ?? PAGE_SIZE;
       const startedAt = deferrals;
+      const total = options.onProgress ? await store.countMemories(filter()) : 0;
       let embedded = 0;
       for (let offset = 0; ; offset += batchSize) {
         const page = await store.listMemories({
@@ -220,7 +229,7 @@ function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
           offset,
         });
         embedded += (await embedPage(page, null)).embedded;
-        options.onProgress?.(embedded);
+        options.onProgress?.(Math.min(total, offset + page.length), total);
         if (page.length < batchSize) break;
       }
       refused.clear();
