@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { extractJsonText, generateStructured, parseModelJson, repairJson } from '../../src/core/llm/model-json.js';
+import {
+  extractJsonText,
+  generateStructured,
+  MAX_REPLY_CHARS,
+  parseModelJson,
+  repairJson,
+} from '../../src/core/llm/model-json.js';
 import { extractionOutputSchema } from '../../src/core/prompts/index.js';
 import { ProviderError } from '../../src/core/spec/errors.js';
 import type { GenerateRequest } from '../../src/core/spec/language-model.js';
@@ -386,5 +392,92 @@ describe('parseModelJson never throws (property)', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('hostile replies are parsed in linear time', () => {
+  const permissive = z.object({ memories: z.array(z.unknown()) });
+  const parseUncapped = (text: string) => parseModelJson(text, permissive, { maxChars: Number.POSITIVE_INFINITY });
+
+  function bestMs(run: () => void, repeats: number): number {
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < repeats; i++) {
+      const started = performance.now();
+      run();
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  }
+
+  /**
+   * Time per character of a big reply over time per character of a small one: about 1 when
+   * parsing is linear, about `big / small` (here 1000) when it is quadratic. Measured, not
+   * assumed: the small reply is timed at its best of many runs, floored at a timer tick.
+   */
+  function growth(make: (chars: number) => string, smallChars: number, bigChars: number): number {
+    const small = make(smallChars);
+    const big = make(bigChars);
+    parseUncapped(small); // warm up the JIT
+    const smallMs = Math.max(
+      bestMs(() => parseUncapped(small), 25),
+      0.05,
+    );
+    const bigMs = bestMs(() => parseUncapped(big), 1);
+    return bigMs / smallMs / (big.length / small.length);
+  }
+
+  // Linear is about 1; allow 10× for a shared, busy machine. Quadratic is about 1000.
+  const LINEAR = 10;
+
+  it('cleans the reported 5 MB fenced reply ("```json\\n" then "a```" repeated) no slower per byte than a 5 KB one', () => {
+    const fencedA = (chars: number) => '```json\n' + 'a```'.repeat(Math.floor(chars / 4));
+    expect(growth(fencedA, 5_000, 5_000_000)).toBeLessThan(LINEAR);
+  }, 60_000);
+
+  const shapes: [string, (chars: number) => string][] = [
+    ['fences with no newline', (n) => 'x' + 'a```'.repeat(n / 4)],
+    ['one run of backticks', (n) => '`'.repeat(n)],
+    ['nested fences', (n) => '```json\n' + '```json\n{'.repeat(n / 9)],
+    ['many opening braces', (n) => '{ '.repeat(n / 2)],
+    ['many opening brackets', (n) => '['.repeat(n)],
+    ['braces closed by brackets', (n) => '{'.repeat(n / 2) + ']'.repeat(n / 2)],
+    ['brackets closed by braces', (n) => '['.repeat(n / 2) + '}'.repeat(n / 2)],
+    ['many quotes', (n) => '{"a": "' + '" '.repeat(n / 2)],
+    ['many smart quotes', (n) => '[\u201c' + '\u201c'.repeat(n)],
+    ['an unclosed comment after each brace', (n) => '{/*'.repeat(n / 3)],
+    ['unquoted words on lines', (n) => '[' + 'x\n'.repeat(n / 2)],
+  ];
+
+  it.each(shapes)(
+    'cleans %s in linear time (1 MB against 1 KB)',
+    (_name, make) => {
+      expect(growth(make, 1_000, 1_000_000)).toBeLessThan(LINEAR);
+    },
+    60_000,
+  );
+
+  it('refuses a reply longer than the cap with an error naming both lengths, without parsing it', () => {
+    const reply = `{"memories": []}${' '.repeat(MAX_REPLY_CHARS)}`;
+    const started = performance.now();
+    const result = parseModelJson(reply, permissive);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(result).toEqual({
+      ok: false,
+      error: `the reply is ${reply.length} characters long, more than the ${MAX_REPLY_CHARS} accepted`,
+    });
+    expect(parseModelJson('{"memories": []}', permissive, { maxChars: 10 }).ok).toBe(false);
+  });
+
+  it('asks again after an over-long reply, quoting only its start back to the model', async () => {
+    const model = createScriptedLanguageModel([`{"memories": [${'"x", '.repeat(1000)}]}`, '{"memories": []}']);
+    const result = await generateStructured(model, { messages: [{ role: 'user', content: 'extract' }] }, permissive, {
+      maxReplyChars: 1000,
+    });
+    expect(result).toMatchObject({ ok: true, attempts: 2 });
+    const quoted = model.calls[1]!.messages[1]!;
+    expect(quoted.role).toBe('assistant');
+    expect(quoted.content.length).toBeLessThan(2100);
+    expect(quoted.content).toContain('more characters cut');
+    expect(model.calls[1]!.messages[2]!.content).toContain('characters long, more than the 1000 accepted');
   });
 });
