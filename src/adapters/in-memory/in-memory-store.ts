@@ -15,6 +15,7 @@ import type {
   MemoryStore,
   SearchHit,
   StoreCapabilities,
+  StoreCheck,
   StoreStats,
   VectorSearchQuery,
 } from '../../core/spec/store.js';
@@ -342,6 +343,11 @@ class InMemoryStore implements MemoryStore {
         bytes,
       };
     });
+  }
+
+  /** Nothing in memory can be damaged the way a file can: always ok. */
+  async check(): Promise<StoreCheck> {
+    return { ok: true, problems: [], details: { memories: this.memories.size } };
   }
 
   close(): Promise<void> {

@@ -11,6 +11,14 @@ import { createConsoleLogger } from '../../core/utils/runtime-defaults.js';
 import { SqliteStore } from './sqlite-store.js';
 import { type SqliteStoreOptions, sqliteStoreOptionsSchema } from './sqlite-store-options.js';
 
+export {
+  type CheckSqliteFileOptions,
+  checkSqliteFile,
+  type SqliteFileCheck,
+  type SqliteFileStatus,
+  type SqliteTableCounts,
+} from './sqlite-check.js';
+export { type SalvageReport, salvageSqliteFile } from './sqlite-salvage.js';
 export { MIGRATIONS, migrate, SCHEMA_VERSION } from './sqlite-schema.js';
 export type { SqliteStore, VectorMode } from './sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite-store-options.js';
@@ -35,6 +43,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return new SqliteStore({
     ...parsed,
     vectorExtensionPath: parsed.vectorExtensionPath,
+    readOnly: parsed.readOnly,
     logger: parsed.logger ?? createConsoleLogger(),
   });
 }

@@ -1,4 +1,6 @@
 import { StoreError } from '../../core/spec/errors.js';
+import { sqliteCode } from './sqlite-errors.js';
+import { PageFile } from './sqlite-pages.js';
 
 // The slice of better-sqlite3 this adapter calls, declared here so that nothing outside
 // this folder needs its types and the library itself loads only when a store opens.
@@ -24,9 +26,9 @@ export interface SqliteDatabase {
   readonly inTransaction: boolean;
 }
 
-/** The constructor better-sqlite3 exports. */
+/** The constructor better-sqlite3 exports: a file name, or a serialized database to open in memory. */
 export type SqliteDatabaseConstructor = new (
-  filename: string,
+  filename: string | Buffer,
   options?: { timeout?: number; readonly?: boolean; fileMustExist?: boolean },
 ) => SqliteDatabase;
 
@@ -64,5 +66,42 @@ export async function loadVectorExtension(db: SqliteDatabase, path?: string): Pr
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** A connection and how it was made. */
+export interface OpenedDatabase {
+  /** The connection. */
+  db: SqliteDatabase;
+  /** True when the file could only be read into memory (a read-only WAL database without its `-shm`). */
+  inMemoryCopy: boolean;
+}
+
+/**
+ * Open `path`. Read-only connections never create or change the file; when SQLite cannot
+ * open a WAL database read-only (its directory is not writable and its `-shm` file is
+ * missing), the file and its committed WAL frames are read into memory instead.
+ */
+export function openDatabase(
+  Database: SqliteDatabaseConstructor,
+  path: string,
+  options: { readOnly: boolean; timeout: number },
+): OpenedDatabase {
+  if (!options.readOnly) return { db: new Database(path, { timeout: options.timeout }), inMemoryCopy: false };
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: options.timeout });
+    // SQLite opens lazily: the first read is where a missing -shm shows up.
+    db.pragma('user_version', { simple: true });
+    return { db, inMemoryCopy: false };
+  } catch (error) {
+    db?.close();
+    if (sqliteCode(error) !== 'SQLITE_CANTOPEN') throw error;
+  }
+  const pages = PageFile.open(path);
+  try {
+    return { db: new Database(pages.image(), { readonly: true }), inMemoryCopy: true };
+  } finally {
+    pages.close();
   }
 }

@@ -15,7 +15,20 @@ export const sqliteStoreOptionsSchema = z
     vectorExtension: z.enum(['auto', 'off']).default('auto'),
     /** Load sqlite-vec from this file instead of the `sqlite-vec` package (e.g. your own build). */
     vectorExtensionPath: z.string().min(1).optional(),
-    /** Where warnings go (e.g. sqlite-vec failing to load). Default: stderr. */
+    /**
+     * Open the file read-only: reads work, every write is refused with a StoreError that says
+     * "read-only". Default: read-only exactly when the file or its directory is not writable
+     * (checked with access(2)), otherwise read-write.
+     */
+    readOnly: z.boolean().optional(),
+    /**
+     * Check the file for damage when the store opens, so a malformed file is refused before
+     * anything is written into it: `auto` runs `PRAGMA quick_check` on files up to 256 MiB
+     * (about half a second) and only the cheap header checks above that; `always` runs it
+     * whatever the size; `off` skips it. Damage found later is still refused. Default `auto`.
+     */
+    checkOnOpen: z.enum(['auto', 'always', 'off']).default('auto'),
+    /** Where warnings go (e.g. sqlite-vec failing to load, an empty file). Default: stderr. */
     logger: z
       .custom<Logger>((value) => typeof (value as Logger | undefined)?.log === 'function', 'expected a Logger')
       .optional(),

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { cosineSimilarity } from '../../core/search/vector-math.js';
 import { StoreError } from '../../core/spec/errors.js';
@@ -15,13 +14,17 @@ import type {
   MemoryStore,
   SearchHit,
   StoreCapabilities,
+  StoreCheck,
   StoreStats,
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
 import { topHits } from '../../core/utils/top-hits.js';
+import { checkSqliteFile, type SqliteFileCheck } from './sqlite-check.js';
 import { SqliteCollection } from './sqlite-collection.js';
-import { loadSqliteDriver, loadVectorExtension, type SqliteDatabase } from './sqlite-driver.js';
+import { openConnection } from './sqlite-connection.js';
+import { loadVectorExtension, type SqliteDatabase } from './sqlite-driver.js';
+import { damagedError, doctorCommand, isDamage, isReadOnlyFailure, readOnlyError } from './sqlite-errors.js';
 import { memoryCondition } from './sqlite-filter.js';
 import {
   blobToVector,
@@ -32,10 +35,8 @@ import {
   rowToMemory,
   vectorToBlob,
 } from './sqlite-rows.js';
-import { migrate, SCHEMA_VERSION } from './sqlite-schema.js';
 
 const COMPONENT = 'sqlite-store';
-const MMAP_BYTES = 1024 ** 3;
 
 const ORDER_COLUMNS = {
   occurredAt: 'm.occurred_at',
@@ -53,6 +54,8 @@ export interface SqliteStoreSettings {
   busyTimeoutMs: number;
   vectorExtension: 'auto' | 'off';
   vectorExtensionPath: string | undefined;
+  readOnly: boolean | undefined;
+  checkOnOpen: 'auto' | 'always' | 'off';
   logger: Logger | undefined;
 }
 
@@ -97,6 +100,10 @@ export class SqliteStore implements MemoryStore {
   #vectorMode: VectorMode = 'scan';
   #dimensions: number | null = null;
   #closed = false;
+  /** Why the store is read-only, or null while writable (known once connected). */
+  #readOnly: string | null = null;
+  /** Set on the first SQLITE_CORRUPT: no write goes into a file known to be damaged. */
+  #damaged: StoreError | null = null;
 
   constructor(settings: SqliteStoreSettings) {
     this.#settings = settings;
@@ -120,32 +127,17 @@ export class SqliteStore implements MemoryStore {
     return this.#settings.path;
   }
 
+  /** Why the store is read-only (e.g. its directory is not writable), or null when writable. */
+  get readOnly(): string | null {
+    return this.#readOnly;
+  }
+
   async #connect(): Promise<SqliteDatabase> {
     if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
     if (this.#db) return this.#db;
     this.#connecting ??= (async () => {
-      const Database = await loadSqliteDriver();
-      if (this.#settings.path !== ':memory:') mkdirSync(dirname(this.#settings.path), { recursive: true });
-      let db: SqliteDatabase;
-      try {
-        db = new Database(this.#settings.path, { timeout: this.#settings.busyTimeoutMs });
-      } catch (error) {
-        throw storeError(`cannot open ${this.#settings.path}`, {
-          cause: error,
-          suggestion: 'Check that the directory is writable and the file is a SQLite database.',
-        });
-      }
-      try {
-        await this.#retryWhileBusy(() => this.#prepareConnection(db));
-      } catch (error) {
-        db.close();
-        throw StoreError.isInstance(error)
-          ? error
-          : storeError(`cannot open ${this.#settings.path}`, {
-              cause: error,
-              suggestion: 'Check that the file is a SQLite database and no other program holds it locked.',
-            });
-      }
+      const { db, readOnly } = await openConnection(this.#settings);
+      this.#readOnly = readOnly;
       if (this.#settings.vectorExtension === 'auto') {
         const failure = await loadVectorExtension(db, this.#settings.vectorExtensionPath);
         if (failure === null) this.#vectorMode = 'sqlite-vec';
@@ -169,40 +161,9 @@ export class SqliteStore implements MemoryStore {
     }
   }
 
-  #prepareConnection(db: SqliteDatabase) {
-    db.pragma('journal_mode = WAL');
-    // WAL with synchronous=NORMAL survives a killed process; only an OS crash can lose the last commits.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    // Vector search reads every stored vector; mapping the file saves copying it through the page cache.
-    db.pragma(`mmap_size = ${MMAP_BYTES}`);
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw storeError(
-        `${this.#settings.path} has schema version ${version}, newer than this memoir (${SCHEMA_VERSION})`,
-        {
-          suggestion: 'Upgrade memoir to open this database.',
-        },
-      );
-    }
-    migrate(db);
-  }
-
-  // Switching a new file to WAL and creating its schema can meet SQLITE_BUSY from another
-  // process doing the same, without SQLite's busy handler being consulted; retry until the timeout.
-  async #retryWhileBusy(operation: () => void) {
-    const deadline = Date.now() + this.#settings.busyTimeoutMs;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        operation();
-        return;
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        const busy = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT';
-        if (!busy || Date.now() >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(200, 5 * attempt)));
-      }
-    }
+  #refuseWrites() {
+    if (this.#readOnly !== null) throw readOnlyError(this.#settings.path, this.#readOnly);
+    if (this.#damaged) throw this.#damaged;
   }
 
   async #read<T>(operation: (db: SqliteDatabase) => T): Promise<T> {
@@ -212,10 +173,12 @@ export class SqliteStore implements MemoryStore {
 
   async #write<T>(operation: (db: SqliteDatabase) => T): Promise<T> {
     const db = await this.#connect();
+    this.#refuseWrites();
     if (this.#inTransaction.getStore()) return this.#wrap(() => operation(db));
     const release = await this.#mutex.acquire();
     try {
       if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
+      this.#refuseWrites();
       const immediate = db.transaction(() => operation(db)) as unknown as { immediate(): T };
       return this.#wrap(() => immediate.immediate());
     } finally {
@@ -228,7 +191,15 @@ export class SqliteStore implements MemoryStore {
       return operation();
     } catch (error) {
       if (StoreError.isInstance(error)) throw error;
-      throw storeError(error instanceof Error ? error.message : String(error), { cause: error });
+      const text = error instanceof Error ? error.message : String(error);
+      if (isDamage(error)) {
+        this.#damaged ??= damagedError(this.#settings.path, text, error);
+        throw damagedError(this.#settings.path, text, error);
+      }
+      if (isReadOnlyFailure(error)) {
+        throw readOnlyError(this.#settings.path, this.#readOnly ?? 'SQLite refused to write', { cause: error });
+      }
+      throw storeError(text, { cause: error });
     }
   }
 
@@ -255,6 +226,11 @@ export class SqliteStore implements MemoryStore {
       // Another process without the extension may have written vectors the index lacks.
       if (indexed === embedded) return;
     }
+    // A read-only store cannot rebuild the index: it scans the stored vectors instead.
+    if (this.#readOnly !== null) {
+      this.#vectorMode = 'scan';
+      return;
+    }
     if (existing) db.exec('DROP TABLE memories_vec');
     db.exec(`CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[${dimensions}] distance_metric=cosine)`);
     db.exec('INSERT INTO memories_vec (rowid, embedding) SELECT memory_rowid, embedding FROM memory_embeddings');
@@ -269,7 +245,10 @@ export class SqliteStore implements MemoryStore {
     ) {
       throw storeError('open() expects an embedder identity with a non-empty id and positive integer dimensions');
     }
-    await this.#write((db) => {
+    await this.#connect();
+    // Read-only: the embedder is checked, not recorded.
+    const access = this.#readOnly === null ? this.#write.bind(this) : this.#read.bind(this);
+    await access((db) => {
       const recordedId = this.#meta(db, 'embedder_id');
       const recordedDimensions = Number(this.#meta(db, 'embedder_dimensions') ?? Number.NaN);
       const storedDimensions = db
@@ -289,8 +268,10 @@ export class SqliteStore implements MemoryStore {
           },
         );
       }
-      this.#setMeta(db, 'embedder_id', embedder.id);
-      this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
+      if (this.#readOnly === null) {
+        this.#setMeta(db, 'embedder_id', embedder.id);
+        this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
+      }
       this.#ensureVectorTable(db, embedder.dimensions);
     });
   }
@@ -428,7 +409,10 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
-  recordAccess(ids: readonly string[], at: string): Promise<void> {
+  async recordAccess(ids: readonly string[], at: string): Promise<void> {
+    // Access counts are bookkeeping: a read-only store still answers recall, it just doesn't count.
+    await this.#connect();
+    if (this.#readOnly !== null) return;
     return this.#write((db) => {
       db.prepare(
         'UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN (SELECT value FROM json_each(?))',
@@ -527,9 +511,11 @@ export class SqliteStore implements MemoryStore {
       });
     }
     const db = await this.#connect();
+    this.#refuseWrites();
     const release = await this.#mutex.acquire();
     try {
       if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
+      this.#refuseWrites();
       this.#wrap(() => db.exec('BEGIN IMMEDIATE'));
       try {
         const result = await this.#inTransaction.run(true, work);
@@ -560,6 +546,24 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
+  /**
+   * Check the file for damage with {@link checkSqliteFile}, through a connection of its own:
+   * it works on a store that cannot open because it is damaged, and changes nothing.
+   */
+  async check(): Promise<StoreCheck> {
+    const path = this.#settings.path;
+    if (path === ':memory:') {
+      const rows = await this.#read((db) => db.prepare('PRAGMA integrity_check(20)').pluck().all() as string[]);
+      const ok = rows.length === 1 && rows[0] === 'ok';
+      return { ok, problems: ok ? [] : rows, details: { path } };
+    }
+    const result = await checkSqliteFile(path, {
+      readOnly: this.#settings.readOnly === true,
+      busyTimeoutMs: this.#settings.busyTimeoutMs,
+    });
+    return storeCheckOf(result);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     const release = await this.#mutex.acquire();
@@ -581,4 +585,33 @@ export class SqliteStore implements MemoryStore {
       release();
     }
   }
+}
+
+/** A file check in the port's terms, with what to do about it. */
+function storeCheckOf(result: SqliteFileCheck): StoreCheck {
+  const ok = result.status === 'ok' || result.status === 'missing';
+  const suggestion =
+    result.status === 'newer'
+      ? 'Upgrade memoir to open this database.'
+      : result.status === 'unreadable'
+        ? 'Check the permissions of the file and its directory.'
+        : ok
+          ? undefined
+          : `Run \`${doctorCommand(result.path)} --repair\` to move the file aside and salvage what it holds into a new one, or \`… --restore-backup\` to start from the newest backup that verifies; the damaged file is kept.`;
+  return {
+    ok,
+    problems: result.problems,
+    ...(suggestion ? { suggestion } : {}),
+    details: {
+      path: result.path,
+      status: result.status,
+      bytes: result.bytes,
+      walBytes: result.walBytes,
+      readOnly: result.readOnly,
+      schemaVersion: result.schemaVersion,
+      integrity: result.integrity,
+      fullText: result.fullText,
+      memories: result.counts?.memories ?? null,
+    },
+  };
 }

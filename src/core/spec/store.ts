@@ -120,6 +120,18 @@ export interface StoreStats {
   bytes: number;
 }
 
+/** What {@link MemoryStore.check} found. */
+export interface StoreCheck {
+  /** True when nothing is wrong with the stored data. */
+  ok: boolean;
+  /** What is wrong, one plain sentence each; empty when `ok`. */
+  problems: string[];
+  /** What to do about the problems, when the store knows (e.g. run `memoir doctor --repair`). */
+  suggestion?: string;
+  /** Facts worth showing beside the verdict, e.g. the file checked, its size, which checks ran. */
+  details?: Record<string, string | number | boolean | null>;
+}
+
 /** The embedder a store's vectors were built with. */
 export interface EmbedderIdentity {
   /** The embedder's {@link Embedder.id}. */
@@ -226,6 +238,13 @@ export interface MemoryStore {
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /** Counts and sizes. */
   stats(): Promise<StoreStats>;
+  /**
+   * Check the stored data for damage (integrity of files and indexes) without changing
+   * anything. Resolves with what was found rather than rejecting for damage, and works even
+   * when the store cannot open because of it, so `doctor()` can report on it. Optional: a
+   * store without it is checked by opening it and reading its counts.
+   */
+  check?(): Promise<StoreCheck>;
   /** Release resources. Further calls reject with a StoreError. Calling twice is harmless. */
   close(): Promise<void>;
 }
