@@ -4,8 +4,9 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { evictForRoom } from '../lifecycle/eviction.js';
 import { buildMemory } from '../memories/memory-builder.js';
 import { applyTallies } from '../memories/record-tallies.js';
+import { scopeForWrite } from '../search/scope-boundary.js';
 import { ValidationError } from '../spec/errors.js';
-import { type MemoryInput, memoryInputSchema } from '../spec/memory.js';
+import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
 import { embeddingText } from '../text/memory-text.js';
 import { MAX_BATCH } from '../utils/common-schemas.js';
@@ -65,7 +66,8 @@ export interface RetainSettings {
   maxMemories: number | undefined;
 }
 
-function parseRetainInputs(input: unknown): z.output<typeof memoryInputSchema>[] {
+// Inputs are parsed and placed inside the client's scope before anything is written.
+function parseRetainInputs(input: unknown, clientScope: Scope | undefined): z.output<typeof memoryInputSchema>[] {
   const single = !Array.isArray(input);
   const items: unknown[] = single ? [input] : (input as unknown[]);
   if (items.length === 0 || items.length > MAX_BATCH) {
@@ -74,14 +76,11 @@ function parseRetainInputs(input: unknown): z.output<typeof memoryInputSchema>[]
       { component: 'retain' },
     );
   }
-  return items.map((item, index) =>
-    parseInput(
-      memoryInputSchema,
-      typeof item === 'string' ? { content: item } : item,
-      'retain',
-      single ? 'input' : `input[${index}]`,
-    ),
-  );
+  return items.map((item, index) => {
+    const field = single ? 'input' : `input[${index}]`;
+    const parsed = parseInput(memoryInputSchema, typeof item === 'string' ? { content: item } : item, 'retain', field);
+    return { ...parsed, scope: scopeForWrite(clientScope, parsed.scope, `${field}.scope`, 'retain') };
+  });
 }
 
 /** Ids the inputs bring themselves; the same id twice in one batch is refused. */
@@ -106,7 +105,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
   const pending = pendingEmbeddings(engine);
 
   async function retainMemories(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
-    const inputs = parseRetainInputs(input);
+    const inputs = parseRetainInputs(input, engine.scope);
     const { onDuplicate, contextWindow } = parseInput(retainOptionsSchema, retainOptions ?? {}, 'retain', 'options');
     const seenIds = ownIds(inputs);
     await engine.ready('retain');
@@ -181,6 +180,12 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     return outcome;
   }
 
+  // A conversation lands in the client's scope, narrowed by its own; another tenant's is refused.
+  const parseConversation = (input: unknown, component: string) => {
+    const conversation = parseInput(conversationInputSchema, input, component, 'input');
+    return { ...conversation, scope: scopeForWrite(engine.scope, conversation.scope, 'input.scope', component) };
+  };
+
   const conversationContext: ConversationContext = {
     store,
     embedder: engine.embedder,
@@ -202,7 +207,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
 
   async function retain(input: unknown, retainOptions?: unknown): Promise<RetainResult | ConversationRetainResult> {
     if (isConversationInput(input)) {
-      const conversation = parseInput(conversationInputSchema, input, 'retain', 'input');
+      const conversation = parseConversation(input, 'retain');
       await engine.ready('retain');
       return retainConversation(conversation, conversationContext);
     }
@@ -214,9 +219,9 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     retainAsync(input, retainOptions) {
       engine.assertOpen('retainAsync');
       // Validate now: a caller's mistake should surface at the call, not as an event later.
-      if (isConversationInput(input)) parseInput(conversationInputSchema, input, 'retainAsync', 'input');
+      if (isConversationInput(input)) parseConversation(input, 'retainAsync');
       else {
-        parseRetainInputs(input);
+        parseRetainInputs(input, engine.scope);
         parseInput(retainOptionsSchema, retainOptions ?? {}, 'retainAsync', 'options');
       }
       engine.background(
