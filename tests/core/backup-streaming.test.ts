@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createBackup, restoreBackup } from '../../src/core/lifecycle/backup/index.js';
+import { exportRecords } from '../../src/core/lifecycle/transfer.js';
+import { ValidationError } from '../../src/core/spec/errors.js';
+import type { MemoryStore } from '../../src/core/spec/store.js';
+import { TRANSFER_EMBEDDER as EMBEDDER, makeMemory } from '../contracts/memory-fixtures.js';
+import { manyMemories, measure, oneHugeLine, writeBigArchive } from '../helpers/big-archives.js';
+import { collect, STORES, type StoreFactory, tempDir } from '../helpers/stores.js';
+
+// Backups and restores stream: memory stays bounded whatever an archive unpacks to, and
+// building a large backup leaves the event loop free. The archives here unpack to hundreds
+// of megabytes from a few megabytes on disk; RSS is sampled every 5 ms while the work runs.
+
+const MB = 1024 * 1024;
+const dir = tempDir('memoir-streaming-');
+const archives = {
+  huge: path.join(dir, 'huge.tar.gz'),
+  mismatch: path.join(dir, 'mismatch.tar.gz'),
+  many: path.join(dir, 'many.tar.gz'),
+};
+const inflated = { huge: 0, mismatch: 0, many: 0 };
+
+beforeAll(async () => {
+  // 600 MB in one memory line, with a manifest that matches it exactly.
+  inflated.huge = await writeBigArchive(archives.huge, oneHugeLine(600 * MB), 1);
+  // 250 MB of valid memory lines; the manifest says one fewer, so only the last check fails.
+  inflated.mismatch = await writeBigArchive(archives.mismatch, manyMemories(2500, 100_000), 2499);
+  // The same 250 MB, with a matching manifest.
+  inflated.many = await writeBigArchive(archives.many, manyMemories(2500, 100_000), 2500);
+}, 120_000);
+
+async function openStore(make: StoreFactory): Promise<MemoryStore> {
+  const store = make();
+  await store.open(EMBEDDER);
+  await store.upsertMemories([{ memory: makeMemory({ content: 'Current data.' }), embedding: null }]);
+  return store;
+}
+
+function report(label: string, figures: { peakRssDelta: number; longestGap: number; ms: number }, bytes?: number) {
+  const size = bytes === undefined ? '' : `${Math.round(bytes / MB)} MiB, `;
+  console.info(
+    `${label}: ${size}peak RSS +${Math.round(figures.peakRssDelta / MB)} MiB, longest event-loop gap ${Math.round(figures.longestGap)} ms, ${Math.round(figures.ms)} ms`,
+  );
+}
+
+describe.each(STORES)('Backups stream (%s store)', (name, makeStore) => {
+  it('refuses a 600 MB one-line archive that matches its manifest without holding it', async () => {
+    const store = await openStore(makeStore);
+    const before = await collect(exportRecords(store));
+    const figures = await measure(() =>
+      restoreBackup(store, archives.huge, { confirm: true, embedder: EMBEDDER }).catch((error: unknown) => error),
+    );
+    report(`${name}: refuse 600 MB line`, figures, inflated.huge);
+    expect(ValidationError.isInstance(figures.result)).toBe(true);
+    expect((figures.result as Error).message).toMatch(/memories\.jsonl line 2: longer than/);
+    expect(figures.peakRssDelta).toBeLessThan(200 * MB);
+    expect(await collect(exportRecords(store))).toEqual(before);
+    await store.close();
+  }, 120_000);
+
+  it('reads every line of a 250 MB archive as a stream before refusing its counts', async () => {
+    const store = await openStore(makeStore);
+    const before = await collect(exportRecords(store));
+    const figures = await measure(() =>
+      restoreBackup(store, archives.mismatch, { confirm: true, embedder: EMBEDDER }).catch((error: unknown) => error),
+    );
+    report(`${name}: refuse 250 MB by count`, figures, inflated.mismatch);
+    expect(ValidationError.isInstance(figures.result)).toBe(true);
+    expect((figures.result as Error).message).toMatch(/count mismatch \(manifest 2499, memories\.jsonl holds 2500\)/);
+    expect(figures.peakRssDelta).toBeLessThan(150 * MB);
+    expect(await collect(exportRecords(store))).toEqual(before);
+    await store.close();
+  }, 120_000);
+
+  // The in-memory store keeps everything restored, and its transaction's undo log keeps
+  // every version replaced, in process memory by design: only a store on disk can show
+  // that restoring itself costs bounded memory.
+  it.skipIf(name === 'in-memory')(
+    'restores a 250 MB archive with bounded memory',
+    async () => {
+      const store = await openStore(makeStore);
+      const figures = await measure(() => restoreBackup(store, archives.many, { confirm: true, embedder: EMBEDDER }));
+      report(`${name}: restore 250 MB`, figures, inflated.many);
+      expect(figures.result.restored.memories).toBe(2500);
+      expect(await store.countMemories()).toBe(10);
+      expect(figures.peakRssDelta).toBeLessThan(150 * MB);
+      await store.close();
+    },
+    120_000,
+  );
+
+  it('builds a large backup without blocking the event loop', async () => {
+    const store = await make10kMemories(makeStore);
+    const backups = path.join(dir, `build-${name}`);
+    const figures = await measure(() => createBackup(store, { directory: backups, embedder: EMBEDDER, name: 'large' }));
+    report(`${name}: build backup (size is the gzipped archive)`, figures, figures.result.bytes);
+    expect(figures.result.counts.memories).toBe(10_000);
+    // Before streaming, gzipSync alone held the loop for seconds on this much data.
+    expect(figures.longestGap).toBeLessThan(750);
+    expect(figures.ms).toBeGreaterThan(4 * figures.longestGap);
+    expect(fs.readdirSync(backups).filter((file) => file.startsWith('.'))).toEqual([]);
+    await store.close();
+  }, 120_000);
+});
+
+/** 10,000 memories carrying 5,000 characters of incompressible metadata each: about 50 MB. */
+async function make10kMemories(make: StoreFactory): Promise<MemoryStore> {
+  const store = make();
+  await store.open(EMBEDDER);
+  const start = Date.UTC(2025, 0, 1);
+  for (let i = 0; i < 10_000; i += 500) {
+    await store.upsertMemories(
+      Array.from({ length: 500 }, (_, j) => ({
+        memory: makeMemory({
+          metadata: { blob: randomBytes(3750).toString('base64') },
+          createdAt: new Date(start + (i + j) * 1000).toISOString(),
+        }),
+        embedding: null,
+      })),
+    );
+  }
+  return store;
+}

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { tarStream } from '../../src/core/lifecycle/backup/index.js';
+import { FIXTURE_TIME } from '../contracts/memory-fixtures.js';
+
+// Archives of hundreds of megabytes that take a few hundred kilobytes on disk, written as
+// streams so the test process itself never holds them: what an attacker sends, and what a
+// large honest backup looks like, for the tests that measure memory and event-loop time.
+
+/** The chunks of a dump, produced afresh on every call. */
+export type DumpSource = () => AsyncIterable<Buffer>;
+
+const HEADER = '{"type":"header","format":"memoir-jsonl","version":1,"embedder":null}\n';
+
+/** A memory line as `exportRecords` writes it (keys sorted), with `blob` in its metadata. */
+export function memoryLine(id: string, blob: string): string {
+  const memory = {
+    abstract: 'Big.',
+    accessCount: 0,
+    bookmarked: false,
+    category: 'note',
+    content: 'Big.',
+    context: null,
+    createdAt: FIXTURE_TIME,
+    entities: [],
+    fingerprint: 'f',
+    id,
+    importance: 0.5,
+    invalidationReason: null,
+    kind: 'world',
+    lastAccessedAt: null,
+    metadata: { blob },
+    occurredAt: FIXTURE_TIME,
+    overview: null,
+    scope: {},
+    sessionId: null,
+    source: null,
+    supersededBy: null,
+    updatedAt: FIXTURE_TIME,
+    validFrom: FIXTURE_TIME,
+    validTo: null,
+  };
+  return `{"type":"memory","memory":${JSON.stringify(memory)},"embedding":null}\n`;
+}
+
+/** A dump of `lines` memory lines, each holding `blobChars` characters, cycling over `distinctIds` ids. */
+export function manyMemories(lines: number, blobChars: number, distinctIds = 10): DumpSource {
+  const blob = 'x'.repeat(blobChars);
+  return async function* () {
+    yield Buffer.from(HEADER);
+    for (let i = 0; i < lines; i++) yield Buffer.from(memoryLine(`big-${i % distinctIds}`, blob));
+  };
+}
+
+/** A dump whose one memory line has `contentBytes` of content: far over any line cap. */
+export function oneHugeLine(contentBytes: number): DumpSource {
+  const chunk = Buffer.alloc(1024 * 1024, 'a');
+  return async function* () {
+    yield Buffer.from(HEADER);
+    yield Buffer.from('{"type":"memory","memory":{"content":"');
+    for (let left = contentBytes; left > 0; left -= chunk.length) yield chunk.subarray(0, Math.min(left, chunk.length));
+    yield Buffer.from('"},"embedding":null}\n');
+  };
+}
+
+/**
+ * Write a backup archive of `dump` to `path` whose manifest matches it exactly (size,
+ * sha256 and the memory count given), streaming all the way.
+ */
+export async function writeBigArchive(path: string, dump: DumpSource, memories: number): Promise<number> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of dump()) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  const manifest = Buffer.from(
+    JSON.stringify({
+      format: 'memoir-backup',
+      version: 1,
+      createdAt: FIXTURE_TIME,
+      name: 'big',
+      files: { 'memories.jsonl': { sha256: hash.digest('hex'), bytes } },
+      counts: { memories, opinions: 0, procedures: 0, sessions: 0, entities: 0 },
+    }),
+  );
+  await pipeline(
+    tarStream([
+      { name: 'manifest.json', size: manifest.length, data: manifest },
+      { name: 'memories.jsonl', size: bytes, data: dump },
+    ]),
+    createGzip({ level: 1 }),
+    createWriteStream(path),
+  );
+  return bytes;
+}
+
+/** Peak growth of the resident set while `work` runs, sampled every few milliseconds, and the longest pause between samples. */
+export async function measure<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; peakRssDelta: number; longestGap: number; ms: number }> {
+  const baseline = process.memoryUsage.rss();
+  let peak = baseline;
+  let last = performance.now();
+  let longestGap = 0;
+  const start = last;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longestGap = Math.max(longestGap, now - last);
+    last = now;
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 5);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { result, peakRssDelta: peak - baseline, longestGap, ms: performance.now() - start };
+  } finally {
+    clearInterval(timer);
+  }
+}
