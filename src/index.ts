@@ -45,10 +45,11 @@ export type {
 export type { PipelineStage, PipelineStats, StageStats } from './core/engine/pipeline-stats.js';
 export type { Attachment } from './core/lifecycle/attachments.js';
 export type { AttachmentsApi } from './core/lifecycle/attachments-api.js';
-export type { BackupCounts, BackupInfo, RestoreReport } from './core/lifecycle/backup/index.js';
+export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/lifecycle/backup/index.js';
 export type { BackupApi } from './core/lifecycle/backup-api.js';
 export type { CleanupResult } from './core/lifecycle/cleanup.js';
 export type { ConsolidateResult, ConsolidationRecord } from './core/lifecycle/consolidate.js';
+export type { DoctorApi, DoctorReport } from './core/lifecycle/doctor-api.js';
 export type { MaintenanceApi, ReindexOptions, ReindexResult } from './core/lifecycle/maintenance-api.js';
 export type { MemoryStats, StatsApi } from './core/lifecycle/stats-api.js';
 export type { ImportResult } from './core/lifecycle/transfer.js';
@@ -130,6 +131,7 @@ export type {
   RecordCollection,
   SearchHit,
   StoreCapabilities,
+  StoreCheck,
   StoreStats,
   VectorSearchQuery,
 } from './core/spec/store.js';

@@ -1,5 +1,7 @@
 /** The commander program behind `memoir`. */
 import { Command } from 'commander';
+import { registerBackupCommands } from './cli-commands-backup.js';
+import { registerDoctorCommands } from './cli-commands-doctor.js';
 import { registerMemoryCommands } from './cli-commands-memory.js';
 import { registerTransferCommands } from './cli-commands-transfer.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
@@ -43,5 +45,7 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input.`,
     });
   registerMemoryCommands(program, context);
   registerTransferCommands(program, context);
+  registerBackupCommands(program, context);
+  registerDoctorCommands(program, context);
   return program;
 }

@@ -172,14 +172,14 @@ export async function checkSqliteFile(path: string, options: CheckSqliteFileOpti
     counts: null,
     problems: [],
   };
+  if (facts.bytes === 0 && facts.walBytes > 0) {
+    report.problems.push(
+      `the file is ${facts.exists ? 'empty (0 bytes)' : 'missing'} but its write-ahead log holds ${facts.walBytes} bytes; opening it with SQLite would discard them`,
+    );
+    return { ...report, status: 'damaged' };
+  }
   if (!facts.exists) return { ...report, status: 'missing' };
   if (facts.bytes === 0) {
-    if (facts.walBytes > 0) {
-      report.problems.push(
-        `the file is empty (0 bytes) but its write-ahead log holds ${facts.walBytes} bytes; opening it with SQLite would discard them`,
-      );
-      return { ...report, status: 'damaged' };
-    }
     report.problems.push('the file is empty (0 bytes): it holds no memories; if it held some, it was truncated');
     return { ...report, status: 'empty' };
   }

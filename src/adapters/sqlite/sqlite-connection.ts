@@ -66,11 +66,11 @@ function refuseBeforeOpening(path: string, facts: FileFacts, readOnly: string | 
       'it does not start with the SQLite header (its first page was overwritten, or it is not a SQLite database)',
     );
   }
-  // SQLite deletes the WAL of a 0-byte database: the committed data in it would be gone.
-  if (facts.exists && facts.bytes === 0 && facts.walBytes > 0) {
+  // SQLite deletes the WAL of a missing or 0-byte database: the committed data in it would be gone.
+  if (facts.bytes === 0 && facts.walBytes > 0) {
     throw damagedError(
       path,
-      `the file is empty (0 bytes) but its write-ahead log holds ${facts.walBytes} bytes; opening it would discard them`,
+      `the file is ${facts.exists ? 'empty (0 bytes)' : 'missing'} but its write-ahead log (${path}-wal) holds ${facts.walBytes} bytes; opening it would discard them`,
     );
   }
   if (readOnly !== null && (!facts.exists || facts.bytes === 0)) {
@@ -89,7 +89,8 @@ function prepare(db: SqliteDatabase, settings: ConnectionSettings, facts: FileFa
   if (check && facts.exists && facts.bytes > 0) {
     const rows = db.prepare('PRAGMA quick_check(3)').pluck().all() as string[];
     if (rows.length !== 1 || rows[0] !== 'ok') {
-      throw damagedError(settings.path, `PRAGMA quick_check found: ${rows.join('; ')}`);
+      const found = rows.flatMap((row) => row.split('\n')).filter((line) => line && !line.startsWith('***'));
+      throw damagedError(settings.path, `PRAGMA quick_check found ${found.join('; ')}`);
     }
   }
   if (readOnly === null) db.pragma('journal_mode = WAL');

@@ -54,13 +54,12 @@ export function inspectFile(path: string): FileFacts {
   const bytes = sizeOf(path);
   const directory = dirname(path);
   const directoryWritable = sizeOf(directory) === null || canWrite(directory);
-  if (bytes === null) {
-    return { exists: false, bytes: 0, walBytes: 0, sqliteHeader: false, writable: directoryWritable };
-  }
+  const walBytes = sizeOf(`${path}-wal`) ?? 0;
+  if (bytes === null) return { exists: false, bytes: 0, walBytes, sqliteHeader: false, writable: directoryWritable };
   return {
     exists: true,
     bytes,
-    walBytes: sizeOf(`${path}-wal`) ?? 0,
+    walBytes,
     sqliteHeader: bytes > 0 && startsWithHeader(path),
     writable: directoryWritable && canWrite(path),
   };

@@ -113,19 +113,19 @@ export class PageFile {
   readonly headerValid: boolean;
   /** Committed pages taken from the WAL. */
   readonly walPages: number;
-  readonly #main: number;
+  readonly #main: number | null;
   readonly #mainBytes: number;
   readonly #wal: number | null;
   readonly #walFrames: Map<number, number>;
 
-  private constructor(main: number, wal: number | null) {
+  private constructor(main: number | null, wal: number | null) {
     this.#main = main;
     this.#wal = wal;
-    this.#mainBytes = fstatSync(main).size;
+    this.#mainBytes = main === null ? 0 : fstatSync(main).size;
     const walIndex = wal === null ? null : indexWal(wal, fstatSync(wal).size);
     this.#walFrames = walIndex?.frames ?? new Map();
     this.walPages = this.#walFrames.size;
-    const mainHeader = readAt(main, HEADER_BYTES, 0);
+    const mainHeader = main === null ? Buffer.alloc(0) : readAt(main, HEADER_BYTES, 0);
     // A damaged header falls back to the WAL's page size, then to SQLite's default.
     this.pageSize = walIndex?.pageSize ?? headerPageSize(mainHeader) ?? DEFAULT_PAGE_SIZE;
     this.pageCount =
@@ -139,19 +139,31 @@ export class PageFile {
     this.encoding = encoding === 2 ? 'utf-16le' : encoding === 3 ? 'utf-16be' : 'utf-8';
   }
 
-  /** Open `path` (and `<path>-wal` when present) for reading. Close it when done. */
+  /**
+   * Open `path` and `<path>-wal` for reading; either may be missing (a WAL left beside a
+   * deleted file still holds its commits), not both. Close it when done.
+   */
   static open(path: string): PageFile {
-    const main = openSync(path, 'r');
-    let wal: number | null = null;
+    const tryOpen = (file: string) => {
+      try {
+        return openSync(file, 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    };
+    const wal = tryOpen(`${path}-wal`);
+    let main: number | null;
     try {
-      wal = openSync(`${path}-wal`, 'r');
-    } catch {
-      // No WAL: every page is in the main file.
+      main = tryOpen(path) ?? (wal === null ? openSync(path, 'r') : null);
+    } catch (error) {
+      if (wal !== null) closeSync(wal);
+      throw error;
     }
     try {
       return new PageFile(main, wal);
     } catch (error) {
-      closeSync(main);
+      if (main !== null) closeSync(main);
       if (wal !== null) closeSync(wal);
       throw error;
     }
@@ -169,7 +181,7 @@ export class PageFile {
     const inWal = this.#walFrames.get(number);
     if (inWal !== undefined && this.#wal !== null) return readAt(this.#wal, this.pageSize, inWal);
     const offset = (number - 1) * this.pageSize;
-    if (offset + this.pageSize > this.#mainBytes) return undefined;
+    if (this.#main === null || offset + this.pageSize > this.#mainBytes) return undefined;
     return readAt(this.#main, this.pageSize, offset);
   }
 
@@ -210,7 +222,7 @@ export class PageFile {
 
   /** Release the file handles. */
   close(): void {
-    closeSync(this.#main);
+    if (this.#main !== null) closeSync(this.#main);
     if (this.#wal !== null) closeSync(this.#wal);
   }
 }

@@ -4,6 +4,7 @@ import type { MemoirEvents } from '../engine/events.js';
 import { createMemoryEngine, type EngineDefaults } from '../engine/memory-engine.js';
 import { type AttachmentsApi, createAttachmentsApi } from '../lifecycle/attachments-api.js';
 import { type BackupApi, createBackupApi } from '../lifecycle/backup-api.js';
+import { createDoctorApi, type DoctorApi } from '../lifecycle/doctor-api.js';
 import { createMaintenanceApi, type MaintenanceApi } from '../lifecycle/maintenance-api.js';
 import { createStatsApi, type StatsApi } from '../lifecycle/stats-api.js';
 import { createMemoriesApi, type MemoriesApi } from '../memories/memories-api.js';
@@ -27,7 +28,8 @@ export interface MemoryClient
     StatsApi,
     MaintenanceApi,
     BackupApi,
-    AttachmentsApi {
+    AttachmentsApi,
+    DoctorApi {
   /** The store in use. */
   readonly store: MemoryStore;
   /** The embedder in use. */
@@ -79,6 +81,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ]),
     ...track(createBackupApi(engine), ['backup', 'restore', 'clearAll', 'import']),
     ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
+    ...track(createDoctorApi(engine), ['doctor']),
     on(event, listener) {
       engine.events.on(event, listener as never);
       return client;

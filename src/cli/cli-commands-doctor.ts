@@ -1,0 +1,178 @@
+/** doctor: check the store file, and repair it by salvage or from a backup. */
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { checkSqliteFile, type SqliteFileCheck } from '../adapters/sqlite/index.js';
+import { backupDirectory, describeCounts } from './cli-commands-backup.js';
+import type { CliContext } from './cli-context.js';
+import {
+  newestVerifyingBackup,
+  type RejectedBackup,
+  repairBySalvage,
+  repairFromBackup,
+  type VerifiedBackup,
+  verifyOne,
+} from './cli-doctor.js';
+import { CliError, CliUsageError } from './cli-errors.js';
+import { formatBytes } from './cli-format.js';
+
+interface DoctorFlags {
+  repair?: boolean;
+  restoreBackup?: string | true;
+}
+
+/** The `memoir doctor …` command line that reaches the same file. */
+function doctorCall(context: CliContext, file: string | undefined): string {
+  const home = context.globals.home === undefined ? '' : ` --home ${context.globals.home}`;
+  return `memoir doctor${file === undefined ? '' : ` ${file}`}${home}`;
+}
+
+function summary(check: SqliteFileCheck): string {
+  const facts = [`${formatBytes(check.bytes)} (write-ahead log ${formatBytes(check.walBytes)})`];
+  if (check.schemaVersion !== null) facts.push(`schema ${check.schemaVersion}`);
+  facts.push(`integrity check ${check.integrity}`, `full-text check ${check.fullText}`);
+  if (check.readOnly) facts.push('read-only');
+  const counts = check.counts;
+  const held = counts ? ` — ${describeCounts(counts)}, ${counts.embeddings} embeddings` : '';
+  return `${check.path}: ${check.status}${held}\n  ${facts.join(', ')}`;
+}
+
+function backupLine(
+  directory: string,
+  found: { backup: VerifiedBackup | null; rejected: RejectedBackup[]; count: number },
+) {
+  if (found.count === 0) return `Backups: none in ${directory}.`;
+  const newest = found.backup
+    ? `newest that verifies: "${found.backup.name}" of ${found.backup.createdAt} (${describeCounts(found.backup.counts)}), ${found.backup.path}`
+    : 'none of them verifies';
+  const skipped = found.rejected.map((each) => `\n  - ${each.path} does not verify: ${each.reason}`).join('');
+  return `Backups: ${found.count} in ${directory}; ${newest}.${skipped}`;
+}
+
+async function diagnose(context: CliContext, path: string, file: string | undefined) {
+  const check = await checkSqliteFile(path);
+  const directory = backupDirectory(context);
+  const healthy = check.status === 'ok' || check.status === 'missing';
+  // Reading every backup back costs time: only when a repair may need one.
+  const backups = healthy ? null : await newestVerifyingBackup(directory);
+  if (context.json) context.printJson({ ...check, backups: backups && { directory, ...backups } });
+  else {
+    context.print(summary(check));
+    for (const problem of check.problems) context.print(`  - ${problem}`);
+    if (backups) context.print(backupLine(directory, backups));
+  }
+  if (healthy || check.status === 'newer') {
+    if (check.status === 'newer')
+      throw new CliError(`${path} was made by a newer memoir`, 'Upgrade memoir to open it.');
+    return;
+  }
+  const call = doctorCall(context, file);
+  const fromBackup = backups?.backup
+    ? `\`${call} --restore-backup\` to start again from "${backups.backup.name}" of ${backups.backup.createdAt}`
+    : '';
+  if (check.status === 'empty') {
+    throw new CliError(
+      `${path} is empty (0 bytes)`,
+      fromBackup
+        ? `Run ${fromBackup}; the empty file is moved aside, not deleted.`
+        : 'No backup verifies; the next write starts a new, empty store there (with a warning).',
+    );
+  }
+  throw new CliError(
+    `${path} is ${check.status}`,
+    `Run \`${call} --repair\` to move it aside and salvage every row that still reads into a new file${fromBackup ? `, or ${fromBackup}` : ''}. The damaged file is never deleted.`,
+  );
+}
+
+async function salvage(context: CliContext, path: string, file: string | undefined) {
+  const check = await checkSqliteFile(path);
+  if (check.status === 'ok' || check.status === 'missing' || check.status === 'newer') {
+    throw new CliError(
+      `${path} is ${check.status}: there is nothing to salvage`,
+      check.status === 'missing'
+        ? `Run \`${doctorCall(context, file)} --restore-backup\` to start from the newest backup that verifies.`
+        : 'Nothing was changed.',
+    );
+  }
+  const outcome = await repairBySalvage(path, context.now());
+  if (context.json) return context.printJson({ before: check, ...outcome });
+  const { recovered } = outcome.salvage;
+  context.print(`Moved the damaged file to ${outcome.movedTo}.`);
+  context.print(
+    `Salvaged ${describeCounts(recovered)} into a new ${path}; ${recovered.embeddings} of the memories kept their embedding.`,
+  );
+  const losses = [
+    outcome.salvage.lostPages > 0 ? `${outcome.salvage.lostPages} pages could not be read` : '',
+    outcome.salvage.orphanPages > 0
+      ? `${outcome.salvage.orphanPages} pages were found cut off from their table and read by shape`
+      : '',
+    outcome.salvage.unreadableRows > 0 ? `${outcome.salvage.unreadableRows} rows did not read back` : '',
+  ].filter(Boolean);
+  if (losses.length > 0) context.print(`  ${losses.join('; ')}.`);
+  context.print(summary(outcome.after));
+  if (recovered.embeddings < recovered.memories) {
+    context.note('hint: Run `memoir reindex` to embed the memories that lost their embedding.');
+  }
+  context.note(
+    'hint: `memoir backup --list` shows the backups; `memoir restore <file> --yes` replaces the salvaged data with one.',
+  );
+}
+
+async function restoreFromBackup(context: CliContext, path: string, choice: string | true) {
+  const check = await checkSqliteFile(path);
+  if (check.status === 'ok' || check.status === 'newer') {
+    throw new CliError(
+      `${path} is ${check.status}; doctor restores only over a damaged, empty or missing store, and nothing was changed`,
+      'To replace the data with a backup anyway, run `memoir restore <file> --yes` (it backs up the current data first).',
+    );
+  }
+  let backup: VerifiedBackup;
+  if (choice === true) {
+    const found = await newestVerifyingBackup(backupDirectory(context));
+    if (!found.backup) {
+      throw new CliError(
+        `no backup in ${backupDirectory(context)} verifies${found.count > 0 ? ` (${found.count} tried)` : ''}`,
+        `Pass a backup archive: \`memoir doctor --restore-backup <file>\`, or \`memoir doctor --repair\` to salvage the file instead.`,
+      );
+    }
+    backup = found.backup;
+  } else backup = await verifyOne(resolve(choice));
+  const client = await context.client();
+  const outcome = await repairFromBackup(path, backup, {
+    now: context.now(),
+    embedder: { id: client.embedder.id, dimensions: client.embedder.dimensions },
+    logger: context.logger,
+  });
+  if (context.json) return context.printJson({ before: check, backup, ...outcome });
+  if (outcome.movedTo) context.print(`Moved the damaged file to ${outcome.movedTo}.`);
+  context.print(
+    `Restored ${describeCounts(outcome.restored.restored)} from "${backup.name}" of ${backup.createdAt} (${backup.path}) into a new ${path}.`,
+  );
+  context.print(summary(outcome.after));
+}
+
+/** Add doctor. */
+export function registerDoctorCommands(program: Command, context: CliContext): void {
+  program
+    .command('doctor')
+    .description(
+      'Check the store file for damage (integrity, full-text index, counts); --repair or --restore-backup fix it, keeping the damaged file.',
+    )
+    .argument('[file]', 'the SQLite file to check (default: <home>/memoir.sqlite)')
+    .option('--repair', 'move a damaged file aside and salvage every row that still reads into a new one')
+    .option(
+      '--restore-backup [archive]',
+      'move a damaged file aside and restore a backup into a new one: this archive, or the newest in <home>/backups that verifies',
+    )
+    .action(async (file: string | undefined, flags: DoctorFlags) => {
+      if (flags.repair && flags.restoreBackup !== undefined) {
+        throw new CliUsageError(
+          '--repair and --restore-backup are two ways to repair; pick one',
+          '--repair keeps what the damaged file still holds; --restore-backup starts again from a backup.',
+        );
+      }
+      const path = file === undefined ? join(context.config.home, 'memoir.sqlite') : resolve(file);
+      if (flags.repair) return salvage(context, path, file);
+      if (flags.restoreBackup !== undefined) return restoreFromBackup(context, path, flags.restoreBackup);
+      return diagnose(context, path, file);
+    });
+}

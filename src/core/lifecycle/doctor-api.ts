@@ -1,0 +1,81 @@
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { MemoirError } from '../spec/errors.js';
+import { type BackupListing, listBackups } from './backup/index.js';
+
+/** What `doctor()` found. */
+export interface DoctorReport {
+  /** The store's name (`sqlite`, `in-memory`, …). */
+  store: string;
+  /** True when nothing is wrong with the stored data. */
+  ok: boolean;
+  /**
+   * How the store was checked: `check` when it checked itself (integrity of its files and
+   * indexes), `probe` when it has no `check()` and was only opened and counted.
+   */
+  method: 'check' | 'probe';
+  /** What is wrong, one sentence each; empty when `ok`. */
+  problems: string[];
+  /** What to do about it, when known (for the SQLite store, the `memoir doctor` repair commands). */
+  suggestion: string | undefined;
+  /** Facts the store reported beside the verdict (file, size, which checks ran). */
+  details: Record<string, string | number | boolean | null>;
+  /** The backups a repair could start from (listed, not verified). */
+  backups: {
+    /** The backup directory. */
+    directory: string;
+    /** How many backups it holds. */
+    count: number;
+    /** The newest, or null when there is none. */
+    newest: BackupListing | null;
+  };
+}
+
+/** Checking the store for damage. */
+export interface DoctorApi {
+  /**
+   * Check the store for damage without changing anything, and list the backups a repair
+   * could start from. Resolves with the findings rather than rejecting when the store is
+   * damaged, and works when the store cannot open because of it. Repairing is the
+   * `memoir doctor` command's job: it moves a damaged file aside (never deleting it) and
+   * salvages what it holds or restores a backup.
+   */
+  doctor(): Promise<DoctorReport>;
+}
+
+async function probe(engine: MemoryEngine): Promise<Pick<DoctorReport, 'ok' | 'problems' | 'suggestion'>> {
+  try {
+    await engine.ready('doctor');
+    await engine.store.stats();
+    return { ok: true, problems: [], suggestion: undefined };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      problems: [message.replace(/^\[memoir\] /, '')],
+      suggestion: MemoirError.isInstance(error) ? error.suggestion : undefined,
+    };
+  }
+}
+
+/** The doctor feature over an engine: the store's own check when it has one, else an open-and-count probe. */
+export function createDoctorApi(engine: MemoryEngine): DoctorApi {
+  return {
+    async doctor() {
+      const { store } = engine;
+      // Not through engine.ready(): a damaged store cannot open, and the check must still run.
+      const checked = store.check ? await store.check() : undefined;
+      const verdict = checked
+        ? { ok: checked.ok, problems: checked.problems, suggestion: checked.suggestion }
+        : await probe(engine);
+      const directory = engine.backupDirectory();
+      const backups = await listBackups(directory).catch(() => []);
+      return {
+        store: store.name,
+        method: checked ? 'check' : 'probe',
+        ...verdict,
+        details: checked?.details ?? {},
+        backups: { directory, count: backups.length, newest: backups[0] ?? null },
+      };
+    },
+  };
+}
