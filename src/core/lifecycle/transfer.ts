@@ -407,9 +407,16 @@ function outsideScope(line: number, field: string, scope: Scope, found: Scope): 
   );
 }
 
+/** Each id with the first line that holds it. */
+function firstLines(pairs: readonly [string, number][]): Map<string, number> {
+  const lines = new Map<string, number>();
+  for (const [id, line] of pairs) if (!lines.has(id)) lines.set(id, line);
+  return lines;
+}
+
 /** Refuse a batch that would replace, by id, a memory or record of another scope. */
 async function checkIdsInScope(store: MemoryStore, batch: PendingBatch, scope: Scope): Promise<void> {
-  const lineOf = new Map(batch.memories.map(({ record, line }) => [record.memory.id, line]));
+  const lineOf = firstLines(batch.memories.map(({ record, line }) => [record.memory.id, line]));
   for (const existing of await store.getMemories([...lineOf.keys()])) {
     if (!scopeMatches(existing.scope, scope)) {
       throw lineError(lineOf.get(existing.id)!, [
@@ -418,7 +425,7 @@ async function checkIdsInScope(store: MemoryStore, batch: PendingBatch, scope: S
     }
   }
   for (const [key, pending] of batch.records) {
-    const lines = new Map(pending.map(({ record, line }) => [record.id, line]));
+    const lines = firstLines(pending.map(({ record, line }) => [record.id, line]));
     for (const existing of await (store[key] as RecordCollection<AnyRecord>).get([...lines.keys()])) {
       if (!scopeMatches(existing.scope, scope)) {
         throw lineError(lines.get(existing.id)!, [

@@ -12,7 +12,7 @@ import { ValidationError } from '../../spec/errors.js';
 import type { Scope } from '../../spec/memory.js';
 import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } from '../../spec/store.js';
 import { exportLines, hasScope } from '../transfer.js';
-import { adjustForeignSessions, deleteScope } from './backup-clear.js';
+import { deleteScope } from './backup-clear.js';
 import { type DumpItem, idOfItem, lineLabel } from './backup-dump.js';
 import { DEFAULT_KEEP, pruneBackups, sanitizeBackupName, stamp } from './backup-files.js';
 import { type BackupCounts, invalid } from './backup-manifest.js';
@@ -136,7 +136,8 @@ export async function createBackup(store: MemoryStore, options: CreateBackupOpti
 
 /**
  * Delete every memory, opinion, procedure, session and entity — or, with `scope`, only
- * those of that scope, keeping other scopes' session tallies in step — in one transaction.
+ * those of that scope (tallies of other scopes stay true: records are keyed by the exact
+ * scope of what they count) — in one transaction.
  * Resolves to how many of each were deleted.
  */
 export async function clearStore(store: MemoryStore, options: { scope?: Scope } = {}): Promise<BackupCounts> {
@@ -149,7 +150,7 @@ async function refuseForeignIds(store: MemoryStore, items: readonly DumpItem[], 
   const byKey = new Map<DumpItem['key'], Map<string, number>>();
   for (const item of items) {
     const lines = byKey.get(item.key) ?? new Map<string, number>();
-    lines.set(idOfItem(item), item.line);
+    if (!lines.has(idOfItem(item))) lines.set(idOfItem(item), item.line);
     byKey.set(item.key, lines);
   }
   for (const [key, lines] of byKey) {
@@ -174,12 +175,7 @@ async function refuseForeignIds(store: MemoryStore, items: readonly DumpItem[], 
 }
 
 /** Write one batch of a checked archive; resolves to how many embeddings were dropped. */
-async function writeItems(
-  store: MemoryStore,
-  items: readonly DumpItem[],
-  keepEmbeddings: boolean,
-  sessions: Map<string, number>,
-): Promise<number> {
+async function writeItems(store: MemoryStore, items: readonly DumpItem[], keepEmbeddings: boolean): Promise<number> {
   let skipped = 0;
   const memories: MemoryRecord[] = [];
   const records = new Map<Exclude<DumpItem['key'], 'memories'>, { id: string }[]>();
@@ -188,7 +184,6 @@ async function writeItems(
       const { memory, embedding } = item.record;
       if (embedding && !keepEmbeddings) skipped += 1;
       memories.push({ memory, embedding: keepEmbeddings ? embedding : null });
-      if (memory.sessionId !== null) sessions.set(memory.sessionId, (sessions.get(memory.sessionId) ?? 0) + 1);
     } else {
       const pending = records.get(item.key) ?? [];
       pending.push(item.record);
@@ -244,20 +239,18 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
     let skippedEmbeddings = 0;
     await store.transaction(async () => {
       await deleteScope(store, scope);
-      const sessions = new Map<string, number>();
       const applied = await scanBackupFile(handle, path, {
         maxBytes: options.maxBytes,
         scope,
         onBatch: async (items) => {
           // After the delete, any id still present belongs to another scope.
           if (scope) await refuseForeignIds(store, items, scope);
-          skippedEmbeddings += await writeItems(store, items, keepEmbeddings, sessions);
+          skippedEmbeddings += await writeItems(store, items, keepEmbeddings);
         },
       });
       if (!sameManifest(checked, applied)) {
         throw invalid([{ field: path, message: 'the file changed while it was being restored' }]);
       }
-      if (scope) await adjustForeignSessions(store, sessions, 1, scope);
     });
     return {
       restored: checked.counts,
