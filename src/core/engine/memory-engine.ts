@@ -2,20 +2,18 @@ import { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import type { Embedder } from '../spec/embedder.js';
 import { MemoirError, ProviderError, StoreError } from '../spec/errors.js';
-import type { GenerateRequest, LanguageModel } from '../spec/language-model.js';
+import type { LanguageModel } from '../spec/language-model.js';
 import type { Scope } from '../spec/memory.js';
 import type { Clock, IdGenerator, Logger } from '../spec/runtime.js';
 import type { EmbedderIdentity, MemoryStore } from '../spec/store.js';
-import { type Deadline, startDeadline, untilAborted } from '../utils/deadline.js';
 import { LruCache } from '../utils/lru-cache.js';
 import { createConsoleLogger, randomIds, systemClock } from '../utils/runtime-defaults.js';
 import type { MemoirEvents } from './events.js';
 import { emptyPipelineStats, type PipelineStats } from './pipeline-stats.js';
+import { createProviderBounds } from './provider-bounds.js';
 import { generateSessionId } from './session-id.js';
 
 const DEFAULT_EMBED_BATCH = 256;
-const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
-const DEFAULT_PROVIDER_TIMEOUT_MS = 120_000;
 
 /** What the engine is built from: the parts createMemory was given, already validated. */
 export interface EngineOptions {
@@ -187,65 +185,9 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
   let attachmentDirectory: string | undefined;
 
   const identity = (): EmbedderIdentity => ({ id: embedder.id, dimensions: embedder.dimensions });
-  const closeTimeoutMs = settings.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-  const providerTimeoutMs = settings.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-  // Deadlines of the provider calls running now, for close() to abort; one each, so a
-  // thousand concurrent calls add no listeners to a shared signal.
-  const providerCalls = new Set<Deadline>();
-  let providersStopped = false;
-
-  const stoppedError = (what: string, component: string) =>
-    new ProviderError(
-      `${what} was aborted: the memory client closed and closeTimeoutMs (${closeTimeoutMs} ms) passed`,
-      {
-        component,
-        retryable: true,
-        suggestion: 'Raise closeTimeoutMs to give provider calls longer to finish when the client closes.',
-      },
-    );
-
-  /** Run one provider call under the close signal and the providerTimeoutMs deadline. */
-  async function bounded<T>(
-    what: string,
-    component: string,
-    callerSignal: AbortSignal | undefined,
-    call: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    if (providersStopped) throw stoppedError(what, component);
-    const deadline = startDeadline(providerTimeoutMs, callerSignal);
-    providerCalls.add(deadline);
-    try {
-      // The race settles even when the port ignores the signal; a sync throw becomes a rejection.
-      return await untilAborted(
-        Promise.resolve().then(() => call(deadline.signal)),
-        deadline.signal,
-      );
-    } catch (error) {
-      if (deadline.cause === 'parent') throw callerSignal?.reason;
-      if (deadline.cause === 'abort') throw stoppedError(what, component);
-      if (deadline.cause === 'timeout') {
-        throw new ProviderError(`${what} gave no answer within providerTimeoutMs (${providerTimeoutMs} ms)`, {
-          component,
-          retryable: true,
-          suggestion: 'Check the provider, or raise providerTimeoutMs if its calls legitimately take longer.',
-        });
-      }
-      throw error;
-    } finally {
-      providerCalls.delete(deadline);
-      deadline.dispose();
-    }
-  }
-
-  const model = settings.languageModel;
-  const languageModel: LanguageModel | undefined = model && {
-    specificationVersion: 'v1',
-    id: model.id,
-    generate: (request: GenerateRequest) =>
-      bounded(`language model ${model.id}`, 'languageModel', request?.signal, (signal) =>
-        model.generate({ ...request, signal }),
-      ),
-  };
+  // Every embedder and model call is bounded by providerTimeoutMs and aborted by close().
+  const bounds = createProviderBounds(settings);
+  const languageModel = settings.languageModel && bounds.model(settings.languageModel);
   const runOpenHooks = () => {
     for (const hook of openHooks) {
       try {
@@ -304,7 +246,7 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
         const batch = texts.slice(start, start + batchSize);
         let result: Float32Array[];
         try {
-          result = await bounded(`embedder ${embedder.id}`, component, undefined, (signal) =>
+          result = await bounds.run(`embedder ${embedder.id}`, component, undefined, (signal) =>
             embedder.embed(batch, { signal }),
           );
         } catch (error) {
@@ -397,10 +339,7 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
         for (const hook of closeHooks) hook();
         // After the grace period, provider calls still running are aborted and new ones refused,
         // so a hung provider cannot hold close(); the calls then keep what they hold and settle.
-        const grace = setTimeout(() => {
-          providersStopped = true;
-          for (const call of providerCalls) call.abort(stoppedError('provider call', 'close'));
-        }, closeTimeoutMs);
+        const grace = setTimeout(() => bounds.stop(), bounds.closeTimeoutMs);
         try {
           // Calls already started finish (their background work too); new ones were refused above.
           while (inFlight.size > 0) await Promise.all([...inFlight]);
