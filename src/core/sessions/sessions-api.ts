@@ -81,19 +81,15 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
   function merged(group: readonly Session[]): Session {
     const [first, ...rest] = group.map(asSession) as [Session, ...Session[]];
     if (rest.length === 0) return first;
-    return rest.reduce<Session>(
-      (sum, record) => ({
-        ...sum,
-        startedAt: record.startedAt < sum.startedAt ? record.startedAt : sum.startedAt,
-        endedAt:
-          record.endedAt !== null && (sum.endedAt === null || record.endedAt > sum.endedAt)
-            ? record.endedAt
-            : sum.endedAt,
-        memoryCount: sum.memoryCount + record.memoryCount,
-        summary: sum.summary ?? record.summary,
-      }),
-      { ...first, scope: engine.scope ?? {} },
-    );
+    const sum: Session = { ...first, scope: engine.scope ?? {} };
+    for (const record of rest) {
+      if (record.startedAt < sum.startedAt) sum.startedAt = record.startedAt;
+      if (record.endedAt !== null && (sum.endedAt === null || record.endedAt > sum.endedAt))
+        sum.endedAt = record.endedAt;
+      sum.memoryCount += record.memoryCount;
+      sum.summary ??= record.summary;
+    }
+    return sum;
   }
 
   async function deleteSession(idInput: unknown, optionsInput: unknown): Promise<number> {
