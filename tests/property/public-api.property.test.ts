@@ -8,6 +8,7 @@ import {
   MemoirError,
   type MemoryClient,
 } from '../../src/index.js';
+import { collect, STORES, storeAndClient, tempDir } from '../helpers/stores.js';
 
 // Random junk into every public function must produce either a result or a MemoirError,
 // and a rejected call must leave the store exactly as it was.
@@ -29,6 +30,46 @@ const fieldJunk = fc.oneof(
   fc.constantFrom('', ' ', '\u0000', 'x'.repeat(300), -1, 2, Number.NaN, Number.POSITIVE_INFINITY, 1e308, [], {}, null),
 );
 
+// Times every reader must accept once retain did, and times just past what the model stores.
+const edgeTimes = fc.oneof(
+  { arbitrary: fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), weight: 6 },
+  fc.integer({ min: -8.64e15, max: 8.64e15 }),
+  fc.constantFrom(
+    Date.UTC(10000, 0, 1),
+    Date.UTC(-1, 0, 1),
+    8.64e15,
+    -8.64e15,
+    253_402_300_799_999,
+    253_402_300_800_000,
+    -62_167_219_200_000,
+    -62_167_219_200_001,
+    '+010000-01-01T00:00:00.000Z',
+    '0000-01-01T00:00:00.000Z',
+    '9999-12-31T23:59:59.999Z',
+  ),
+  fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15) }),
+);
+
+function nestedValue(levels: number): Record<string, unknown> {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < levels; i++) value = i % 2 === 0 ? { d: value } : [value];
+  return { deep: value };
+}
+
+function circularValue(): Record<string, unknown> {
+  const value: Record<string, unknown> = { a: [1, { b: null }] };
+  ((value.a as unknown[])[1] as Record<string, unknown>).b = value;
+  return value;
+}
+
+// Metadata that is JSON but hostile: nesting near and past the cap, cycles, a __proto__ key.
+const hostileMetadata = fc.oneof(
+  fc.integer({ min: 60, max: 1300 }).map(nestedValue),
+  fc.constant(null).map(circularValue),
+  fc.constant(null).map(() => JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>),
+  fc.jsonValue({ maxDepth: 4 }).map((value) => ({ value })),
+);
+
 // Objects shaped like real inputs, with some fields wrong: these reach deeper than pure noise.
 const inputShaped = fc.record(
   {
@@ -38,9 +79,10 @@ const inputShaped = fc.record(
     importance: fc.oneof(fc.double(), fieldJunk),
     entities: fc.oneof(fc.array(fc.string()), fieldJunk),
     scope: fc.oneof(fc.record({ userId: fc.string() }), fieldJunk),
-    occurredAt: fc.oneof(fc.date({ noInvalidDate: false }), fc.string(), fieldJunk),
+    occurredAt: fc.oneof(fc.date({ noInvalidDate: false }), fc.string(), edgeTimes, fieldJunk),
+    validFrom: fc.oneof(edgeTimes, fieldJunk),
     source: fc.oneof(fc.record({ line: fc.integer() }), fieldJunk),
-    metadata: fc.oneof(fc.dictionary(fc.string(), junk), fieldJunk),
+    metadata: fc.oneof(fc.dictionary(fc.string(), junk), hostileMetadata, fieldJunk),
   },
   { requiredKeys: [] },
 );
@@ -143,4 +185,58 @@ describe('junk into every public function', () => {
       { numRuns: 300 },
     );
   });
+});
+
+// The other half of the contract: whatever retain accepted, export and import, backup and
+// restore (with clearAll between) carry back exactly.
+const plausibleInput = fc.record(
+  {
+    content: fc.string({ minLength: 1 }).filter((text) => text.trim() !== ''),
+    occurredAt: edgeTimes,
+    validFrom: edgeTimes,
+    entities: fc.array(fc.string({ minLength: 1 }), { maxLength: 2 }),
+    metadata: fc.oneof(
+      { arbitrary: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), weight: 4 },
+      { arbitrary: hostileMetadata, weight: 1 },
+    ),
+  },
+  { requiredKeys: ['content'] },
+);
+
+describe.each(STORES)('whatever retain accepts round-trips (%s store)', (_name, makeStore) => {
+  const directory = tempDir('memoir-property-backups-');
+  let accepted = 0;
+
+  it('export → import and backup → clearAll → restore give back the same export', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(plausibleInput, { minLength: 1, maxLength: 2 }), async (inputs) => {
+        const { memory } = storeAndClient(makeStore, { backupDirectory: directory });
+        try {
+          const ok = await memory.retain(inputs as never).then(
+            () => true,
+            (error: unknown) => {
+              expect(MemoirError.isInstance(error), String(error)).toBe(true);
+              return false;
+            },
+          );
+          if (!ok) return;
+          accepted += 1;
+          const before = await collect(memory.export());
+          const info = await memory.backup('property');
+          await memory.clearAll({ confirm: true });
+          await memory.restore(info.path, { confirm: true });
+          expect(await collect(memory.export())).toEqual(before);
+          const other = storeAndClient(makeStore).memory;
+          await other.import(before);
+          expect(await collect(other.export())).toEqual(before);
+          await other.close();
+        } finally {
+          await memory.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+    // The property means something only if retains went through.
+    expect(accepted).toBeGreaterThan(10);
+  }, 120_000);
 });
