@@ -12,6 +12,7 @@ import {
   readTarGz,
   restoreBackup,
   sanitizeBackupName,
+  verifyBackup,
   writeTar,
   writeTarGz,
 } from '../../src/core/lifecycle/backup/index.js';
@@ -451,5 +452,96 @@ describe('tar format', () => {
   it('refuses to write unsafe names', () => {
     expect(() => writeTar([{ name: '../evil', data: '' }])).toThrow(/\.\./);
     expect(() => writeTar([{ name: '/abs', data: '' }])).toThrow(/absolute/);
+  });
+});
+
+describe('Restore from backup: streaming checks', () => {
+  let store: MemoryStore;
+  let genuine: Buffer;
+  let before: string[];
+
+  beforeEach(async () => {
+    store = await openStore();
+    await seed(store);
+    const info = await createBackup(store, { directory: backups, embedder: EMBEDDER, now: () => BASE_TIME });
+    genuine = fs.readFileSync(info.path);
+    before = await dump(store);
+  });
+
+  async function restoreFrom(archive: Buffer, options: { maxBytes?: number } = {}): Promise<unknown> {
+    const file = path.join(dir, 'stream.tar.gz');
+    fs.writeFileSync(file, archive);
+    return restoreBackup(store, file, { confirm: true, embedder: EMBEDDER, ...options }).catch((e: unknown) => e);
+  }
+
+  it('refuses data over the size cap from the tar header, before inflating it', async () => {
+    const big = rewritten(genuine, (files) => files.set('memories.jsonl', Buffer.alloc(2 * 1024 * 1024, 0x20)));
+    const error = await restoreFrom(big, { maxBytes: 1024 * 1024 });
+    expect((error as Error).message).toMatch(/more than 1048576 bytes/);
+    expect(await dump(store)).toEqual(before);
+  });
+
+  it('refuses an entry whose size differs from the manifest as soon as its header is read', async () => {
+    const archive = rewritten(genuine, (files) => {
+      const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8'));
+      manifest.files['memories.jsonl'].bytes = 10;
+      files.set('manifest.json', Buffer.from(JSON.stringify(manifest)));
+    });
+    expect(((await restoreFrom(archive)) as Error).message).toMatch(
+      /memories\.jsonl: size mismatch \(manifest 10 bytes/,
+    );
+    expect(await dump(store)).toEqual(before);
+  });
+
+  it('refuses more than 1 MiB after the end-of-archive marker', async () => {
+    const tar = gunzipSync(genuine);
+    const error = await restoreFrom(gzipSync(Buffer.concat([tar, Buffer.alloc(2 * 1024 * 1024)])));
+    expect((error as Error).message).toMatch(/follow the end-of-archive marker/);
+    const padded = await restoreFrom(gzipSync(Buffer.concat([tar, Buffer.alloc(10 * 1024)])));
+    expect((padded as { restored?: unknown }).restored).toBeDefined();
+  });
+
+  it('reports a damaged dump as a checksum mismatch rather than as a bad line', async () => {
+    const archive = rewritten(genuine, (files) => {
+      files.set(
+        'memories.jsonl',
+        Buffer.from(files.get('memories.jsonl')!.toString('utf8').replace('"memory":{', '"memory":[')),
+      );
+    });
+    expect(((await restoreFrom(archive)) as Error).message).toMatch(/sha256 mismatch/);
+  });
+
+  it('verifyBackup reads an archive back and checks everything', async () => {
+    const file = (await listBackups(backups))[0]!.path;
+    const checked = await verifyBackup(file);
+    expect(checked.counts).toEqual({ memories: 3, opinions: 1, procedures: 1, sessions: 1, entities: 1 });
+    expect(checked.embedder).toEqual(EMBEDDER);
+    fs.writeFileSync(file, genuine.subarray(0, genuine.length - 20));
+    await expect(verifyBackup(file)).rejects.toThrow(/gzip|truncated/);
+  });
+});
+
+describe.each(STORES)('Backups of one scope (%s store)', (_name, makeStore) => {
+  it('createBackup, clearStore and restoreBackup with a scope touch that scope only', async () => {
+    const store = await openStore(makeStore);
+    await seed(store);
+    const alice = { userId: 'alice' };
+    await store.upsertMemories([
+      { memory: makeMemory({ content: 'Alice one.', scope: alice }), embedding: null },
+      { memory: makeMemory({ content: 'Alice two.', scope: { ...alice, agentId: 'a' } }), embedding: null },
+    ]);
+    const everyone = await dump(store);
+    const info = await createBackup(store, { directory: backups, embedder: EMBEDDER, scope: alice });
+    expect(info.counts).toEqual({ memories: 2, opinions: 0, procedures: 0, sessions: 0, entities: 0 });
+    expect(await clearStore(store, { scope: alice })).toEqual(info.counts);
+    expect((await dump(store)).length).toBe(everyone.length - 2);
+    await restoreBackup(store, info.path, { confirm: true, embedder: EMBEDDER, scope: alice });
+    expect((await dump(store)).sort()).toEqual([...everyone].sort());
+    const whole = await createBackup(store, { directory: backups, embedder: EMBEDDER });
+    const refused = await restoreBackup(store, whole.path, { confirm: true, embedder: EMBEDDER, scope: alice }).catch(
+      (e: unknown) => e,
+    );
+    expect(ValidationError.isInstance(refused)).toBe(true);
+    expect((await dump(store)).sort()).toEqual([...everyone].sort());
   });
 });

@@ -246,3 +246,50 @@ describe('importRecords', () => {
     expect((error as ValidationError).field).toBe('line 2: embedding');
   });
 });
+
+describe('importRecords: input and scope', () => {
+  it('refuses what is not lines of text with a ValidationError, and takes a whole file as one string', async () => {
+    const store = await openStore();
+    for (const input of [null, 42, undefined, {}, Symbol('x')]) {
+      const error = await importRecords(store, input as never, { embedder: EMBEDDER }).catch((e: unknown) => e);
+      expect(ValidationError.isInstance(error), String(error)).toBe(true);
+      expect((error as ValidationError).field).toBe('lines');
+    }
+    const source = await seededStore();
+    const text = (await collect(exportRecords(source, { embedder: EMBEDDER }))).join('\n');
+    await importRecords(store, text, { embedder: EMBEDDER });
+    expect(await collect(exportRecords(store, { embedder: EMBEDDER }))).toEqual(
+      await collect(exportRecords(source, { embedder: EMBEDDER })),
+    );
+  });
+
+  it('with a scope, refuses a line of another scope or one replacing another scope’s record, naming the line', async () => {
+    const store = await openStore();
+    const mine = makeMemory({ scope: { userId: 'alice' } });
+    const theirs = makeMemory({ scope: { userId: 'bob' } });
+    await store.upsertMemories([{ memory: theirs, embedding: null }]);
+    const line = (memory: typeof mine) => `{"type":"memory","memory":${canonicalJson(memory)},"embedding":null}`;
+    const scope = { userId: 'alice' };
+
+    const other = await importRecords(store, [line(mine), line(theirs)], { embedder: EMBEDDER, scope }).catch(
+      (e: unknown) => e,
+    );
+    expect((other as Error).message).toMatch(/line 2: memory\.scope: expected a scope within \{"userId":"alice"\}/);
+
+    const hijack = { ...mine, id: theirs.id };
+    const clash = await importRecords(store, [line(hijack)], { embedder: EMBEDDER, scope }).catch((e: unknown) => e);
+    expect(ValidationError.isInstance(clash)).toBe(true);
+    expect((clash as Error).message).toMatch(/line 1: memory\.id: expected an id not already used outside/);
+    expect((await store.getMemories([theirs.id]))[0]).toEqual(theirs);
+
+    const opinion = makeOpinion({ scope: { userId: 'bob' } });
+    await store.opinions.upsert([opinion]);
+    const recordLine = `{"type":"opinion","record":${canonicalJson({ ...opinion, scope })}}`;
+    const recordClash = await importRecords(store, [recordLine], { embedder: EMBEDDER, scope }).catch(
+      (e: unknown) => e,
+    );
+    expect((recordClash as Error).message).toMatch(/line 1: record\.id: expected an id not already used outside/);
+
+    expect(await importRecords(store, [line(mine)], { embedder: EMBEDDER, scope })).toMatchObject({ memories: 1 });
+  });
+});
