@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { createSqliteStore, migrate, SCHEMA_VERSION } from '../../src/adapters/s
 import type { SqliteDatabaseConstructor } from '../../src/adapters/sqlite/sqlite-driver.js';
 import { createLocalEmbedder, createMemory, type LogLevel, StoreError } from '../../src/index.js';
 import { makeMemory, unitVector } from '../contracts/memory-fixtures.js';
-import { tempDir } from '../helpers/stores.js';
+import { canMakeReadOnly, fingerprint, makeReadOnly } from '../helpers/damage.js';
+import { quiet, tempDir } from '../helpers/stores.js';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as SqliteDatabaseConstructor;
 const root = tempDir('memoir-sqlite-file-');
@@ -134,4 +135,76 @@ describe('vector search paths', () => {
     expect(hits.map((hit) => hit.id)).toEqual(['m1999']);
     await store.close();
   });
+});
+
+describe('a read-only home', () => {
+  async function seededHome() {
+    const home = mkdtempSync(join(root, 'readonly-'));
+    const memory = createMemory({ home, logger: quiet });
+    await memory.retain({ content: 'The spare key is under the blue pot.', entities: ['Key'] });
+    await memory.close();
+    return home;
+  }
+
+  async function expectReadOnlyRefusal(promise: Promise<unknown>) {
+    const error = await promise.catch((caught: unknown) => caught);
+    expect(StoreError.isInstance(error), String(error)).toBe(true);
+    expect((error as StoreError).message).toMatch(/is read-only \(/);
+    expect((error as StoreError).suggestion).toMatch(/writable/);
+  }
+
+  it('readOnly: true allows every read, refuses writes with "read-only", and leaves the file as it was', async () => {
+    const home = await seededHome();
+    const path = join(home, 'memoir.sqlite');
+    const before = fingerprint(path);
+    const store = createSqliteStore({ path, readOnly: true, logger: quiet });
+    const memory = createMemory({ store, logger: quiet });
+    const { results } = await memory.recall('where is the spare key');
+    expect(results[0]?.memory.content).toBe('The spare key is under the blue pot.');
+    expect(await memory.get(results[0]!.memory.id)).toMatchObject({ entities: ['Key'] });
+    expect((await memory.stats()).memories).toBe(1);
+    expect(store.readOnly).toMatch(/readOnly: true/);
+    await expectReadOnlyRefusal(memory.retain({ content: 'a new memory' }));
+    await expectReadOnlyRefusal(memory.forget(results[0]!.memory.id));
+    await memory.flush();
+    await memory.close();
+    expect(fingerprint(path)).toBe(before);
+  });
+
+  it('readOnly: true with no store there yet says so instead of creating one', async () => {
+    const home = mkdtempSync(join(root, 'readonly-empty-'));
+    const store = createSqliteStore({ path: join(home, 'memoir.sqlite'), readOnly: true, logger: quiet });
+    const error = await store.open({ id: 'e', dimensions: 4 }).catch((caught: unknown) => caught);
+    expect((error as StoreError).message).toMatch(/read-only.*no store to read there yet/);
+    expect(existsSync(join(home, 'memoir.sqlite'))).toBe(false);
+  });
+
+  // Root ignores permissions, so the directory is made immutable (chattr +i) when running as root.
+  it.runIf(canMakeReadOnly())(
+    'an unwritable directory is opened read-only on its own: reads work, writes say "read-only"',
+    async () => {
+      const home = await seededHome();
+      const path = join(home, 'memoir.sqlite');
+      const before = fingerprint(path);
+      const undo = makeReadOnly(home, [path]);
+      expect(undo).not.toBeNull();
+      const warnings: string[] = [];
+      const memory = createMemory({
+        home,
+        logger: { log: (level: LogLevel, message: string) => level === 'warn' && warnings.push(message) },
+      });
+      try {
+        const { results } = await memory.recall('spare key');
+        expect(results[0]?.memory.content).toBe('The spare key is under the blue pot.');
+        await expectReadOnlyRefusal(memory.retain({ content: 'cannot be stored' }));
+        await memory.flush();
+        // Without its -shm file SQLite cannot open a WAL database in a read-only directory: it was read into memory.
+        expect(warnings.join('\n')).toMatch(/read into memory/);
+      } finally {
+        await memory.close();
+        undo?.();
+      }
+      expect(fingerprint(path)).toBe(before);
+    },
+  );
 });

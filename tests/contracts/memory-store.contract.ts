@@ -1140,6 +1140,17 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect(grown.bytes).toBeGreaterThan(stats.bytes);
       });
 
+      test('check() finds a healthy store ok, with no problems, and changes nothing', async () => {
+        if (!store.check) throw new Error(`${store.name} has no check(); skip this test with a reason`);
+        await seed(store, [makeMemory({ id: 'a' }), makeMemory({ id: 'b' })]);
+        await store.opinions.upsert([makeOpinion({ id: 'o1' })]);
+        const result = await store.check();
+        expect(result.ok).toBe(true);
+        expect(result.problems).toEqual([]);
+        expect(await store.countMemories()).toBe(2);
+        expect(idsOf(await store.opinions.list())).toEqual(['o1']);
+      });
+
       test('after close every call rejects with a StoreError', async () => {
         await seed(store, [makeMemory({ id: 'a' })]);
         await store.close();
