@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { scopeMatches } from '../search/memory-filter.js';
+import { isEmptyScope } from '../search/scope-boundary.js';
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
 import { memorySchema, type Scope } from '../spec/memory.js';
 import { entitySchema, opinionSchema, procedureSchema, sessionSchema } from '../spec/records.js';
@@ -83,11 +84,6 @@ export interface ImportResult {
   records: number;
   /** Memories whose embedding was dropped because the file came from another embedder. */
   skippedEmbeddings: number;
-}
-
-/** True when `scope` names at least one field, i.e. limits anything. */
-export function hasScope(scope: Scope | undefined): scope is Scope {
-  return scope !== undefined && Object.values(scope).some((value) => value !== undefined);
 }
 
 // ---------------------------------------------------------------------------
@@ -238,7 +234,7 @@ function recordLine(type: CollectionType, record: AnyRecord): string {
 
 async function countRecords(store: MemoryStore, filter: MemoryFilter | undefined, pageSize: number) {
   const scope = filter?.scope;
-  if (!hasScope(scope)) {
+  if (isEmptyScope(scope)) {
     const stats = await store.stats();
     return stats.opinions + stats.procedures + stats.sessions + stats.entities;
   }
@@ -465,7 +461,7 @@ export async function importRecords(
     );
   }
   const target = options.embedder;
-  const scope = hasScope(options.scope) ? options.scope : undefined;
+  const scope = isEmptyScope(options.scope) ? undefined : options.scope;
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
   const result: ImportResult = { memories: 0, records: 0, skippedEmbeddings: 0 };
   let batch = emptyBatch();

@@ -196,11 +196,6 @@ export class LineSplitter {
     if (this.#partialBytes > 0 || this.#partial.length > 0) yield [this.#take(), this.#line];
   }
 
-  /** The line number of the line being read (or last read). */
-  get line(): number {
-    return this.#line + (this.#partial.length > 0 ? 1 : 0);
-  }
-
   #hold(bytes: Buffer): void {
     this.#partialBytes += bytes.length;
     if (this.#partialBytes > this.#maxLineBytes) {

@@ -8,10 +8,11 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { scopeMatches } from '../../search/memory-filter.js';
+import { isEmptyScope } from '../../search/scope-boundary.js';
 import { ValidationError } from '../../spec/errors.js';
 import type { Scope } from '../../spec/memory.js';
 import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } from '../../spec/store.js';
-import { exportLines, hasScope } from '../transfer.js';
+import { exportLines } from '../transfer.js';
 import { deleteScope } from './backup-clear.js';
 import { type DumpItem, idOfItem, lineLabel } from './backup-dump.js';
 import { DEFAULT_KEEP, pruneBackups, sanitizeBackupName, stamp } from './backup-files.js';
@@ -114,7 +115,7 @@ export async function createBackup(store: MemoryStore, options: CreateBackupOpti
   const name = sanitizeBackupName(options.name);
   const now = (options.now ?? Date.now)();
   const createdAt = new Date(now).toISOString();
-  const scope = hasScope(options.scope) ? options.scope : undefined;
+  const scope = isEmptyScope(options.scope) ? undefined : options.scope;
 
   const written = await writeBackupFile({
     directory: options.directory,
@@ -141,7 +142,7 @@ export async function createBackup(store: MemoryStore, options: CreateBackupOpti
  * Resolves to how many of each were deleted.
  */
 export async function clearStore(store: MemoryStore, options: { scope?: Scope } = {}): Promise<BackupCounts> {
-  const scope = hasScope(options.scope) ? options.scope : undefined;
+  const scope = isEmptyScope(options.scope) ? undefined : options.scope;
   return store.transaction(() => deleteScope(store, scope));
 }
 
@@ -221,7 +222,7 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
       { component: COMPONENT, suggestion: 'Pass { confirm: true } to overwrite the current memories with the backup.' },
     );
   }
-  const scope = hasScope(options.scope) ? options.scope : undefined;
+  const scope = isEmptyScope(options.scope) ? undefined : options.scope;
   const handle: FileHandle = await openBackup(path);
   try {
     const checked = await scanBackupFile(handle, path, {
