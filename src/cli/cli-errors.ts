@@ -50,7 +50,7 @@ export interface ReportTarget {
 const DEFAULT_HINTS: Record<string, string> = {
   NOT_FOUND: 'Check the id; `memoir recall <words>` lists matching memories with their ids.',
   CONFIG_INVALID: 'Fix the setting named in the message (config.json or a MEMOIR_* variable).',
-  STORE_FAILED: 'Check that the home directory is writable and not used by an incompatible memoir version.',
+  STORE_FAILED: 'Run `memoir doctor` to check the store file for damage.',
   PROVIDER_FAILED: 'Check the embedding or model provider, then try again.',
   VALIDATION_FAILED: 'Check the value named in the message.',
 };

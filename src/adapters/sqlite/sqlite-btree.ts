@@ -48,12 +48,6 @@ function headerOffset(number: number): number {
   return number === 1 ? 100 : 0;
 }
 
-/** The b-tree page type of page `number`, or null when the page is missing. */
-export function pageType(file: PageFile, number: number): number | null {
-  const page = file.page(number);
-  return page ? page[headerOffset(number)]! : null;
-}
-
 /** True when `number` looks like a table leaf page: right type, sane cell count and content start. */
 export function isTableLeaf(file: PageFile, number: number): boolean {
   const page = file.page(number);

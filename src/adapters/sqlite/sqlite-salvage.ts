@@ -62,13 +62,27 @@ export interface SalvageReport {
   walPages: number;
 }
 
-/** Tables salvage reads, with their rows; everything else (indexes, FTS, vectors) is rebuilt. */
+/**
+ * The leaf pages of the tables salvage reads; rows are decoded page by page as they are
+ * written, so memory holds one page's rows at a time. Everything else (indexes, the
+ * full-text and vector indexes) is rebuilt from the rows.
+ */
 interface Found {
-  memories: RawRow[][];
+  pages: PageFile;
+  memories: number[];
   memoryColumns: readonly string[];
-  embeddings: RawRow[][];
-  records: Map<RecordTable, RawRow[][]>;
-  meta: RawRow[];
+  embeddings: number[];
+  records: Map<RecordTable, number[]>;
+  meta: number[];
+}
+
+/** The rows of each leaf page in turn; cells that do not decode are counted as unreadable. */
+function* rowsOf(found: Found, leaves: readonly number[], report: SalvageReport): Generator<RawRow> {
+  for (const leaf of leaves) {
+    const { rows, bad } = leafRows(found.pages, leaf);
+    report.unreadableRows += bad;
+    yield* rows;
+  }
 }
 
 interface SchemaEntry {
@@ -111,16 +125,16 @@ function memoryColumns(Database: SqliteDatabaseConstructor, sql: string | undefi
   return columnsOf((scratch) => migrate(scratch));
 }
 
-function dimensionsOf(meta: Map<string, string>, embeddings: RawRow[][]): number {
+// The recorded dimensions, else the most common vector length among the rows (the meta
+// table may be lost too).
+function dimensionsOf(meta: Map<string, string>, rows: Iterable<RawRow>): number {
   const recorded = Number(meta.get('embedder_dimensions'));
   if (Number.isInteger(recorded) && recorded > 0) return recorded;
   const lengths = new Map<number, number>();
-  for (const page of embeddings) {
-    for (const row of page) {
-      const blob = row.values[1];
-      if (blob instanceof Uint8Array && blob.byteLength % 4 === 0) {
-        lengths.set(blob.byteLength / 4, (lengths.get(blob.byteLength / 4) ?? 0) + 1);
-      }
+  for (const row of rows) {
+    const blob = row.values[1];
+    if (blob instanceof Uint8Array && blob.byteLength % 4 === 0) {
+      lengths.set(blob.byteLength / 4, (lengths.get(blob.byteLength / 4) ?? 0) + 1);
     }
   }
   return [...lengths].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
@@ -128,7 +142,7 @@ function dimensionsOf(meta: Map<string, string>, embeddings: RawRow[][]): number
 
 function writeTarget(db: SqliteDatabase, found: Found, report: SalvageReport, orphans: RawRow[]) {
   const meta = new Map<string, string>();
-  for (const row of found.meta) {
+  for (const row of rowsOf(found, found.meta, report)) {
     const pair = metaFromRow(row);
     if (pair) meta.set(...pair);
     else report.unreadableRows += 1;
@@ -158,12 +172,10 @@ function writeTarget(db: SqliteDatabase, found: Found, report: SalvageReport, or
     if (rowid !== null && inline instanceof Uint8Array) inlineEmbeddings.push({ rowid, values: [null, inline] });
     report.recovered.memories += 1;
   };
-  for (const page of found.memories) {
-    for (const row of page) {
-      const memory = memoryFromRow(found.memoryColumns, row);
-      if (memory) addMemory(memory, row);
-      else report.unreadableRows += 1;
-    }
+  for (const row of rowsOf(found, found.memories, report)) {
+    const memory = memoryFromRow(found.memoryColumns, row);
+    if (memory) addMemory(memory, row);
+    else report.unreadableRows += 1;
   }
   const orphanEmbeddings: RawRow[] = [];
   const orphanRecords: RecordRow[] = [];
@@ -176,14 +188,21 @@ function writeTarget(db: SqliteDatabase, found: Found, report: SalvageReport, or
     } else if (row.values.length === 2) orphanEmbeddings.push(row);
   }
 
-  const dimensions = dimensionsOf(meta, [...found.embeddings, inlineEmbeddings, orphanEmbeddings]);
+  // A scratch report: this pass only measures; the rows are counted when written below.
+  const measured = (function* () {
+    if (!meta.has('embedder_dimensions')) yield* rowsOf(found, found.embeddings, { ...report });
+    yield* inlineEmbeddings;
+    yield* orphanEmbeddings;
+  })();
+  const dimensions = dimensionsOf(meta, measured);
   const setEmbedding = db.prepare('INSERT OR IGNORE INTO memory_embeddings (memory_rowid, embedding) VALUES (?, ?)');
   const addEmbedding = (row: RawRow, byShape: boolean) => {
     const blob = rowids.has(row.rowid) ? embeddingFromRow(row, dimensions, byShape) : null;
     if (blob && setEmbedding.run(row.rowid, blob).changes > 0) report.recovered.embeddings += 1;
     else if (!byShape) report.unreadableRows += 1;
   };
-  for (const row of [...found.embeddings.flat(), ...inlineEmbeddings]) addEmbedding(row, false);
+  for (const row of rowsOf(found, found.embeddings, report)) addEmbedding(row, false);
+  for (const row of inlineEmbeddings) addEmbedding(row, false);
   for (const row of orphanEmbeddings) addEmbedding(row, true);
   if (dimensions > 0 && !meta.has('embedder_dimensions')) setMeta.run('embedder_dimensions', String(dimensions));
 
@@ -194,7 +213,7 @@ function writeTarget(db: SqliteDatabase, found: Found, report: SalvageReport, or
     const add = (record: RecordRow) => {
       if (insert.run(record.id, ...record.columns).changes > 0) report.recovered[table] += 1;
     };
-    for (const row of (found.records.get(table) ?? []).flat()) {
+    for (const row of rowsOf(found, found.records.get(table) ?? [], report)) {
       const record = recordFromRow(row);
       if (record) add(record);
       else report.unreadableRows += 1;
@@ -278,23 +297,20 @@ function readPages(Database: SqliteDatabaseConstructor, pages: PageFile, report:
   const claimed = new Set<number>();
   const schema = readSchema(pages, claimed);
   report.schemaFound = schema !== null;
-  const rowsOf = (table: string): RawRow[][] => {
+  const leavesOf = (table: string): number[] => {
     const entry = schema?.get(table);
     if (!entry) return [];
     const { leaves, lost } = treeLeaves(pages, entry.root, claimed);
     report.lostPages += lost;
-    return leaves.map((leaf) => {
-      const { rows, bad } = leafRows(pages, leaf);
-      report.unreadableRows += bad;
-      return rows;
-    });
+    return leaves;
   };
   const found: Found = {
-    meta: rowsOf('memoir_meta').flat(),
-    memories: rowsOf('memories'),
+    pages,
+    meta: leavesOf('memoir_meta'),
+    memories: leavesOf('memories'),
     memoryColumns: memoryColumns(Database, schema?.get('memories')?.sql),
-    embeddings: rowsOf('memory_embeddings'),
-    records: new Map(RECORD_TABLES.map((table) => [table, rowsOf(table)])),
+    embeddings: leavesOf('memory_embeddings'),
+    records: new Map(RECORD_TABLES.map((table) => [table, leavesOf(table)])),
   };
   // The other tables (full-text and vector shadow tables) only claim their pages, so
   // that their rows are never mistaken for orphans.
