@@ -22,7 +22,7 @@ import {
 } from '../../spec/records.js';
 import type { EmbedderIdentity, MemoryRecord } from '../../spec/store.js';
 import { toValidationIssues } from '../../utils/validate.js';
-import { decodeEmbedding } from '../transfer.js';
+import { decodeEmbedding } from '../transfer-encoding.js';
 import { type BackupCounts, emptyCounts, invalid, MEMORIES_FILE } from './backup-manifest.js';
 
 /**
