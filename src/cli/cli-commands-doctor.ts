@@ -27,6 +27,7 @@ function doctorCall(context: CliContext, file: string | undefined): string {
 }
 
 function summary(check: SqliteFileCheck): string {
+  if (check.status === 'missing') return `${check.path}: missing — no store here yet; the first write creates one`;
   const facts = [`${formatBytes(check.bytes)} (write-ahead log ${formatBytes(check.walBytes)})`];
   if (check.schemaVersion !== null) facts.push(`schema ${check.schemaVersion}`);
   facts.push(`integrity check ${check.integrity}`, `full-text check ${check.fullText}`);
