@@ -160,6 +160,13 @@ export interface MemoryEngine {
   close(): Promise<void>;
 }
 
+function closedError(component: string): StoreError {
+  return new StoreError('the memory client is closed', {
+    component,
+    suggestion: 'Create a new client with createMemory().',
+  });
+}
+
 /** Wrap anything thrown as a MemoirError, keeping MemoirErrors as they are. */
 export function wrapError(error: unknown, component: string): MemoirError {
   if (MemoirError.isInstance(error)) return error;
@@ -272,12 +279,7 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
     },
 
     assertOpen(component) {
-      if (closing) {
-        throw new StoreError('the memory client is closed', {
-          component,
-          suggestion: 'Create a new client with createMemory().',
-        });
-      }
+      if (closing) throw closedError(component);
     },
 
     async ready(component) {
@@ -297,7 +299,8 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
     },
 
     track(component, call) {
-      engine.assertOpen(component);
+      // An async call refuses by rejecting, never by throwing where it is called.
+      if (closing) return Promise.reject(closedError(component));
       const running = call();
       const settled = running.then(
         () => undefined,
