@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAIEmbedder } from '../../src/adapters/openai/index.js';
 import { createMemoryEngine } from '../../src/core/engine/memory-engine.js';
 import {
@@ -10,33 +10,15 @@ import {
   createMemory,
   type Embedder,
   type LanguageModel,
-  type MemoryClient,
   type MemoryOptions,
   ProviderError,
 } from '../../src/index.js';
-import { createCounterIds, createFixedClock } from '../../src/testing/index.js';
+import { clientsClosedAfterEach } from '../helpers/clients.js';
 
 // Every bound here is measured against real elapsed time with a generous margin: the machine
 // is shared, and what the tests protect is seconds against minutes (or forever).
 const MARGIN_MS = 2000;
-const T0 = Date.parse('2025-12-01T12:00:00Z');
-
-const clients: MemoryClient[] = [];
-function client(options: MemoryOptions = {}) {
-  const memory = createMemory({
-    store: createInMemoryStore(),
-    clock: createFixedClock(T0),
-    ids: createCounterIds(),
-    logger: { log: () => {} },
-    ...options,
-  });
-  clients.push(memory);
-  return memory;
-}
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((memory) => memory.close()));
-});
+const client = clientsClosedAfterEach();
 
 /** An embedder that never answers and ignores its signal, recording the signals it was given. */
 function hangingEmbedder(): Embedder & { signals: (AbortSignal | undefined)[] } {

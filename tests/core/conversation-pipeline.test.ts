@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
-  type ConversationInput,
   createInMemoryStore,
   createMemory,
   type LanguageModel,
@@ -9,41 +8,19 @@ import {
   type MemoryOptions,
   ValidationError,
 } from '../../src/index.js';
-import { createCounterIds, createFixedClock, createScriptedLanguageModel } from '../../src/testing/index.js';
+import { createCounterIds, createScriptedLanguageModel } from '../../src/testing/index.js';
+import { clientsClosedAfterEach } from '../helpers/clients.js';
+import { samConversation } from '../helpers/conversations.js';
 
-const T0 = Date.parse('2025-12-01T12:00:00Z');
 const SCOPE = { userId: 'sam' };
-const clients: MemoryClient[] = [];
-
-function client(model: LanguageModel | undefined, options: MemoryOptions = {}) {
+const makeClient = clientsClosedAfterEach(() => {
   let n = 0;
-  const memory = createMemory({
-    store: createInMemoryStore(),
-    clock: createFixedClock(T0),
-    ids: { next: (prefix) => `${prefix}_${String(++n).padStart(4, '0')}` },
-    scope: SCOPE,
-    logger: { log: () => {} },
-    ...(model ? { languageModel: model } : {}),
-    ...options,
-  });
-  clients.push(memory);
-  return memory;
-}
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((memory) => memory.close()));
+  return { ids: { next: (prefix: string) => `${prefix}_${String(++n).padStart(4, '0')}` }, scope: SCOPE };
 });
+const client = (model: LanguageModel | undefined, options: MemoryOptions = {}) =>
+  makeClient({ ...(model ? { languageModel: model } : {}), ...options });
 
-const conversation = (extra: Partial<ConversationInput> = {}): ConversationInput => ({
-  sessionId: 'session_1',
-  messages: [
-    { role: 'user', content: 'Hi, I am Sam. I switched all my editors to dark mode.', id: 'm1' },
-    { role: 'assistant', content: 'Noted! Dark mode everywhere.', id: 'm2' },
-    { role: 'user', content: 'Also the deploy failed yesterday because the disk was full.', id: 'm3' },
-    { role: 'assistant', content: 'I cleared the logs and redeployed; it worked.', id: 'm4' },
-  ],
-  ...extra,
-});
+const conversation = samConversation;
 
 const candidate = (category: string, content: string, abstract = content) => ({
   category,

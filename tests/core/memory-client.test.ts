@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ConfigError,
   createInMemoryStore,
@@ -6,30 +6,14 @@ import {
   createMemory,
   type Embedder,
   type MemoryClient,
-  type MemoryOptions,
   NotFoundError,
   StoreError,
   ValidationError,
 } from '../../src/index.js';
 import { createCounterIds, createFixedClock } from '../../src/testing/index.js';
+import { clientsClosedAfterEach, T0 } from '../helpers/clients.js';
 
-const T0 = Date.parse('2025-12-01T12:00:00Z');
-
-const clients: MemoryClient[] = [];
-function client(options: MemoryOptions = {}) {
-  const memory = createMemory({
-    store: createInMemoryStore(),
-    clock: createFixedClock(T0),
-    ids: createCounterIds(),
-    ...options,
-  });
-  clients.push(memory);
-  return memory;
-}
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((memory) => memory.close()));
-});
+const client = clientsClosedAfterEach();
 
 async function expectRejects<E>(promise: Promise<unknown>, check: (error: unknown) => error is E): Promise<E> {
   const error = await promise.then(

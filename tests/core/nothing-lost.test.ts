@@ -15,6 +15,7 @@ import {
   ProviderError,
 } from '../../src/index.js';
 import { createCounterIds, createFixedClock, createScriptedLanguageModel } from '../../src/testing/index.js';
+import { samConversation } from '../helpers/conversations.js';
 import { freshPaths, quiet, STORES, type StoreFactory } from '../helpers/stores.js';
 
 // The README promises that nothing said is lost: a conversation retain always leaves the
@@ -90,15 +91,7 @@ const longConversation = (turns = 40): ConversationInput => ({
   sessionId: 'session_1',
   messages: Array.from({ length: turns }, (_, index) => turn(index)),
 });
-const shortConversation = (): ConversationInput => ({
-  sessionId: 'session_1',
-  messages: [
-    { role: 'user', content: 'Hi, I am Sam. I switched all my editors to dark mode.', id: 'm1' },
-    { role: 'assistant', content: 'Noted! Dark mode everywhere.', id: 'm2' },
-    { role: 'user', content: 'Also the deploy failed yesterday because the disk was full.', id: 'm3' },
-    { role: 'assistant', content: 'I cleared the logs and redeployed; it worked.', id: 'm4' },
-  ],
-});
+const shortConversation = (): ConversationInput => samConversation();
 const candidate = (category: string, content: string) => ({
   category,
   abstract: content,

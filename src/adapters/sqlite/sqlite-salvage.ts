@@ -9,6 +9,7 @@ import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import { parseInput } from '../../core/utils/validate.js';
 import { isTableLeaf, leafRows, type RawRow, treeLeaves } from './sqlite-btree.js';
+import type { SqliteTableCounts } from './sqlite-check.js';
 import { loadSqliteDriver, type SqliteDatabase, type SqliteDatabaseConstructor } from './sqlite-driver.js';
 import { PageFile } from './sqlite-pages.js';
 import { MEMORY_COLUMNS, memoryToRow } from './sqlite-rows.js';
@@ -32,21 +33,8 @@ export interface SalvageReport {
   source: string;
   /** The new file written. */
   target: string;
-  /** Rows written to the new file, per table. */
-  recovered: {
-    /** Memories. */
-    memories: number;
-    /** Embeddings (memories without one are embedded again by `memoir reindex`). */
-    embeddings: number;
-    /** Opinions. */
-    opinions: number;
-    /** Procedures. */
-    procedures: number;
-    /** Sessions. */
-    sessions: number;
-    /** Entities. */
-    entities: number;
-  };
+  /** Rows written to the new file, per table (memories without an embedding are embedded again by `memoir reindex`). */
+  recovered: SqliteTableCounts;
   /** Rows found that could not be read back (a bad cell, or values that make no memory or record). */
   unreadableRows: number;
   /** Pages a table pointed to that were missing or not b-tree pages: the rows under them are lost unless found as orphans. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { type Scope, scopeSchema, timeInputSchema } from '../spec/memory.js';
 import type { Clock, Logger } from '../spec/runtime.js';
-import { parseOptions } from '../utils/parse-options.js';
 import type { RedactionReplacer, RedactionRule } from './redaction.js';
 
 const isFunction = (value: unknown) => typeof value === 'function';
@@ -119,16 +118,6 @@ export interface CaptureOptions {
 
 /** Options with defaults filled. */
 export type ResolvedCaptureOptions = z.output<typeof captureOptionsSchema>;
-
-/** Parse capture options once; a bad option throws a ConfigError naming the field. */
-export function parseCaptureOptions(options: unknown): ResolvedCaptureOptions {
-  return parseOptions(
-    captureOptionsSchema,
-    options,
-    'createCapture',
-    'See the CaptureOptions reference for accepted values.',
-  );
-}
 
 /** The kinds of captured event; each becomes the memory's category. */
 export const CAPTURE_TYPES = ['action', 'screen', 'workflow'] as const;

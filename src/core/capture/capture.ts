@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RetainApi } from '../retain/retain-api.js';
 import { ConfigError, MemoirError } from '../spec/errors.js';
 import type { JsonValue, MemoryInput } from '../spec/memory.js';
+import { parseOptions } from '../utils/parse-options.js';
 import { createConsoleLogger, systemClock } from '../utils/runtime-defaults.js';
 import { stableJson } from '../utils/stable-json.js';
 import { parseInput } from '../utils/validate.js';
@@ -11,7 +12,7 @@ import {
   type CaptureOptions,
   type CaptureResult,
   captureEventSchema,
-  parseCaptureOptions,
+  captureOptionsSchema,
 } from './capture-options.js';
 import { builtInRedactionRules, type RedactionRule, redactText, redactValue } from './redaction.js';
 
@@ -67,7 +68,12 @@ function describe(value: unknown): string {
  * repetition filter. Options are parsed once: a bad one throws a ConfigError naming it.
  */
 export function createCapture(client: CaptureClient, options?: CaptureOptions): Capture {
-  const settings = parseCaptureOptions(options);
+  const settings = parseOptions(
+    captureOptionsSchema,
+    options,
+    'createCapture',
+    'See the CaptureOptions reference for accepted values.',
+  );
   if (typeof (client as Partial<CaptureClient> | undefined)?.retainAsync !== 'function') {
     throw new ConfigError('client: expected a memory client with a retainAsync() method', {
       component: 'createCapture',

@@ -18,6 +18,7 @@ import { ValidationError, type ValidationIssue } from '../spec/errors.js';
 import { memorySchema, type Scope } from '../spec/memory.js';
 import { entitySchema, opinionSchema, procedureSchema, sessionSchema } from '../spec/records.js';
 import type { EmbedderIdentity, MemoryFilter, MemoryRecord, MemoryStore, RecordCollection } from '../spec/store.js';
+import { memoryPages, pagesOf } from '../utils/pages.js';
 import { toValidationIssues } from '../utils/validate.js';
 import { canonicalJson, decodeEmbedding, encodeEmbedding } from './transfer-encoding.js';
 
@@ -114,10 +115,9 @@ async function countRecords(store: MemoryStore, filter: MemoryFilter | undefined
   }
   let total = 0;
   for (const { key } of COLLECTIONS) {
-    for (let offset = 0; ; offset += pageSize) {
-      const page = await (store[key] as RecordCollection<AnyRecord>).list({ scope, limit: pageSize, offset });
+    const collection = store[key] as RecordCollection<AnyRecord>;
+    for await (const page of pagesOf((offset, limit) => collection.list({ scope, limit, offset }), pageSize)) {
       total += page.length;
-      if (page.length < pageSize) break;
     }
   }
   return total;
@@ -143,26 +143,23 @@ export async function* exportLines(store: MemoryStore, options: ExportOptions = 
   const progress = () => onProgress?.(done, Math.max(total, done));
 
   yield { type: 'header', text: headerLine(embedder) };
-  for (let offset = 0; ; offset += pageSize) {
-    const page = await store.listMemories({ filter, orderBy: 'createdAt', direction: 'asc', limit: pageSize, offset });
-    const embeddings = embedder && page.length > 0 ? await store.getEmbeddings(page.map((memory) => memory.id)) : null;
+  for await (const page of memoryPages(store, filter, pageSize)) {
+    const embeddings = embedder ? await store.getEmbeddings(page.map((memory) => memory.id)) : null;
     for (const memory of page) {
       yield { type: 'memory', text: memoryLine({ memory, embedding: embeddings?.get(memory.id) ?? null }) };
       done += 1;
     }
-    if (page.length > 0) progress();
-    if (page.length < pageSize) break;
+    progress();
   }
   for (const { type, key } of COLLECTIONS) {
     const collection = store[key] as RecordCollection<AnyRecord>;
-    for (let offset = 0; ; offset += pageSize) {
-      const page = await collection.list({ scope: filter?.scope, limit: pageSize, offset });
+    const list = (offset: number, limit: number) => collection.list({ scope: filter?.scope, limit, offset });
+    for await (const page of pagesOf(list, pageSize)) {
       for (const record of page) {
         yield { type, text: recordLine(type, record) };
         done += 1;
       }
-      if (page.length > 0) progress();
-      if (page.length < pageSize) break;
+      progress();
     }
   }
 }

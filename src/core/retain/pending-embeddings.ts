@@ -3,7 +3,7 @@ import { MemoirError, ProviderError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryFilter } from '../spec/store.js';
 import { embeddingText } from '../text/memory-text.js';
-import { PAGE_SIZE } from '../utils/pages.js';
+import { memoryPages, PAGE_SIZE } from '../utils/pages.js';
 
 // A memory "pending" an embedding is simply one the store holds no embedding for: the store
 // itself is the queue, so it survives a restart, and memories imported or restored from
@@ -220,17 +220,11 @@ function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
       const startedAt = deferrals;
       const total = options.onProgress ? await store.countMemories(filter()) : 0;
       let embedded = 0;
-      for (let offset = 0; ; offset += batchSize) {
-        const page = await store.listMemories({
-          filter: filter(),
-          orderBy: 'createdAt',
-          direction: 'asc',
-          limit: batchSize,
-          offset,
-        });
+      let seen = 0;
+      for await (const page of memoryPages(store, filter(), batchSize)) {
         embedded += (await embedPage(page, null)).embedded;
-        options.onProgress?.(Math.min(total, offset + page.length), total);
-        if (page.length < batchSize) break;
+        seen += page.length;
+        options.onProgress?.(Math.min(total, seen), total);
       }
       refused.clear();
       if (deferrals === startedAt) due = false;

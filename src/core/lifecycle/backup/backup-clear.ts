@@ -5,6 +5,7 @@
  */
 import type { Scope } from '../../spec/memory.js';
 import type { MemoryStore, RecordCollection } from '../../spec/store.js';
+import { pagesOf } from '../../utils/pages.js';
 import { type BackupCounts, emptyCounts } from './backup-manifest.js';
 
 const PAGE = 1000;
@@ -15,11 +16,8 @@ type ScopedRecord = { id: string; scope: Scope };
 /** Every id a paged listing returns, reading one page at a time. */
 async function allIds<T>(list: (offset: number) => Promise<T[]>, idOf: (item: T) => string): Promise<string[]> {
   const ids: string[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await list(offset);
-    for (const item of page) ids.push(idOf(item));
-    if (page.length < PAGE) return ids;
-  }
+  for await (const page of pagesOf((offset) => list(offset), PAGE)) for (const item of page) ids.push(idOf(item));
+  return ids;
 }
 
 async function deleteInChunks(ids: readonly string[], remove: (chunk: string[]) => Promise<number>): Promise<number> {
