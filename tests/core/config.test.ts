@@ -49,6 +49,11 @@ describe('loadConfig', () => {
       tokenBudget: null,
       logLevel: 'warn',
       captureEnabled: false,
+      embedderProvider: 'local',
+      embedderModel: null,
+      embedderBaseUrl: null,
+      embedderDimensions: null,
+      embedderApiKeyEnv: null,
     });
     expect(sources.home).toEqual({ kind: 'env', variable: 'MEMOIR_HOME' });
     expect(sources.retentionDays).toEqual({ kind: 'default' });
@@ -270,6 +275,11 @@ describe('loadConfig', () => {
       tokenBudget: { kind: 'default' },
       logLevel: { kind: 'default' },
       captureEnabled: { kind: 'override' },
+      embedderProvider: { kind: 'default' },
+      embedderModel: { kind: 'default' },
+      embedderBaseUrl: { kind: 'default' },
+      embedderDimensions: { kind: 'default' },
+      embedderApiKeyEnv: { kind: 'default' },
     });
     const info = lines.filter((line) => line.level === 'info').map((line) => line.message);
     expect(info).toEqual([
@@ -282,5 +292,97 @@ describe('loadConfig', () => {
       setting: 'recallK',
       value: 7,
     });
+  });
+});
+
+describe('loadConfig: the embedder settings', () => {
+  it('reads the embedder from the file, and lets MEMOIR_EMBEDDER_* variables win', () => {
+    const path = writeJson(join(home, 'config.json'), {
+      embedderProvider: 'openai',
+      embedderModel: 'nomic-embed-text',
+      embedderBaseUrl: 'http://127.0.0.1:11434/v1',
+      embedderDimensions: 768,
+      embedderApiKeyEnv: 'OLLAMA_KEY',
+    });
+    const fromFile = loadConfig({ env: { MEMOIR_HOME: home } });
+    expect(fromFile.config).toMatchObject({
+      embedderProvider: 'openai',
+      embedderModel: 'nomic-embed-text',
+      embedderBaseUrl: 'http://127.0.0.1:11434/v1',
+      embedderDimensions: 768,
+      embedderApiKeyEnv: 'OLLAMA_KEY',
+    });
+    expect(fromFile.sources.embedderModel).toEqual({ kind: 'file', path });
+
+    const fromEnv = loadConfig({
+      env: {
+        MEMOIR_HOME: home,
+        MEMOIR_EMBEDDER_PROVIDER: 'OpenAI',
+        MEMOIR_EMBEDDER_MODEL: '1024',
+        MEMOIR_EMBEDDER_BASE_URL: 'null',
+        MEMOIR_EMBEDDER_DIMENSIONS: '1024',
+        MEMOIR_EMBEDDER_API_KEY_ENV: '',
+      },
+    });
+    expect(fromEnv.config).toMatchObject({
+      embedderProvider: 'openai',
+      // A model name made of digits stays a name.
+      embedderModel: '1024',
+      embedderBaseUrl: null,
+      embedderDimensions: 1024,
+      embedderApiKeyEnv: null,
+    });
+    expect(fromEnv.sources.embedderDimensions).toEqual({ kind: 'env', variable: 'MEMOIR_EMBEDDER_DIMENSIONS' });
+  });
+
+  it.each([
+    ['MEMOIR_EMBEDDER_PROVIDER', 'cohere', 'embedderProvider', /one of "local", "openai"/],
+    ['MEMOIR_EMBEDDER_BASE_URL', 'localhost:11434', 'embedderBaseUrl', /an http\(s\) URL/],
+    ['MEMOIR_EMBEDDER_DIMENSIONS', '0', 'embedderDimensions', /whole number from 1 to 65536/],
+  ])('rejects %s=%s, naming the setting', (variable, raw, field, expects) => {
+    const error = configError({ env: { MEMOIR_HOME: home, [variable]: raw } });
+    expect(error.field).toBe(field);
+    expect(error.message).toMatch(expects);
+    expect(error.message).toContain(`from env ${variable}`);
+  });
+
+  it('never echoes a key pasted where the name of its variable belongs', () => {
+    const key = 'sk-proj-abc123DEF456';
+    writeJson(join(home, 'config.json'), { embedderApiKeyEnv: key });
+    const error = configError({ env: { MEMOIR_HOME: home } });
+    expect(error.field).toBe('embedderApiKeyEnv');
+    expect(error.message).toMatch(/name of the environment variable holding the API key \(never the key itself\)/);
+    expect(`${error.message} ${error.suggestion}`).not.toContain(key);
+  });
+
+  it('refuses an API key in the file, and says to reference an environment variable instead', () => {
+    writeJson(join(home, 'config.json'), { embedderProvider: 'openai', apiKey: 'sk-secret' });
+    const error = configError({ env: { MEMOIR_HOME: home } });
+    expect(error.field).toBe('apiKey');
+    expect(error.suggestion).toMatch(/put the key in an environment variable.*"embedderApiKeyEnv"/);
+    expect(`${error.message} ${error.suggestion}`).not.toContain('sk-secret');
+  });
+});
+
+describe('loadConfig: a home that is a file', () => {
+  it('says the home is a file, not that config.json cannot be read', () => {
+    const file = join(dir, 'afile');
+    writeFileSync(file, 'not a directory');
+    const error = configError({ env: { MEMOIR_HOME: file } });
+    expect(error.field).toBe('home');
+    expect(error.message).toBe(`[memoir] config: home ${file} is a file, not a directory (home from env MEMOIR_HOME)`);
+    expect(error.message).not.toMatch(/ENOTDIR|config\.json/);
+    expect(error.suggestion).toMatch(/^Point MEMOIR_HOME \(or --home\) at a directory/);
+  });
+
+  it('names the file when the home lies under one', () => {
+    const file = join(dir, 'afile');
+    writeFileSync(file, '');
+    const error = configError({ env: {}, overrides: { home: join(file, 'memoir') } });
+    expect(error.message).toContain(`lies under ${file}, which is a file`);
+  });
+
+  it('accepts a home that does not exist yet', () => {
+    expect(loadConfig({ env: { MEMOIR_HOME: join(dir, 'new', 'home') } }).config.home).toBe(join(dir, 'new', 'home'));
   });
 });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -38,7 +38,44 @@ export interface MemoirConfig {
   logLevel: LogLevel;
   /** Whether tool events are captured into memory automatically. Capture is opt-in: default `false`. */
   captureEnabled: boolean;
+  /**
+   * Which embedder the `memoir` command opens the store with: `local` (the built-in hashing
+   * embedder) or `openai` (OpenAI's API or any OpenAI-compatible server: Ollama, LM Studio,
+   * vLLM, llama.cpp). A store refuses an embedder other than the one it was built with, so
+   * this must name that one. Default `local`. Environment: `MEMOIR_EMBEDDER_PROVIDER`.
+   */
+  embedderProvider: EmbedderProvider;
+  /**
+   * Embedding model of the `openai` provider, e.g. `text-embedding-3-small` or Ollama's
+   * `nomic-embed-text`; `null` for the provider's default (`text-embedding-3-small`).
+   * Default `null`. Environment: `MEMOIR_EMBEDDER_MODEL`.
+   */
+  embedderModel: string | null;
+  /**
+   * Base URL of the OpenAI-compatible API, with its prefix, e.g. `http://127.0.0.1:11434/v1`
+   * for Ollama; `null` for `OPENAI_BASE_URL`, else OpenAI's own API. Default `null`.
+   * Environment: `MEMOIR_EMBEDDER_BASE_URL`.
+   */
+  embedderBaseUrl: string | null;
+  /**
+   * Length of the model's vectors: required for a model memoir doesn't know (e.g. 768 for
+   * `nomic-embed-text`), optional for OpenAI's. `null` for the model's own. Default `null`.
+   * Environment: `MEMOIR_EMBEDDER_DIMENSIONS`.
+   */
+  embedderDimensions: number | null;
+  /**
+   * Name of the environment variable holding the API key, e.g. `MY_OPENAI_KEY`; `null` for
+   * `OPENAI_API_KEY`. The key itself never goes into a config file. A server at a custom base
+   * URL needs no key. Default `null`. Environment: `MEMOIR_EMBEDDER_API_KEY_ENV`.
+   */
+  embedderApiKeyEnv: string | null;
 }
+
+/** The embedder providers {@link MemoirConfig.embedderProvider} names. */
+export const EMBEDDER_PROVIDERS = ['local', 'openai'] as const;
+
+/** One of {@link EMBEDDER_PROVIDERS}. */
+export type EmbedderProvider = (typeof EMBEDDER_PROVIDERS)[number];
 
 /** Name of one setting. */
 type Setting = keyof MemoirConfig;
@@ -92,6 +129,15 @@ export interface LoadedConfig {
 
 const positiveInt = () => z.number().int().positive();
 
+const httpUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+});
+
 // One schema per setting, so each source's values are checked one by one and a failure
 // can name its setting and its source.
 const settingSchemas = {
@@ -104,6 +150,15 @@ const settingSchemas = {
   tokenBudget: positiveInt().nullable(),
   logLevel: z.enum(['error', 'warn', 'info', 'debug']),
   captureEnabled: z.boolean(),
+  embedderProvider: z.enum(EMBEDDER_PROVIDERS),
+  embedderModel: z.string().trim().min(1).max(256).nullable(),
+  embedderBaseUrl: httpUrl.nullable(),
+  embedderDimensions: positiveInt().max(65_536).nullable(),
+  embedderApiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .max(128)
+    .nullable(),
 } satisfies Record<Setting, z.ZodType>;
 
 const configSchema = z
@@ -117,6 +172,11 @@ const configSchema = z
     tokenBudget: settingSchemas.tokenBudget.default(null),
     logLevel: settingSchemas.logLevel.default('warn'),
     captureEnabled: settingSchemas.captureEnabled.default(false),
+    embedderProvider: settingSchemas.embedderProvider.default('local'),
+    embedderModel: settingSchemas.embedderModel.default(null),
+    embedderBaseUrl: settingSchemas.embedderBaseUrl.default(null),
+    embedderDimensions: settingSchemas.embedderDimensions.default(null),
+    embedderApiKeyEnv: settingSchemas.embedderApiKeyEnv.default(null),
   })
   .strict();
 
@@ -138,9 +198,40 @@ const EXPECTATIONS: Record<Setting, { expects: string; example: string }> = {
   tokenBudget: { expects: 'a positive whole number of tokens, or null for no limit', example: '2000' },
   logLevel: { expects: 'one of "error", "warn", "info", "debug"', example: 'info' },
   captureEnabled: { expects: 'true or false', example: 'true' },
+  embedderProvider: {
+    expects: `one of ${EMBEDDER_PROVIDERS.map((name) => `"${name}"`).join(', ')}`,
+    example: 'openai',
+  },
+  embedderModel: { expects: 'a model name, or null for the default', example: 'text-embedding-3-small' },
+  embedderBaseUrl: { expects: 'an http(s) URL, or null for the default', example: 'http://127.0.0.1:11434/v1' },
+  embedderDimensions: { expects: 'a whole number from 1 to 65536, or null for the model’s own', example: '768' },
+  embedderApiKeyEnv: {
+    expects: 'the name of the environment variable holding the API key (never the key itself), or null',
+    example: 'OPENAI_API_KEY',
+  },
 };
 
-const NULLABLE: ReadonlySet<Setting> = new Set(['maxMemories', 'tokenBudget']);
+const NULLABLE: ReadonlySet<Setting> = new Set([
+  'maxMemories',
+  'tokenBudget',
+  'embedderModel',
+  'embedderBaseUrl',
+  'embedderDimensions',
+  'embedderApiKeyEnv',
+]);
+
+/** Settings whose value is text, quoted in a JSON example and never parsed as a number. */
+const TEXT: ReadonlySet<Setting> = new Set([
+  'home',
+  'logLevel',
+  'embedderProvider',
+  'embedderModel',
+  'embedderBaseUrl',
+  'embedderApiKeyEnv',
+]);
+
+/** A setting whose bad value may be a secret pasted in the wrong place: errors don't show it. */
+const SECRET: ReadonlySet<Setting> = new Set(['embedderApiKeyEnv']);
 
 /** `retentionDays` → `MEMOIR_RETENTION_DAYS`. */
 const envVariable = (setting: Setting): string =>
@@ -174,7 +265,7 @@ function describeValue(value: unknown): string {
 
 function jsonExample(setting: Setting): string {
   const { example } = EXPECTATIONS[setting];
-  return setting === 'home' || setting === 'logLevel' ? JSON.stringify(example) : example;
+  return TEXT.has(setting) ? JSON.stringify(example) : example;
 }
 
 function suggestionFor(setting: Setting, source: ConfigSource): string {
@@ -210,7 +301,8 @@ function parseEnvValue(setting: Setting, raw: string): unknown {
     const lower = text.toLowerCase();
     return TRUE.has(lower) ? true : FALSE.has(lower) ? false : raw;
   }
-  if (setting === 'logLevel') return text.toLowerCase();
+  if (setting === 'logLevel' || setting === 'embedderProvider') return text.toLowerCase();
+  if (TEXT.has(setting)) return text;
   return NUMBER.test(text) ? Number(text) : raw;
 }
 
@@ -228,11 +320,18 @@ function checkLayer(layer: Layer): void {
     const entry = layer[setting];
     if (!entry) continue;
     if (!settingSchemas[setting].safeParse(entry.value).success) {
-      const shown = entry.raw !== undefined ? JSON.stringify(entry.raw) : describeValue(entry.value);
+      const shown = SECRET.has(setting)
+        ? 'a value that is not a variable name (not shown, in case it is a key)'
+        : entry.raw !== undefined
+          ? JSON.stringify(entry.raw)
+          : describeValue(entry.value);
       throw invalidSetting(setting, shown, entry.source);
     }
   }
 }
+
+// A key that looks like it holds a secret, e.g. "apiKey" or "openai_api_key".
+const SECRET_KEY = /api.?key|secret|token|password/i;
 
 function unknownKeysError(keys: string[], where: string, field: string): ConfigError {
   const known = new Set<string>(SETTINGS);
@@ -241,11 +340,13 @@ function unknownKeysError(keys: string[], where: string, field: string): ConfigE
     .filter(([key, camel]) => camel !== key && known.has(camel))
     .map(([key, camel]) => `"${key}" → "${camel}"`);
   const listed = keys.map((key) => `"${key}"`).join(', ');
+  const secret = keys.find((key) => SECRET_KEY.test(key));
   return new ConfigError(`unknown setting(s) ${listed} in ${where}; known settings are ${SETTINGS.join(', ')}`, {
     component: COMPONENT,
     field,
-    suggestion:
-      hints.length > 0
+    suggestion: secret
+      ? `Keep API keys out of the configuration: remove "${secret}", put the key in an environment variable, and name that variable with "embedderApiKeyEnv" (default OPENAI_API_KEY).`
+      : hints.length > 0
         ? `Settings are camelCase: rename ${hints.join(', ')}.`
         : `Remove ${listed}, or correct the spelling to one of the known settings.`,
   });
@@ -298,7 +399,8 @@ function readFileLayer(path: string, explicit: boolean): Layer {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !explicit) return {};
+    // ENOTDIR: the home (or a directory above it) is a file; loadConfig reports that as the home's fault.
+    if ((code === 'ENOENT' || code === 'ENOTDIR') && !explicit) return {};
     const reason = code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
     throw new ConfigError(`config file ${path} ${reason}`, {
       component: COMPONENT,
@@ -339,6 +441,41 @@ function readFileLayer(path: string, explicit: boolean): Layer {
   return layer;
 }
 
+/** The file at `path` or above it that stands where a directory must be, or undefined when there is none. */
+function fileInTheWay(path: string): string | undefined {
+  for (let current = path; ; current = dirname(current)) {
+    let stats: ReturnType<typeof statSync>;
+    try {
+      stats = statSync(current, { throwIfNoEntry: false });
+    } catch {
+      // Unreadable (EACCES) or a file above it (ENOTDIR): look further up.
+      stats = undefined;
+    }
+    if (stats) return stats.isDirectory() ? undefined : current;
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+/** A home that is a file (or lies under one) can hold no store: say so, naming where it was set. */
+function checkHome(home: string, source: ConfigSource): void {
+  const file = fileInTheWay(home);
+  if (file === undefined) return;
+  const where =
+    source.kind === 'env'
+      ? `${source.variable} (or --home)`
+      : source.kind === 'file'
+        ? `"home" in ${source.path}`
+        : source.kind === 'override'
+          ? 'the home override (e.g. --home)'
+          : 'MEMOIR_HOME or --home';
+  const problem = file === home ? `${home} is a file` : `${home} lies under ${file}, which is a file`;
+  throw new ConfigError(`home ${problem}, not a directory (home from ${describeSource(source)})`, {
+    component: COMPONENT,
+    field: 'home',
+    suggestion: `Point ${where} at a directory, e.g. ~/.memoir; memoir creates it when it is missing.`,
+  });
+}
+
 /**
  * Load memoir's settings. Sources, lowest to highest precedence: {@link DEFAULT_CONFIG},
  * the JSON config file, the environment, then `options.overrides`.
@@ -356,7 +493,7 @@ function readFileLayer(path: string, explicit: boolean): Layer {
  * @throws ConfigError naming the setting, the bad value, its source and the expected
  * format (e.g. `retentionDays must be a positive whole number of days, e.g. 30; got -5
  * from file /home/me/.memoir/config.json`); also for an unknown setting, unparsable JSON,
- * or a missing file named by `options.file` or `MEMOIR_CONFIG`.
+ * a missing file named by `options.file` or `MEMOIR_CONFIG`, or a home that is a file.
  */
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
@@ -388,6 +525,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     config.home as string,
     homeSource.kind === 'file' ? dirname(homeSource.path) : process.cwd(),
   );
+  checkHome(config.home as string, homeSource);
 
   for (const setting of SETTINGS) {
     const source = sources[setting];
