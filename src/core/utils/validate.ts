@@ -27,12 +27,120 @@ function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** Turn zod issues into memoir's: a dotted field path and what the field expects. */
-export function toValidationIssues(error: z.ZodError, input: unknown, fieldPrefix: string): ValidationIssue[] {
+// The slice of zod's internal definition the key lookup reads.
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  in?: unknown;
+  element?: unknown;
+  options?: readonly unknown[];
+  getter?: () => unknown;
+}
+
+const defOf = (schema: unknown): SchemaDef | undefined =>
+  (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
+
+/** The keys an object schema accepts; wrappers, pipes and unions are looked through. */
+function objectKeys(schema: unknown, depth = 0): Set<string> {
+  const def = defOf(schema);
+  if (!def || depth > 16) return new Set();
+  if (def.type === 'object') return new Set(Object.keys(def.shape ?? {}));
+  if (def.type === 'union') return new Set((def.options ?? []).flatMap((option) => [...objectKeys(option, depth + 1)]));
+  if (def.type === 'pipe') return objectKeys(def.in, depth + 1);
+  if (def.type === 'lazy' && def.getter) return objectKeys(def.getter(), depth + 1);
+  return def.innerType ? objectKeys(def.innerType, depth + 1) : new Set();
+}
+
+/** The schema of the value at `path` inside `schema`, as far as it can be followed. */
+function schemaAt(schema: unknown, path: readonly PropertyKey[], depth = 0): unknown[] {
+  const def = defOf(schema);
+  if (!def || depth > 64) return [];
+  if (path.length === 0) return [schema];
+  const [key, ...rest] = path;
+  switch (def.type) {
+    case 'object': {
+      const child = typeof key === 'string' ? def.shape?.[key] : undefined;
+      return child ? schemaAt(child, rest, depth + 1) : [];
+    }
+    case 'array':
+      return typeof key === 'number' ? schemaAt(def.element, rest, depth + 1) : [];
+    case 'union':
+      return (def.options ?? []).flatMap((option) => schemaAt(option, path, depth + 1));
+    case 'pipe':
+      return schemaAt(def.in, path, depth + 1);
+    case 'lazy':
+      return def.getter ? schemaAt(def.getter(), path, depth + 1) : [];
+    default:
+      return def.innerType ? schemaAt(def.innerType, path, depth + 1) : [];
+  }
+}
+
+const camelCase = (key: string) => key.replace(/[_-]+([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+
+// Fields other memory libraries (Mem0, Zep, LangChain) take at the top level, and where memoir keeps them.
+const SCOPE_FIELDS: Record<string, string> = {
+  userId: 'userId',
+  user_id: 'userId',
+  agentId: 'agentId',
+  agent_id: 'agentId',
+  namespace: 'namespace',
+};
+const ALIASES: Record<string, readonly string[]> = {
+  limit: ['k', 'limit'],
+  top_k: ['k'],
+  topK: ['k'],
+  threshold: ['minScore'],
+  score_threshold: ['minScore'],
+  text: ['content'],
+  memory: ['content'],
+  data: ['content'],
+  session: ['sessionId'],
+  run_id: ['sessionId'],
+  runId: ['sessionId'],
+  tags: ['entities', 'metadata'],
+};
+
+/** A hint for one unknown key, given the keys the object accepts; undefined when there is none. */
+function hintFor(key: string, known: ReadonlySet<string>): string | undefined {
+  const scoped = SCOPE_FIELDS[key];
+  if (scoped && known.has('scope') && !known.has(key)) return `put it in scope: { ${scoped}: … }`;
+  const camel = camelCase(key);
+  if (camel !== key && known.has(camel)) return `did you mean ${camel}?`;
+  const alias = ALIASES[key]?.find((name) => known.has(name));
+  if (alias) return `did you mean ${alias}?`;
+  return undefined;
+}
+
+function unknownKeysMessage(keys: readonly string[], known: ReadonlySet<string>): string {
+  const list = `unknown field(s) ${keys.map((key) => `"${key}"`).join(', ')}`;
+  if (keys.length === 1) {
+    const hint = hintFor(keys[0]!, known);
+    return hint ? `${list}: ${hint}` : list;
+  }
+  const hints = keys.flatMap((key) => {
+    const hint = hintFor(key, known);
+    return hint ? [`"${key}": ${hint}`] : [];
+  });
+  return hints.length > 0 ? `${list} (${hints.join('; ')})` : list;
+}
+
+/**
+ * Turn zod issues into memoir's: a dotted field path and what the field expects. With the
+ * schema, an unknown field that another memory library uses gets a hint: `userId` → `put it
+ * in scope: { userId: … }`, `user_id` inside a scope → `did you mean userId?`, `limit` → `k`.
+ */
+export function toValidationIssues(
+  error: z.ZodError,
+  input: unknown,
+  fieldPrefix: string,
+  schema?: z.ZodType,
+): ValidationIssue[] {
   return error.issues.map((issue) => {
     const field = formatPath(fieldPrefix, issue.path);
     if (issue.code === 'unrecognized_keys') {
-      return { field, message: `unknown field(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}` };
+      const known = new Set(schema ? schemaAt(schema, issue.path).flatMap((node) => [...objectKeys(node)]) : []);
+      return { field, message: unknownKeysMessage(issue.keys, known) };
     }
     const received = valueAt(input, issue.path);
     const got = received === undefined ? 'nothing' : describeReceived(received);
@@ -53,8 +161,12 @@ export function parseInput<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new ValidationError(toValidationIssues(result.error, input, fieldPrefix), {
+  const issues = toValidationIssues(result.error, input, fieldPrefix, schema);
+  const hinted = issues.some((issue) => /^unknown field\(s\) .*(?:: |\()(?:put it|did you)/.test(issue.message));
+  throw new ValidationError(issues, {
     component,
-    suggestion: 'Check the field named in the message against the API reference.',
+    suggestion: hinted
+      ? 'Rename the field as the message suggests (memoir keeps userId, agentId and namespace in `scope`).'
+      : 'Check the field named in the message against the API reference.',
   });
 }
