@@ -12,6 +12,7 @@ import type {
   MemoryFilter,
   MemoryRecord,
   MemoryStore,
+  RecordedEmbedder,
   SearchHit,
   StoreCapabilities,
   StoreCheck,
@@ -273,6 +274,18 @@ export class SqliteStore implements MemoryStore {
         this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
       }
       this.#ensureVectorTable(db, embedder.dimensions);
+    });
+  }
+
+  /** The embedder recorded in `memoir_meta`, read without checking or recording anything. */
+  recordedEmbedder(): Promise<RecordedEmbedder | null> {
+    return this.#read((db) => {
+      const id = this.#meta(db, 'embedder_id');
+      const dimensions = Number(this.#meta(db, 'embedder_dimensions'));
+      if (id === undefined || !Number.isInteger(dimensions) || dimensions <= 0) return null;
+      // EXISTS, not count(*): counting would read every vector's page.
+      const hasEmbeddings = db.prepare('SELECT EXISTS (SELECT 1 FROM memory_embeddings)').pluck().get() === 1;
+      return { id, dimensions, hasEmbeddings };
     });
   }
 

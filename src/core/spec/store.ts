@@ -140,6 +140,15 @@ export interface EmbedderIdentity {
   dimensions: number;
 }
 
+/** The embedder a store records, as {@link MemoryStore.recordedEmbedder} reads it. */
+export interface RecordedEmbedder extends EmbedderIdentity {
+  /**
+   * Whether the store holds any embedding. Only then does `open()` refuse another embedder;
+   * a store without embeddings records whichever embedder opens it.
+   */
+  hasEmbeddings: boolean;
+}
+
 /**
  * Key-value access to one kind of record (opinions, procedures, sessions, entities).
  * Records are keyed by their `id`.
@@ -182,6 +191,16 @@ export interface MemoryStore {
    * whose suggestion says how to reindex; otherwise it records the identity.
    */
   open(embedder: EmbedderIdentity): Promise<void>;
+
+  /**
+   * The embedder recorded by the last `open()` or `resetEmbeddings()`, and whether the store
+   * holds embeddings; null when none was recorded yet. Reads without checking or recording
+   * anything, and may be called before `open()`, so a caller can choose the embedder to open
+   * with: the `memoir` command opens a store built with another embedder under that
+   * embedder's identity for the commands that need no vectors (stats, list, export…).
+   * Optional: without it such a store can only be opened with its own embedder.
+   */
+  recordedEmbedder?(): Promise<RecordedEmbedder | null>;
 
   /**
    * Drop every stored embedding and record `embedder` as the store's embedder, so that
