@@ -6,6 +6,7 @@ import { registerMemoryCommands } from './cli-commands-memory.js';
 import { registerTransferCommands } from './cli-commands-transfer.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
 import { nonEmpty } from './cli-options.js';
+import { packageVersion } from './cli-version.js';
 
 /**
  * Build the program for one run. It never exits the process: commander's exits become
@@ -21,6 +22,7 @@ export function buildProgram(context: CliContext): Command {
     .option('--user <id>', 'act as this user: read and change only their memories (default: $MEMOIR_USER_ID)', nonEmpty)
     .option('--agent <id>', 'act as this agent (default: $MEMOIR_AGENT_ID)', nonEmpty)
     .option('--namespace <name>', 'act inside this namespace (default: $MEMOIR_NAMESPACE)', nonEmpty)
+    .version(packageVersion(), '-V, --version', 'print the version of memoir')
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true })
