@@ -165,8 +165,9 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
     }
     const scope = narrowScope(engine.scope, options.scope);
     if (scope === null) return [];
+    const now = engine.clock.now();
     return store.listMemories({
-      filter: toStoreFilter(options, scope, options.includeInvalid ? undefined : engine.nowIso()),
+      filter: toStoreFilter(options, scope, options.includeInvalid ? undefined : new Date(now).toISOString(), now),
       orderBy: options.orderBy,
       direction: options.direction,
       limit: options.limit,

@@ -51,7 +51,7 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
     const now = engine.clock.now();
     const scope = narrowScope(engine.scope, options.scope);
     const validAt = options.includeInvalid ? undefined : new Date(now).toISOString();
-    const filter = toStoreFilter(options, scope ?? undefined, validAt);
+    const filter = toStoreFilter(options, scope ?? undefined, validAt, now);
     // A call asking for another tenant's scope finds nothing, as if it were empty.
     const ranked =
       scope === null

@@ -1,6 +1,39 @@
 import { z } from 'zod';
-import { MEMORY_KINDS, type Scope, scopeSchema, timeInputSchema } from '../spec/memory.js';
+import { MAX_TIME_MS, MEMORY_KINDS, MIN_TIME_MS, type Scope, scopeSchema, timeInputSchema } from '../spec/memory.js';
 import type { MemoryFilter } from '../spec/store.js';
+import { hasTimeFormat, parseTime, relativeTimeMs, TIME_FORMATS } from '../utils/parse-time.js';
+
+/**
+ * A bound of a time filter once parsed: an ISO instant, or a span before now (`30d` → 30
+ * days) that {@link toStoreFilter} resolves against the engine's clock, which a schema cannot know.
+ */
+export type TimeBound = string | { readonly agoMs: number };
+
+const TIME_BOUND_FORMATS = `${TIME_FORMATS}, a Date or epoch milliseconds`;
+
+// `endOfDay`: a bare date as an upper bound means the whole of that day, as the CLI reads it.
+const timeBoundSchema = (endOfDay: boolean) =>
+  z.union([z.date(), z.string(), z.number()]).transform((value, ctx): TimeBound => {
+    let input: Date | string | number = value;
+    if (typeof value === 'string') {
+      const ago = relativeTimeMs(value);
+      if (ago !== undefined) return { agoMs: ago };
+      if (hasTimeFormat(value)) {
+        try {
+          input = parseTime(value, { endOfDay });
+        } catch {
+          ctx.addIssue({ code: 'custom', message: `expected ${TIME_BOUND_FORMATS}` });
+          return z.NEVER;
+        }
+      }
+      // Other text goes on to the rules `occurredAt` follows (any ISO 8601 form Date reads).
+    }
+    const parsed = timeInputSchema.safeParse(input);
+    if (parsed.success) return parsed.data;
+    const message = typeof value === 'string' ? `expected ${TIME_BOUND_FORMATS}` : parsed.error.issues[0]!.message;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
 
 /** The filter options `recall` and `list` share. */
 export const filterOptionFields = {
@@ -10,26 +43,42 @@ export const filterOptionFields = {
   kinds: z.array(z.enum(MEMORY_KINDS)).min(1).optional(),
   /** Only these categories. */
   categories: z.array(z.string().min(1)).min(1).optional(),
-  /** Only memories mentioning one of these entities (case-insensitive). */
+  /** Only memories mentioning one of these entities (case- and accent-insensitive: `zoe` finds `Zoë`). */
   entities: z.array(z.string().min(1)).min(1).optional(),
   /** Only this session. */
   sessionId: z.string().min(1).optional(),
-  /** Only memories that occurred at or after this time. */
-  since: timeInputSchema.optional(),
-  /** Only memories that occurred at or before this time. */
-  until: timeInputSchema.optional(),
+  /**
+   * Only memories that occurred at or after this time: a Date, epoch milliseconds, an ISO
+   * date or date-time, or a time before now such as `30d`, `12h`, `2w` or `15m` (by the client's clock).
+   */
+  since: timeBoundSchema(false).optional(),
+  /**
+   * Only memories that occurred at or before this time, in the forms `since` takes; a bare
+   * date (`2025-11-30`) includes the whole of that day (UTC).
+   */
+  until: timeBoundSchema(true).optional(),
 };
 
 type FilterOptions = z.output<z.ZodObject<typeof filterOptionFields>> & { bookmarked?: boolean };
 
+/** A time bound as the ISO instant a store compares, a relative one counted back from `now`. */
+export function resolveTimeBound(bound: TimeBound, now: number): string;
+export function resolveTimeBound(bound: TimeBound | undefined, now: number): string | undefined;
+export function resolveTimeBound(bound: TimeBound | undefined, now: number): string | undefined {
+  if (bound === undefined || typeof bound === 'string') return bound;
+  return new Date(Math.min(MAX_TIME_MS, Math.max(MIN_TIME_MS, now - bound.agoMs))).toISOString();
+}
+
 /**
  * The store filter for parsed `recall`/`list` options, with the scope already narrowed to
- * the client's (see `narrowScope`); `validAt` undefined includes invalidated memories.
+ * the client's (see `narrowScope`); `validAt` undefined includes invalidated memories, and
+ * relative times count back from `now` (epoch milliseconds, the engine's clock).
  */
 export function toStoreFilter(
   options: FilterOptions,
   scope: Scope | undefined,
   validAt: string | undefined,
+  now: number,
 ): MemoryFilter {
   return {
     scope,
@@ -37,8 +86,8 @@ export function toStoreFilter(
     categories: options.categories,
     entities: options.entities,
     sessionId: options.sessionId,
-    since: options.since,
-    until: options.until,
+    since: resolveTimeBound(options.since, now),
+    until: resolveTimeBound(options.until, now),
     bookmarked: options.bookmarked,
     validAt,
   };
