@@ -40,6 +40,7 @@ function withConfigDefaults(options: MemoryOptions | undefined): MemoryOptions |
  * await memory.retain({ content: 'Alice prefers short answers.', kind: 'opinion', entities: ['Alice'] });
  * const { results } = await memory.recall('how should I answer Alice?');
  * ```
+ * @group Client
  */
 export function createMemory(options?: MemoryOptions): MemoryClient {
   return createMemoryClient(withConfigDefaults(options), {

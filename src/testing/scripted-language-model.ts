@@ -6,10 +6,16 @@ const COMPONENT = 'scripted-language-model';
 /**
  * One scripted answer: the text itself, a partial result (missing fields get defaults),
  * or an Error, which the call rejects with.
+ *
+ * @group Testing
  */
 export type ScriptedResponse = string | ScriptedResult | Error;
 
-/** A partial {@link GenerateResult}; `text` defaults to `''`, usage to rough word counts, `finishReason` to `stop`. */
+/**
+ * A partial {@link GenerateResult}; `text` defaults to `''`, usage to rough word counts, `finishReason` to `stop`.
+ *
+ * @group Testing
+ */
 export type ScriptedResult = Partial<Omit<GenerateResult, 'usage'>> & {
   /** Token counts to report; missing counts are estimated from word counts. */
   usage?: Partial<TokenUsage>;
@@ -18,16 +24,26 @@ export type ScriptedResult = Partial<Omit<GenerateResult, 'usage'>> & {
 /**
  * Answers computed from the request. `callIndex` counts calls from 0. Throwing (or
  * returning an Error) makes the call reject.
+ *
+ * @group Testing
  */
 export type ScriptFunction = (
   request: GenerateRequest,
   callIndex: number,
 ) => ScriptedResponse | Promise<ScriptedResponse>;
 
-/** What {@link createScriptedLanguageModel} accepts: a queue of answers, one per call, or a function. */
+/**
+ * What {@link createScriptedLanguageModel} accepts: a queue of answers, one per call, or a function.
+ *
+ * @group Testing
+ */
 export type LanguageModelScript = readonly ScriptedResponse[] | ScriptFunction;
 
-/** A {@link LanguageModel} that answers from a script and records what it was asked. */
+/**
+ * A {@link LanguageModel} that answers from a script and records what it was asked.
+ *
+ * @group Testing
+ */
 export interface ScriptedLanguageModel extends LanguageModel {
   /** Every request received, oldest first, including ones that were answered with an error. */
   readonly calls: GenerateRequest[];
@@ -77,6 +93,7 @@ function toResult(response: ScriptedResponse, request: GenerateRequest, callNumb
  *
  * @throws ConfigError when `script` is neither an array nor a function, or holds something
  * other than strings, objects and Errors.
+ * @group Testing
  */
 export function createScriptedLanguageModel(script: LanguageModelScript): ScriptedLanguageModel {
   const isFunction = typeof script === 'function';

@@ -7,7 +7,11 @@ const COMPONENT = 'test-embedder';
 const DEFAULT_DIMENSIONS = 64;
 const MAX_DIMENSIONS = 8192;
 
-/** Options of {@link createTestEmbedder}. */
+/**
+ * Options of {@link createTestEmbedder}.
+ *
+ * @group Testing
+ */
 export interface TestEmbedderOptions {
   /**
    * Length of every vector, 1 to 8192. Default: the length of the vectors in `vectors`,
@@ -21,7 +25,11 @@ export interface TestEmbedderOptions {
   vectors?: Record<string, readonly number[]>;
 }
 
-/** A deterministic {@link Embedder} for tests that records what it was asked to embed. */
+/**
+ * A deterministic {@link Embedder} for tests that records what it was asked to embed.
+ *
+ * @group Testing
+ */
 export interface TestEmbedder extends Embedder {
   /** The `texts` of every `embed` call, oldest first (copies). */
   readonly calls: string[][];
@@ -39,6 +47,7 @@ function configError(message: string, field: string, suggestion: string): Config
  *
  * @throws ConfigError when `dimensions` is not a whole number from 1 to 8192, or a vector
  * in `vectors` has the wrong length, a non-finite number, or is all zeros.
+ * @group Testing
  */
 export function createTestEmbedder(options: TestEmbedderOptions = {}): TestEmbedder {
   const entries = Object.entries(options.vectors ?? {});

@@ -1,6 +1,10 @@
 import type { Clock, IdGenerator } from '../core/spec/runtime.js';
 
-/** A clock that stands still until told to move, for deterministic timestamps in tests. */
+/**
+ * A clock that stands still until told to move, for deterministic timestamps in tests.
+ *
+ * @group Testing
+ */
 export interface FixedClock extends Clock {
   /** Move the clock forward by `ms` milliseconds (backwards when negative). */
   advance(ms: number): void;
@@ -18,6 +22,7 @@ export interface FixedClock extends Clock {
  * const memory = createMemory({ store: createTestStore(), clock });
  * clock.advance(60_000);
  * ```
+ * @group Testing
  */
 export function createFixedClock(start: number | string = '2025-01-01T00:00:00Z'): FixedClock {
   const toMs = (time: number | string) => {
@@ -40,6 +45,8 @@ export function createFixedClock(start: number | string = '2025-01-01T00:00:00Z'
 /**
  * An {@link IdGenerator} that counts: `mem_1`, `mem_2`, … per prefix, so tests can name the
  * ids they expect. Ids still sort in creation order while the counter has the same number of digits.
+ *
+ * @group Testing
  */
 export function createCounterIds(): IdGenerator {
   const counters = new Map<string, number>();

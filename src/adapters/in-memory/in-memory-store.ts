@@ -34,7 +34,11 @@ import {
 
 const COMPONENT = 'in-memory-store';
 
-/** Options of {@link createInMemoryStore}. */
+/**
+ * Options of {@link createInMemoryStore}.
+ *
+ * @group Adapters
+ */
 export interface InMemoryStoreOptions {
   /** The store's {@link MemoryStore.name}, used in messages. Default `in-memory`. */
   name?: string;
@@ -450,6 +454,7 @@ class InMemoryStore implements MemoryStore {
  * `close()`. Meant for tests, examples and short-lived agents.
  *
  * @throws ConfigError when `options` is invalid.
+ * @group Adapters
  */
 export function createInMemoryStore(options?: InMemoryStoreOptions): MemoryStore {
   const parsed = parseOptions(optionsSchema, options, COMPONENT, 'createInMemoryStore accepts { name?: string }.');

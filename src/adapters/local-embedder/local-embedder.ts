@@ -19,7 +19,11 @@ export const LOCAL_EMBEDDER_MIN_DIMENSIONS = 32;
 /** Most dimensions {@link createLocalEmbedder} accepts. */
 export const LOCAL_EMBEDDER_MAX_DIMENSIONS = 8192;
 
-/** Options of {@link createLocalEmbedder}. */
+/**
+ * Options of {@link createLocalEmbedder}.
+ *
+ * @group Adapters
+ */
 export interface LocalEmbedderOptions {
   /**
    * Length of every vector, a whole number from 32 to 8192. More dimensions mean fewer
@@ -185,6 +189,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeou
  * whitespace-only text gets the zero vector, which matches nothing.
  *
  * @throws ConfigError when an option is invalid.
+ * @group Adapters
  */
 export function createLocalEmbedder(options?: LocalEmbedderOptions): Embedder {
   const { dimensions } = parseOptions(optionsSchema, options, COMPONENT, (field) =>

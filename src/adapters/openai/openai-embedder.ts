@@ -10,7 +10,11 @@ import { type OpenAIEmbedderOptions, openAIEmbedderOptionsSchema } from './opena
 
 const COMPONENT = 'openai-embedder';
 
-/** Token and request totals of an {@link OpenAIEmbedder} since it was created. */
+/**
+ * Token and request totals of an {@link OpenAIEmbedder} since it was created.
+ *
+ * @group Adapters
+ */
 export interface OpenAIEmbedderUsage {
   /** Successful embedding requests. */
   calls: number;
@@ -18,7 +22,11 @@ export interface OpenAIEmbedderUsage {
   inputTokens: number;
 }
 
-/** An Embedder for an OpenAI-compatible `/embeddings` endpoint. */
+/**
+ * An Embedder for an OpenAI-compatible `/embeddings` endpoint.
+ *
+ * @group Adapters
+ */
 export interface OpenAIEmbedder extends Embedder {
   /** Whether the vectors capture meaning; from the `semantic` option. */
   readonly semantic: boolean;
@@ -152,6 +160,7 @@ function readVectors(response: unknown, count: number, dimensions: number, conte
  *
  * @throws ConfigError when an option is invalid, no API key is found for OpenAI's own API,
  * or `dimensions` is missing for a model memoir doesn't know.
+ * @group Adapters
  */
 export function createOpenAIEmbedder(options?: OpenAIEmbedderOptions): OpenAIEmbedder {
   const parsed = parseOptions(openAIEmbedderOptionsSchema, options, COMPONENT, OPTIONS_SUGGESTION);

@@ -144,6 +144,7 @@ function readResult(response: unknown, context: OpenAICallContext): GenerateResu
  * ```
  *
  * @throws ConfigError when an option is invalid or no API key is found for OpenAI's own API.
+ * @group Adapters
  */
 export function createOpenAIChatModel(options?: OpenAIChatModelOptions): LanguageModel {
   const parsed = parseOptions(openAIChatModelOptionsSchema, options, COMPONENT, OPTIONS_SUGGESTION);

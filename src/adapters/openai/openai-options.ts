@@ -1,9 +1,17 @@
 import { z } from 'zod';
 
-/** An environment to read variables from, shaped like `process.env`. */
+/**
+ * An environment to read variables from, shaped like `process.env`.
+ *
+ * @group Adapters
+ */
 export type OpenAIEnvironment = Readonly<Record<string, string | undefined>>;
 
-/** Connection options shared by {@link createOpenAIEmbedder} and {@link createOpenAIChatModel}. */
+/**
+ * Connection options shared by {@link createOpenAIEmbedder} and {@link createOpenAIChatModel}.
+ *
+ * @group Adapters
+ */
 export interface OpenAIConnectionOptions {
   /**
    * API key, sent as `Authorization: Bearer <key>`. A literal, or `${NAME}` to read it from
@@ -53,7 +61,11 @@ export interface OpenAIConnectionOptions {
   env?: OpenAIEnvironment;
 }
 
-/** Options of {@link createOpenAIEmbedder}. */
+/**
+ * Options of {@link createOpenAIEmbedder}.
+ *
+ * @group Adapters
+ */
 export interface OpenAIEmbedderOptions extends OpenAIConnectionOptions {
   /** Embedding model. Default `text-embedding-3-small`. */
   model?: string;
@@ -72,7 +84,11 @@ export interface OpenAIEmbedderOptions extends OpenAIConnectionOptions {
   timeoutMs?: number;
 }
 
-/** Options of {@link createOpenAIChatModel}. */
+/**
+ * Options of {@link createOpenAIChatModel}.
+ *
+ * @group Adapters
+ */
 export interface OpenAIChatModelOptions extends OpenAIConnectionOptions {
   /** Chat model. Default `gpt-4o-mini`. */
   model?: string;

@@ -32,6 +32,7 @@ export type { SqliteStoreOptions } from './sqlite-store-options.js';
  * import { createSqliteStore } from 'memoir/sqlite';
  * const memory = createMemory({ store: createSqliteStore({ path: './agent.sqlite' }) });
  * ```
+ * @group Adapters
  */
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const parsed = parseOptions(

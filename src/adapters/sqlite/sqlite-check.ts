@@ -10,10 +10,16 @@ import { SCHEMA_VERSION } from './sqlite-schema.js';
  * What a check concluded: `ok`; `missing` (no file yet: a new store starts there);
  * `empty` (a 0-byte file: nothing to read, perhaps truncated); `damaged`; `newer` (made
  * by a newer memoir); `unreadable` (the file could not be opened, e.g. no permission).
+ *
+ * @group Checking and repair
  */
 export type SqliteFileStatus = 'ok' | 'missing' | 'empty' | 'damaged' | 'newer' | 'unreadable';
 
-/** Rows readable in each table, for the report. */
+/**
+ * Rows readable in each table, for the report.
+ *
+ * @group Checking and repair
+ */
 export interface SqliteTableCounts {
   /** Memories. */
   memories: number;
@@ -29,7 +35,11 @@ export interface SqliteTableCounts {
   entities: number;
 }
 
-/** What {@link checkSqliteFile} found. */
+/**
+ * What {@link checkSqliteFile} found.
+ *
+ * @group Checking and repair
+ */
 export interface SqliteFileCheck {
   /** The file checked. */
   path: string;
@@ -64,7 +74,11 @@ const checkOptionsSchema = z
   })
   .strict();
 
-/** Options of {@link checkSqliteFile}. */
+/**
+ * Options of {@link checkSqliteFile}.
+ *
+ * @group Checking and repair
+ */
 export type CheckSqliteFileOptions = z.input<typeof checkOptionsSchema>;
 
 const TABLES = {
@@ -154,6 +168,7 @@ function checkFullText(db: SqliteDatabase, report: SqliteFileCheck) {
  * const check = await checkSqliteFile('/home/me/.memoir/memoir.sqlite');
  * if (check.status === 'damaged') console.log(check.problems.join('\n'));
  * ```
+ * @group Checking and repair
  */
 export async function checkSqliteFile(path: string, options: CheckSqliteFileOptions = {}): Promise<SqliteFileCheck> {
   const file = parseInput(z.string().min(1, 'expected a file path'), path, 'sqlite-check', 'path');

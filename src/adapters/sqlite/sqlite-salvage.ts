@@ -27,7 +27,11 @@ import { migrate } from './sqlite-schema.js';
 
 const COMPONENT = 'sqlite-salvage';
 
-/** What {@link salvageSqliteFile} recovered. */
+/**
+ * What {@link salvageSqliteFile} recovered.
+ *
+ * @group Checking and repair
+ */
 export interface SalvageReport {
   /** The damaged file that was read. */
   source: string;
@@ -227,6 +231,7 @@ const pathSchema = z.string().min(1, 'expected a file path');
  * const report = await salvageSqliteFile('memoir.sqlite', 'memoir-salvaged.sqlite');
  * console.log(`${report.recovered.memories} memories recovered`);
  * ```
+ * @group Checking and repair
  */
 export async function salvageSqliteFile(source: string, target: string): Promise<SalvageReport> {
   const from = parseInput(pathSchema, source, COMPONENT, 'source');

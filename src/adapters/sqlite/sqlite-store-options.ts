@@ -35,5 +35,9 @@ export const sqliteStoreOptionsSchema = z
   })
   .strict();
 
-/** Options of {@link createSqliteStore}. */
+/**
+ * Options of {@link createSqliteStore}.
+ *
+ * @group Adapters
+ */
 export type SqliteStoreOptions = z.input<typeof sqliteStoreOptionsSchema>;

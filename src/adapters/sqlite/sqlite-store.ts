@@ -46,7 +46,11 @@ const ORDER_COLUMNS = {
   importance: 'm.importance',
 } as const;
 
-/** How the store finds nearest neighbours. */
+/**
+ * How the store finds nearest neighbours.
+ *
+ * @group Adapters
+ */
 export type VectorMode = 'sqlite-vec' | 'scan';
 
 /** Settings the factory resolved. */
@@ -78,7 +82,11 @@ class Mutex {
   }
 }
 
-/** A MemoryStore in one SQLite file: FTS5 for lexical search, sqlite-vec (or a scan) for vectors. */
+/**
+ * A MemoryStore in one SQLite file: FTS5 for lexical search, sqlite-vec (or a scan) for vectors.
+ *
+ * @group Adapters
+ */
 export class SqliteStore implements MemoryStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'sqlite';

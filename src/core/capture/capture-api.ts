@@ -3,7 +3,11 @@ import type { RetainApi } from '../retain/retain-api.js';
 import { type Capture, createCapture } from './capture.js';
 import type { CaptureEvent, CaptureOptions, CaptureResult } from './capture-options.js';
 
-/** Recording the agent's tool calls as memories, without blocking it. */
+/**
+ * Recording the agent's tool calls as memories, without blocking it.
+ *
+ * @group Client
+ */
 export interface CaptureApi {
   /**
    * Record a tool interaction (tool, parameters, result, success, screen text) as an

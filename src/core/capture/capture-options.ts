@@ -51,7 +51,11 @@ const redactionRuleSchema = z
     path: ['pattern'],
   });
 
-/** A line of the privacy audit trail, written when a capture is refused by an exclusion pattern. */
+/**
+ * A line of the privacy audit trail, written when a capture is refused by an exclusion pattern.
+ *
+ * @group Capture
+ */
 export interface AuditLine {
   /** When it happened, ISO 8601. */
   at: string;
@@ -81,7 +85,11 @@ export const captureOptionsSchema = z
   })
   .strict();
 
-/** Options of `createCapture`. All optional; capture is off unless `enabled: true`. */
+/**
+ * Options of `createCapture`. All optional; capture is off unless `enabled: true`.
+ *
+ * @group Capture
+ */
 export interface CaptureOptions {
   /** Capture is opt-in: while false every `capture()` is a silent no-op. Default false. */
   enabled?: boolean;
@@ -137,7 +145,11 @@ export const captureEventSchema = z
   })
   .strict();
 
-/** One tool call to capture. Only `tool` is required. */
+/**
+ * One tool call to capture. Only `tool` is required.
+ *
+ * @group Capture
+ */
 export interface CaptureEvent {
   /** The tool's name, e.g. `mouse_click`; also the memory's entity. */
   tool: string;
@@ -163,7 +175,11 @@ export interface CaptureEvent {
   type?: (typeof CAPTURE_TYPES)[number];
 }
 
-/** What `capture()` returns, synchronously. */
+/**
+ * What `capture()` returns, synchronously.
+ *
+ * @group Capture
+ */
 export interface CaptureResult {
   /** True when a memory was queued for storage. */
   stored: boolean;

@@ -26,10 +26,18 @@ const INLINE_RESULT_CHARS = 200;
 const MAX_SIGNATURES = 10_000;
 const PROMPT_KEYS = ['prompt', 'instruction', 'instructions', 'query', 'question', 'task'];
 
-/** The slice of a memory client capture needs. */
+/**
+ * The slice of a memory client capture needs.
+ *
+ * @group Capture
+ */
 export type CaptureClient = Pick<RetainApi, 'retainAsync'>;
 
-/** Records tool calls as experience memories. Create one with {@link createCapture}. */
+/**
+ * Records tool calls as experience memories. Create one with {@link createCapture}.
+ *
+ * @group Capture
+ */
 export interface Capture {
   /** Whether capture is on (`enabled` option). */
   readonly enabled: boolean;
@@ -66,6 +74,8 @@ function describe(value: unknown): string {
  * Create a capture that turns tool calls into `experience` memories (category `action`,
  * `screen` or `workflow`) on `client`, after privacy exclusions, redaction and the
  * repetition filter. Options are parsed once: a bad one throws a ConfigError naming it.
+ *
+ * @group Capture
  */
 export function createCapture(client: CaptureClient, options?: CaptureOptions): Capture {
   const settings = parseOptions(

@@ -8,7 +8,11 @@
 /** Builds the text that replaces a match; receives the match and its capture groups. */
 export type RedactionReplacer = (match: string, ...groups: string[]) => string;
 
-/** One redaction rule: every match of `pattern` is replaced. */
+/**
+ * One redaction rule: every match of `pattern` is replaced.
+ *
+ * @group Capture
+ */
 export interface RedactionRule {
   /** Short name, shown in the default replacement `[REDACTED:<name>]`. */
   name: string;
@@ -57,6 +61,8 @@ const tag = (name: string) => `[REDACTED:${name}]`;
 /**
  * The rules applied by default, in order. Later rules see the output of earlier ones,
  * so a key already redacted is not matched again as a card number.
+ *
+ * @group Capture
  */
 export const builtInRedactionRules: readonly RedactionRule[] = Object.freeze([
   {
@@ -124,6 +130,7 @@ function regexOf(rule: RedactionRule): RegExp {
  * @param text - The text to clean.
  * @param rules - Rules to apply. Default {@link builtInRedactionRules}.
  * @returns The text with every match replaced, e.g. `[REDACTED:email]`.
+ * @group Capture
  */
 export function redactText(text: string, rules: readonly RedactionRule[] = builtInRedactionRules): string {
   let out = text;
@@ -155,6 +162,7 @@ function isPlainish(value: object): boolean {
  * @param value - Any value, typically tool parameters or a tool result.
  * @param rules - Rules to apply to strings. Default {@link builtInRedactionRules}.
  * @param options - Key-based redaction settings.
+ * @group Capture
  */
 export function redactValue(
   value: unknown,

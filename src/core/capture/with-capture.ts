@@ -4,7 +4,11 @@ import { parseOptions } from '../utils/parse-options.js';
 import type { Capture } from './capture.js';
 import type { CaptureEvent } from './capture-options.js';
 
-/** Options of {@link withCapture}. */
+/**
+ * Options of {@link withCapture}.
+ *
+ * @group Capture
+ */
 export interface WithCaptureOptions<Result> {
   /** The capture to record calls with (from `createCapture`). */
   capture: Capture;
@@ -52,6 +56,7 @@ function describeError(error: unknown): string {
  * @param handler - The tool's implementation, sync or async, taking one parameters argument.
  * @param options - The capture, the tool name and how to read screen text from a result.
  * @returns A function with the handler's signature.
+ * @group Capture
  */
 export function withCapture<Params, Return>(
   handler: (params: Params) => Return,

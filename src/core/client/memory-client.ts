@@ -17,7 +17,11 @@ import type { MemoryStore } from '../spec/store.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
 import { trackCalls } from './track-calls.js';
 
-/** A memory client: the object agent code talks to. Create one with {@link createMemory}. */
+/**
+ * A memory client: the object agent code talks to. Create one with {@link createMemory}.
+ *
+ * @group Client
+ */
 export interface MemoryClient
   extends RetainApi,
     RecallApi,

@@ -85,7 +85,11 @@ export const memoryOptionsSchema = z
   })
   .strict();
 
-/** Options of {@link createMemory}. */
+/**
+ * Options of {@link createMemory}.
+ *
+ * @group Client
+ */
 export interface MemoryOptions {
   /** Where memories live. Default: the SQLite store at `<home>/memoir.sqlite`. */
   store?: MemoryStore;

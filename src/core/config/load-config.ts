@@ -13,7 +13,11 @@ import type { Logger, LogLevel } from '../spec/runtime.js';
 
 const COMPONENT = 'config';
 
-/** memoir's settings, after defaults are applied. */
+/**
+ * memoir's settings, after defaults are applied.
+ *
+ * @group Configuration
+ */
 export interface MemoirConfig {
   /**
    * Directory holding memoir's files (`memoir.sqlite`, `procedures/`, `config.json`, …).
@@ -80,7 +84,11 @@ export type EmbedderProvider = (typeof EMBEDDER_PROVIDERS)[number];
 /** Name of one setting. */
 type Setting = keyof MemoirConfig;
 
-/** Where a setting's value came from. */
+/**
+ * Where a setting's value came from.
+ *
+ * @group Configuration
+ */
 export type ConfigSource =
   | {
       /** The built-in default. */
@@ -103,7 +111,11 @@ export type ConfigSource =
       kind: 'override';
     };
 
-/** Options of {@link loadConfig}. */
+/**
+ * Options of {@link loadConfig}.
+ *
+ * @group Configuration
+ */
 export interface LoadConfigOptions {
   /**
    * JSON config file to read. Default: env `MEMOIR_CONFIG`, else `<home>/config.json`, where
@@ -119,7 +131,11 @@ export interface LoadConfigOptions {
   logger?: Logger;
 }
 
-/** What {@link loadConfig} returns. */
+/**
+ * What {@link loadConfig} returns.
+ *
+ * @group Configuration
+ */
 export interface LoadedConfig {
   /** The settings in effect. */
   config: MemoirConfig;
@@ -182,6 +198,8 @@ const configSchema = z
 
 /**
  * The default settings. `home` is `~/.memoir` here; {@link loadConfig} expands the `~`.
+ *
+ * @group Configuration
  */
 export const DEFAULT_CONFIG: Readonly<MemoirConfig> = Object.freeze(configSchema.parse({}));
 
@@ -494,6 +512,7 @@ function checkHome(home: string, source: ConfigSource): void {
  * format (e.g. `retentionDays must be a positive whole number of days, e.g. 30; got -5
  * from file /home/me/.memoir/config.json`); also for an unknown setting, unparsable JSON,
  * a missing file named by `options.file` or `MEMOIR_CONFIG`, or a home that is a file.
+ * @group Configuration
  */
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;

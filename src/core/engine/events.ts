@@ -6,10 +6,16 @@ import type { Memory } from '../spec/memory.js';
  * model), `guard` (a conversation too short or from a failed run to extract from),
  * `interval` (a captured tool call repeated within `minIntervalSeconds`), `excluded` (a
  * captured call in a session matching a privacy exclusion).
+ *
+ * @group Events
  */
 export type SkipReason = 'duplicate' | 'guard' | 'interval' | 'excluded';
 
-/** Payload of `memory:skipped`. */
+/**
+ * Payload of `memory:skipped`.
+ *
+ * @group Events
+ */
 export interface MemorySkippedEvent {
   /** Position of the input in the `retain` call. */
   index: number;
@@ -21,7 +27,11 @@ export interface MemorySkippedEvent {
   existingId?: string;
 }
 
-/** Payload of `extraction:failed`. */
+/**
+ * Payload of `extraction:failed`.
+ *
+ * @group Events
+ */
 export interface ExtractionFailedEvent {
   /** What went wrong, e.g. the model's last validation error. */
   reason: string;
@@ -31,7 +41,11 @@ export interface ExtractionFailedEvent {
   sessionId: string | null;
 }
 
-/** Payload of `recall`. */
+/**
+ * Payload of `recall`.
+ *
+ * @group Events
+ */
 export interface RecallEvent {
   /** The query as given. */
   query: string;
@@ -41,7 +55,11 @@ export interface RecallEvent {
   durationMs: number;
 }
 
-/** Payload of `error`: background work that failed without throwing into agent code. */
+/**
+ * Payload of `error`: background work that failed without throwing into agent code.
+ *
+ * @group Events
+ */
 export interface BackgroundErrorEvent {
   /** What was being done, e.g. `recordAccess`. */
   operation: string;
@@ -51,7 +69,11 @@ export interface BackgroundErrorEvent {
   input?: unknown;
 }
 
-/** Events a memory client emits, with their listener signatures. */
+/**
+ * Events a memory client emits, with their listener signatures.
+ *
+ * @group Events
+ */
 export interface MemoirEvents {
   /** Memories were stored by `retain`. */
   'memory:retained': (event: { memories: Memory[] }) => void;

@@ -2,10 +2,18 @@ import type { TokenUsage } from '../spec/language-model.js';
 
 /** The stages of the conversation pipeline that cost model calls or time. */
 export const PIPELINE_STAGES = ['extract', 'dedup', 'merge', 'embed'] as const;
-/** A stage of the conversation pipeline: `extract`, `dedup`, `merge` or `embed`. */
+/**
+ * A stage of the conversation pipeline: `extract`, `dedup`, `merge` or `embed`.
+ *
+ * @group Backups and maintenance
+ */
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
-/** What one stage has cost so far. */
+/**
+ * What one stage has cost so far.
+ *
+ * @group Backups and maintenance
+ */
 export interface StageStats {
   /** Model (or embedder) calls, retries included. */
   calls: number;
@@ -19,7 +27,11 @@ export interface StageStats {
   failures: number;
 }
 
-/** What memory has cost, per pipeline stage, since the client was created. */
+/**
+ * What memory has cost, per pipeline stage, since the client was created.
+ *
+ * @group Backups and maintenance
+ */
 export type PipelineStats = Record<PipelineStage, StageStats>;
 
 /** Fresh, zeroed counters. */

@@ -9,7 +9,11 @@ import { type Attachment, copyAttachment, readAttachmentFile } from './attachmen
 
 const pathSchema = z.string().min(1, 'expected a file path');
 
-/** Files kept beside a memory (screenshots, documents), copied into the store's `attachments/` directory. */
+/**
+ * Files kept beside a memory (screenshots, documents), copied into the store's `attachments/` directory.
+ *
+ * @group Client
+ */
 export interface AttachmentsApi {
   /**
    * Copy a file (never move it) into the store's `attachments/` directory and record it in

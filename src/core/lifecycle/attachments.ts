@@ -3,7 +3,11 @@ import { copyFile, lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { NotFoundError, ValidationError } from '../spec/errors.js';
 
-/** A file copied into the store's attachments directory, as recorded on its memory. */
+/**
+ * A file copied into the store's attachments directory, as recorded on its memory.
+ *
+ * @group Backups and maintenance
+ */
 export interface Attachment {
   /** File name inside the memory's folder, e.g. `screenshot_1234.png`. */
   name: string;

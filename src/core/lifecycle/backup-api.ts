@@ -11,6 +11,8 @@ import { exportRecords, type ImportLines, type ImportResult, importLinesSchema, 
  * Getting data out and back in: backups, restore, clearing, and JSON Lines export and
  * import. A client created with a scope does all of it inside its scope only; an unscoped
  * client works on the whole store.
+ *
+ * @group Client
  */
 export interface BackupApi {
   /**

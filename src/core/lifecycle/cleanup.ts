@@ -30,7 +30,11 @@ export interface CleanupOptions {
   logger?: Logger;
 }
 
-/** What `cleanup` did. */
+/**
+ * What `cleanup` did.
+ *
+ * @group Backups and maintenance
+ */
 export interface CleanupResult {
   /** Number of memories deleted. */
   deleted: number;

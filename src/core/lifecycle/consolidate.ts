@@ -17,7 +17,11 @@ export interface ConsolidateOptions {
   category?: string;
 }
 
-/** What `consolidate` did. */
+/**
+ * What `consolidate` did.
+ *
+ * @group Backups and maintenance
+ */
 export interface ConsolidateResult {
   /** Number of clusters with more than one memory. */
   clusters: number;
@@ -27,7 +31,11 @@ export interface ConsolidateResult {
   kept: string[];
 }
 
-/** One entry of `metadata.consolidated` on a kept representative. */
+/**
+ * One entry of `metadata.consolidated` on a kept representative.
+ *
+ * @group Backups and maintenance
+ */
 export interface ConsolidationRecord {
   /** When the consolidation ran (ISO 8601). */
   at: string;

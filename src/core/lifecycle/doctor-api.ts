@@ -2,7 +2,11 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { MemoirError } from '../spec/errors.js';
 import { type BackupListing, listBackups } from './backup/index.js';
 
-/** What `doctor()` found. */
+/**
+ * What `doctor()` found.
+ *
+ * @group Backups and maintenance
+ */
 export interface DoctorReport {
   /** The store's name (`sqlite`, `in-memory`, …). */
   store: string;
@@ -30,7 +34,11 @@ export interface DoctorReport {
   };
 }
 
-/** Checking the store for damage. */
+/**
+ * Checking the store for damage.
+ *
+ * @group Client
+ */
 export interface DoctorApi {
   /**
    * Check the store for damage without changing anything, and list the backups a repair

@@ -30,16 +30,28 @@ const consolidateOptionsSchema = z
   .object({ threshold: z.number().gt(0).max(1).optional(), category: z.string().min(1).optional() })
   .strict();
 
-/** Options of `reindex`. */
+/**
+ * Options of `reindex`.
+ *
+ * @group Backups and maintenance
+ */
 export type ReindexOptions = z.input<typeof reindexOptionsSchema>;
 
-/** What `reindex` resolves to. */
+/**
+ * What `reindex` resolves to.
+ *
+ * @group Backups and maintenance
+ */
 export interface ReindexResult {
   /** Memories embedded (again, or for the first time with `onlyMissing`). */
   reembedded: number;
 }
 
-/** Keeping a store healthy: re-embedding, age-based cleanup, merging near-duplicates, a daily run. */
+/**
+ * Keeping a store healthy: re-embedding, age-based cleanup, merging near-duplicates, a daily run.
+ *
+ * @group Client
+ */
 export interface MaintenanceApi {
   /**
    * Re-embed every memory with this client's embedder, replacing vectors made by another

@@ -5,7 +5,11 @@ import type { Memory, Scope } from '../spec/memory.js';
 import type { RecordCollection, StoreStats } from '../spec/store.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';
 
-/** What `stats()` reports. */
+/**
+ * What `stats()` reports.
+ *
+ * @group Backups and maintenance
+ */
 export interface MemoryStats extends StoreStats {
   /** Model calls, tokens and time per conversation-pipeline stage since the client was created. */
   pipeline: PipelineStats;
@@ -69,7 +73,11 @@ async function countRecords(collection: RecordCollection<{ id: string }>, scope:
   return count;
 }
 
-/** The dashboard: counts, sizes, quota, activity and what the pipelines have cost. */
+/**
+ * The dashboard: counts, sizes, quota, activity and what the pipelines have cost.
+ *
+ * @group Client
+ */
 export interface StatsApi {
   /** Counts and sizes of the store, and what the conversation pipeline has cost per stage. */
   stats(): Promise<MemoryStats>;

@@ -80,7 +80,11 @@ export interface ImportOptions {
   scope?: Scope;
 }
 
-/** What `importRecords` resolves to. */
+/**
+ * What `importRecords` resolves to.
+ *
+ * @group Backups and maintenance
+ */
 export interface ImportResult {
   /** Memories written. */
   memories: number;

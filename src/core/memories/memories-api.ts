@@ -42,12 +42,24 @@ const listOptionsSchema = z
   })
   .strict();
 
-/** Options of `invalidate`: a reason, or a reason with the replacing memory and the time it stopped holding. */
+/**
+ * Options of `invalidate`: a reason, or a reason with the replacing memory and the time it stopped holding.
+ *
+ * @group Memories and sessions
+ */
 export type InvalidateOptions = z.input<typeof invalidateSchema>;
-/** Options of `list`. Invalidated memories are included unless `includeInvalid: false`. */
+/**
+ * Options of `list`. Invalidated memories are included unless `includeInvalid: false`.
+ *
+ * @group Memories and sessions
+ */
 export type ListOptions = z.input<typeof listOptionsSchema>;
 
-/** Reading and changing stored memories one by one. */
+/**
+ * Reading and changing stored memories one by one.
+ *
+ * @group Client
+ */
 export interface MemoriesApi {
   /** One memory by id. Rejects with NotFoundError when it doesn't exist. */
   get(id: string): Promise<Memory>;

@@ -4,7 +4,11 @@ import type { MemoryStore } from '../spec/store.js';
 import { parseInput } from '../utils/validate.js';
 import { percent, positiveInt, round3, scopeFilter, scopeOption, succeeded, toolOf } from './action-memories.js';
 
-/** Options of `analyzePatterns`. */
+/**
+ * Options of `analyzePatterns`.
+ *
+ * @group Workflows and suggestions
+ */
 export interface AnalyzePatternsOptions {
   /** Category of memories to analyse. Default `action`. */
   category?: string;
@@ -16,7 +20,11 @@ export interface AnalyzePatternsOptions {
   minAttempts?: number;
 }
 
-/** One tool's record, from `analyzePatterns`. */
+/**
+ * One tool's record, from `analyzePatterns`.
+ *
+ * @group Workflows and suggestions
+ */
 export interface ToolPattern {
   /** Tool name. */
   tool: string;
@@ -32,7 +40,11 @@ export interface ToolPattern {
   insight: string;
 }
 
-/** What `analyzePatterns` found. */
+/**
+ * What `analyzePatterns` found.
+ *
+ * @group Workflows and suggestions
+ */
 export interface PatternAnalysis {
   /** Tools with success rate ≥ 0.8, best first (then more attempts first, then by name). */
   high: ToolPattern[];

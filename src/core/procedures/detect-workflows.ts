@@ -8,7 +8,11 @@ import { round3, scopeFilter, scopeOption, succeeded, times, toolOf } from './ac
 
 const ARROW = ' → ';
 
-/** Options of `detectWorkflows`. */
+/**
+ * Options of `detectWorkflows`.
+ *
+ * @group Workflows and suggestions
+ */
 export interface DetectWorkflowsOptions {
   /** Only memories of this scope. Default: every scope. */
   scope?: Scope;
@@ -24,7 +28,11 @@ export interface DetectWorkflowsOptions {
   minRepeats?: number;
 }
 
-/** A tool sequence that recurs, found by `detectWorkflows`. */
+/**
+ * A tool sequence that recurs, found by `detectWorkflows`.
+ *
+ * @group Workflows and suggestions
+ */
 export interface DetectedWorkflow {
   /** Tool names, in order. */
   steps: string[];

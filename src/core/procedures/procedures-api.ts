@@ -15,7 +15,11 @@ import { type Suggestion, suggest } from './suggest.js';
 import { type ActionWarning, type PlannedAction, warn } from './warn.js';
 import { workflowFromSession } from './workflow-from-session.js';
 
-/** How things get done: workflows learned from captured tool calls, suggestions and warnings. */
+/**
+ * How things get done: workflows learned from captured tool calls, suggestions and warnings.
+ *
+ * @group Client
+ */
 export interface ProceduresApi {
   /**
    * Find tool sequences (2–6 steps) repeated at least 3 times in the last 7 days and store

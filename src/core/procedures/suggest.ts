@@ -16,7 +16,11 @@ export interface SuggestOptions {
   embed: (texts: string[]) => Promise<Float32Array[]>;
 }
 
-/** One suggestion of `suggest`. */
+/**
+ * One suggestion of `suggest`.
+ *
+ * @group Workflows and suggestions
+ */
 export interface Suggestion {
   /** The memory's id, for reference or replay. */
   memoryId: string;

@@ -5,7 +5,11 @@ import { stableJson } from '../utils/stable-json.js';
 import { parseInput } from '../utils/validate.js';
 import { percent, round3, scopeFilter, scopeOption, succeeded, times, toolOf } from './action-memories.js';
 
-/** An action about to be taken, for `warn`. */
+/**
+ * An action about to be taken, for `warn`.
+ *
+ * @group Workflows and suggestions
+ */
 export interface PlannedAction {
   /** Tool name, as captured. */
   tool: string;
@@ -13,7 +17,11 @@ export interface PlannedAction {
   parameters?: Record<string, unknown>;
 }
 
-/** A successful action taken after a failure of the warned tool, from `warn`. */
+/**
+ * A successful action taken after a failure of the warned tool, from `warn`.
+ *
+ * @group Workflows and suggestions
+ */
 export interface Alternative {
   /** The memory's id. */
   memoryId: string;
@@ -23,7 +31,11 @@ export interface Alternative {
   content: string;
 }
 
-/** What `warn` found. */
+/**
+ * What `warn` found.
+ *
+ * @group Workflows and suggestions
+ */
 export interface ActionWarning {
   /** The tool asked about. */
   tool: string;

@@ -4,7 +4,11 @@ import { type Memory, memorySchema } from '../spec/memory.js';
 import { escapeUntrustedLine, escapeUntrustedText } from '../text/untrusted-text.js';
 import { parseInput } from '../utils/validate.js';
 
-/** How a memory is cited: file and line, URL, message id, or the memory id. */
+/**
+ * How a memory is cited: file and line, URL, message id, or the memory id.
+ *
+ * @group Recall
+ */
 export function citationOf(memory: Pick<Memory, 'id' | 'source' | 'sessionId'>): string {
   const source = memory.source;
   if (source?.file) return source.line ? `${source.file}#L${source.line}` : source.file;
@@ -13,7 +17,11 @@ export function citationOf(memory: Pick<Memory, 'id' | 'source' | 'sessionId'>):
   return `memory:${memory.id}`;
 }
 
-/** Which tier of a memory goes into the prompt. */
+/**
+ * Which tier of a memory goes into the prompt.
+ *
+ * @group Recall
+ */
 export type ContextTier = 'abstract' | 'overview' | 'content';
 
 // Memory text is data someone else wrote; the block usually lands in an agent's system
@@ -49,7 +57,11 @@ const formatOptionsSchema = z
   })
   .strict();
 
-/** Options of {@link formatContext}. */
+/**
+ * Options of {@link formatContext}.
+ *
+ * @group Recall
+ */
 export type FormatContextOptions = z.input<typeof formatOptionsSchema>;
 
 /**
@@ -58,6 +70,8 @@ export type FormatContextOptions = z.input<typeof formatOptionsSchema>;
  * reaches the model as a quotation, not as an instruction. Characters that render as
  * nothing (zero-width, bidi controls, Unicode tags, variation selectors) are removed, a
  * line that would read as a Markdown heading gets a backslash, and the title stays on one line.
+ *
+ * @group Recall
  */
 export function formatContext(
   items: ReadonlyArray<Memory | { memory: Memory }> | { results: ReadonlyArray<{ memory: Memory }> },

@@ -20,7 +20,11 @@ const LEXICAL_VECTOR_WEIGHT = 0.3;
 
 const querySchema = z.string().trim().min(1, 'expected a non-empty query').max(10_000);
 
-/** Finding the memories that answer a query, and putting them into a prompt. */
+/**
+ * Finding the memories that answer a query, and putting them into a prompt.
+ *
+ * @group Client
+ */
 export interface RecallApi {
   /** Find the memories that best answer a query. See {@link RecallOptions}. */
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;

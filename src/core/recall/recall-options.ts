@@ -20,7 +20,11 @@ export const recallOptionsSchema = z
     explain: z.boolean().optional(),
   })
   .strict();
-/** Options of `recall`. */
+/**
+ * Options of `recall`.
+ *
+ * @group Recall
+ */
 export type RecallOptions = z.input<typeof recallOptionsSchema>;
 
 /** Parsed recall options. */
@@ -61,7 +65,11 @@ export const rankingOptionsSchema = z
     sessionWeight: z.number().min(0).max(10).default(0.1),
   })
   .strict();
-/** Ranking options as accepted (all optional). */
+/**
+ * Ranking options as accepted (all optional).
+ *
+ * @group Recall
+ */
 export type RankingOptions = z.input<typeof rankingOptionsSchema>;
 /** Ranking options with defaults filled; `vectorWeight` stays optional until the embedder is known. */
 export type ParsedRankingOptions = z.output<typeof rankingOptionsSchema>;

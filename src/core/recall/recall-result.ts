@@ -1,6 +1,10 @@
 import type { Memory } from '../spec/memory.js';
 
-/** How one candidate list ranked a result. */
+/**
+ * How one candidate list ranked a result.
+ *
+ * @group Recall
+ */
 export interface ListEvidence {
   /** 1-based rank in the list. */
   rank: number;
@@ -10,7 +14,11 @@ export interface ListEvidence {
   contribution: number;
 }
 
-/** A multiplicative adjustment applied after fusion. */
+/**
+ * A multiplicative adjustment applied after fusion.
+ *
+ * @group Recall
+ */
 export interface Boost {
   /** Which signal. */
   name: 'importance' | 'recency' | 'bookmark' | 'session';
@@ -18,7 +26,11 @@ export interface Boost {
   factor: number;
 }
 
-/** Why a result scored what it did. */
+/**
+ * Why a result scored what it did.
+ *
+ * @group Recall
+ */
 export interface ScoreBreakdown {
   /** Lexical (BM25) list evidence, or null if that list didn't find it. */
   lexical: ListEvidence | null;
@@ -32,7 +44,11 @@ export interface ScoreBreakdown {
   final: number;
 }
 
-/** One recalled memory. */
+/**
+ * One recalled memory.
+ *
+ * @group Recall
+ */
 export interface RecallResult {
   /** The memory (with its access count already incremented). */
   memory: Memory;
@@ -48,7 +64,11 @@ export interface RecallResult {
   explanation?: string;
 }
 
-/** What `recall` resolves to. */
+/**
+ * What `recall` resolves to.
+ *
+ * @group Recall
+ */
 export interface RecallResponse {
   /** The query as given. */
   query: string;

@@ -26,7 +26,11 @@ import { addNeighbourContext } from './neighbour-context.js';
 import { pendingEmbeddings } from './pending-embeddings.js';
 import { type RetainOptions, type RetainResult, retainOptionsSchema } from './retain-options.js';
 
-/** Storing what happened: memories one by one or in batches, and whole conversations. */
+/**
+ * Storing what happened: memories one by one or in batches, and whole conversations.
+ *
+ * @group Client
+ */
 export interface RetainApi {
   /**
    * Store one memory or a batch. Validates every input first (nothing is written if any

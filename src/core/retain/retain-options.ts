@@ -17,10 +17,18 @@ export const retainOptionsSchema = z
   })
   .strict();
 
-/** Options of `retain`. */
+/**
+ * Options of `retain`.
+ *
+ * @group Retain
+ */
 export type RetainOptions = z.input<typeof retainOptionsSchema>;
 
-/** What `retain` resolves to. */
+/**
+ * What `retain` resolves to.
+ *
+ * @group Retain
+ */
 export interface RetainResult {
   /** One id per input, in input order: the new memory's id, or for a skipped duplicate the id of the memory it duplicates. */
   ids: string[];

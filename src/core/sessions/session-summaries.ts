@@ -1,7 +1,11 @@
 import type { Memory } from '../spec/memory.js';
 import type { Session } from '../spec/records.js';
 
-/** A name and how often it occurred. */
+/**
+ * A name and how often it occurred.
+ *
+ * @group Memories and sessions
+ */
 export interface Tally {
   /** The category or action name. */
   name: string;
@@ -9,7 +13,11 @@ export interface Tally {
   count: number;
 }
 
-/** A session with a summary of what happened in it. */
+/**
+ * A session with a summary of what happened in it.
+ *
+ * @group Memories and sessions
+ */
 export interface SessionSummary extends Session {
   /** Most frequent categories of its memories, most frequent first (at most 5). */
   topCategories: Tally[];

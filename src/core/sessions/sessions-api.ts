@@ -12,7 +12,11 @@ import { type SessionSummary, summariseSession } from './session-summaries.js';
 
 const listSessionsSchema = z.object({ limit: z.number().int().min(1).max(10_000).default(100) }).strict();
 
-/** The runs of an agent: which one new memories go to, resuming one, listing and deleting them. */
+/**
+ * The runs of an agent: which one new memories go to, resuming one, listing and deleting them.
+ *
+ * @group Client
+ */
 export interface SessionsApi {
   /** The session new memories go to (`sessionId` option, `'auto'`, or the last `resumeSession`); null when none. */
   currentSession(): string | null;

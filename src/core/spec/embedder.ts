@@ -1,4 +1,8 @@
-/** Options of one {@link Embedder.embed} call. */
+/**
+ * Options of one {@link Embedder.embed} call.
+ *
+ * @group Ports
+ */
 export interface EmbedOptions {
   /** Aborts the call; the embedder rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -7,6 +11,8 @@ export interface EmbedOptions {
 /**
  * Turns texts into vectors. memoir's root export ships a local embedder that needs no
  * download; `memoir/openai` ships one for any OpenAI-compatible server.
+ *
+ * @group Ports
  */
 export interface Embedder {
   /** Version of this interface the embedder implements. */

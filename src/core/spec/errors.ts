@@ -9,7 +9,11 @@
 
 const ERROR_MARKER = Symbol.for('memoir.error');
 
-/** Machine-readable error codes. New codes may be added in minor versions. */
+/**
+ * Machine-readable error codes. New codes may be added in minor versions.
+ *
+ * @group Errors
+ */
 export type MemoirErrorCode =
   | 'CONFIG_INVALID'
   | 'VALIDATION_FAILED'
@@ -18,7 +22,11 @@ export type MemoirErrorCode =
   | 'NOT_FOUND'
   | 'INTERNAL';
 
-/** Options shared by every {@link MemoirError} constructor. */
+/**
+ * Options shared by every {@link MemoirError} constructor.
+ *
+ * @group Errors
+ */
 export interface MemoirErrorOptions {
   /** The component that raised the error, e.g. `retain` or `in-memory-store`. Prefixed to the message. */
   component: string;
@@ -28,7 +36,11 @@ export interface MemoirErrorOptions {
   cause?: unknown;
 }
 
-/** Base class of every error memoir throws on purpose. */
+/**
+ * Base class of every error memoir throws on purpose.
+ *
+ * @group Errors
+ */
 export class MemoirError extends Error {
   /** Stable, machine-readable code of the failure. */
   readonly code: MemoirErrorCode;
@@ -56,7 +68,11 @@ function hasCode(error: unknown, code: MemoirErrorCode): boolean {
   return MemoirError.isInstance(error) && error.code === code;
 }
 
-/** Invalid options or configuration (a config file, an environment variable, a factory's options). */
+/**
+ * Invalid options or configuration (a config file, an environment variable, a factory's options).
+ *
+ * @group Errors
+ */
 export class ConfigError extends MemoirError {
   /** Dotted path of the offending setting, e.g. `retentionDays`. */
   readonly field: string | undefined;
@@ -71,7 +87,11 @@ export class ConfigError extends MemoirError {
   }
 }
 
-/** One problem found while validating input. */
+/**
+ * One problem found while validating input.
+ *
+ * @group Errors
+ */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `input[2].importance`; empty for the value itself. */
   field: string;
@@ -79,7 +99,11 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** Input to a public function was rejected; nothing was written. */
+/**
+ * Input to a public function was rejected; nothing was written.
+ *
+ * @group Errors
+ */
 export class ValidationError extends MemoirError {
   /** Path of the first offending field. */
   readonly field: string;
@@ -99,7 +123,11 @@ export class ValidationError extends MemoirError {
   }
 }
 
-/** A storage backend failed or refused an operation. */
+/**
+ * A storage backend failed or refused an operation.
+ *
+ * @group Errors
+ */
 export class StoreError extends MemoirError {
   constructor(message: string, options: MemoirErrorOptions) {
     super('STORE_FAILED', message, options);
@@ -111,7 +139,11 @@ export class StoreError extends MemoirError {
   }
 }
 
-/** A provider (embedder, language model, video service) failed. */
+/**
+ * A provider (embedder, language model, video service) failed.
+ *
+ * @group Errors
+ */
 export class ProviderError extends MemoirError {
   /** Whether repeating the same call may succeed (rate limits, timeouts, 5xx). */
   readonly retryable: boolean;
@@ -129,7 +161,11 @@ export class ProviderError extends MemoirError {
   }
 }
 
-/** The requested item does not exist. */
+/**
+ * The requested item does not exist.
+ *
+ * @group Errors
+ */
 export class NotFoundError extends MemoirError {
   /** The id that was looked up. */
   readonly id: string;

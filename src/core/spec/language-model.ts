@@ -1,4 +1,8 @@
-/** An image passed to a vision-capable model. */
+/**
+ * An image passed to a vision-capable model.
+ *
+ * @group Ports
+ */
 export interface ImagePart {
   /** Image bytes, or a URL / data URL the provider can fetch. */
   data: Uint8Array | string;
@@ -6,7 +10,11 @@ export interface ImagePart {
   mediaType?: string;
 }
 
-/** One message of a conversation sent to a model. */
+/**
+ * One message of a conversation sent to a model.
+ *
+ * @group Ports
+ */
 export interface ModelMessage {
   /** Who speaks. */
   role: 'user' | 'assistant';
@@ -16,7 +24,11 @@ export interface ModelMessage {
   images?: readonly ImagePart[];
 }
 
-/** Arguments of {@link LanguageModel.generate}. */
+/**
+ * Arguments of {@link LanguageModel.generate}.
+ *
+ * @group Ports
+ */
 export interface GenerateRequest {
   /** System prompt. */
   system?: string;
@@ -32,7 +44,11 @@ export interface GenerateRequest {
   signal?: AbortSignal;
 }
 
-/** Token counts of one call. */
+/**
+ * Token counts of one call.
+ *
+ * @group Ports
+ */
 export interface TokenUsage {
   /** Prompt tokens. */
   inputTokens: number;
@@ -40,7 +56,11 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
-/** What {@link LanguageModel.generate} resolves to. */
+/**
+ * What {@link LanguageModel.generate} resolves to.
+ *
+ * @group Ports
+ */
 export interface GenerateResult {
   /** The model's answer. With `json: true`, a JSON text still to be parsed and checked by the caller. */
   text: string;
@@ -50,7 +70,11 @@ export interface GenerateResult {
   finishReason?: string;
 }
 
-/** A chat model. memoir runs without one; with one, extraction, dedup and reflection get richer. */
+/**
+ * A chat model. memoir runs without one; with one, extraction, dedup and reflection get richer.
+ *
+ * @group Ports
+ */
 export interface LanguageModel {
   /** Version of this interface the model implements. */
   readonly specificationVersion: 'v1';

@@ -17,7 +17,11 @@ export const confidenceChangeSchema = z.object({
   /** The memory that caused the change, when one did. */
   memoryId: z.string().nullable(),
 });
-/** A recorded change of confidence. */
+/**
+ * A recorded change of confidence.
+ *
+ * @group Models
+ */
 export type ConfidenceChange = z.infer<typeof confidenceChangeSchema>;
 
 /** A belief held with a confidence and the evidence behind it (seed `O(c=0.95)`). */
@@ -43,10 +47,18 @@ export const opinionSchema = z.object({
   /** Last change. */
   updatedAt: isoTimestamp,
 });
-/** A belief with confidence and evidence. */
+/**
+ * A belief with confidence and evidence.
+ *
+ * @group Models
+ */
 export type Opinion = z.infer<typeof opinionSchema>;
 
-/** Where a procedure was learned from. */
+/**
+ * Where a procedure was learned from.
+ *
+ * @group Models
+ */
 export const PROCEDURE_SOURCES = ['reflection', 'recording', 'session', 'manual'] as const;
 
 /** A span of a screen recording that shows a procedure being done. */
@@ -58,7 +70,11 @@ export const videoEvidenceSchema = z.object({
   /** End offset, milliseconds. */
   endMs: z.number().nonnegative(),
 });
-/** Video evidence for a procedure step sequence. */
+/**
+ * Video evidence for a procedure step sequence.
+ *
+ * @group Models
+ */
 export type VideoEvidence = z.infer<typeof videoEvidenceSchema>;
 
 /** How to do something, learned from task traces, recordings or sessions. Editable as Markdown. */
@@ -96,7 +112,11 @@ export const procedureSchema = z.object({
   /** Free-form JSON. */
   metadata: metadataSchema,
 });
-/** A reusable procedure. */
+/**
+ * A reusable procedure.
+ *
+ * @group Models
+ */
 export type Procedure = z.infer<typeof procedureSchema>;
 
 /** A run of an agent. Memories retained during it carry its id. */
@@ -116,7 +136,11 @@ export const sessionSchema = z.object({
   /** Free-form JSON. */
   metadata: metadataSchema,
 });
-/** A run of an agent. */
+/**
+ * A run of an agent.
+ *
+ * @group Models
+ */
 export type Session = z.infer<typeof sessionSchema>;
 
 /** A person, project or thing that memories mention (seed `@Peter`, `bank/entities/Peter.md`). */
@@ -138,5 +162,9 @@ export const entitySchema = z.object({
   /** Last change. */
   updatedAt: isoTimestamp,
 });
-/** An entity page. */
+/**
+ * An entity page.
+ *
+ * @group Models
+ */
 export type Entity = z.infer<typeof entitySchema>;

@@ -4,6 +4,8 @@ import type { Entity, Opinion, Procedure, Session } from './records.js';
 /**
  * Which memories an operation applies to. Every field is optional and the fields
  * combine with AND. Array fields match when the memory has any of the listed values.
+ *
+ * @group Ports
  */
 export interface MemoryFilter {
   /**
@@ -36,10 +38,18 @@ export interface MemoryFilter {
   bookmarked?: boolean;
 }
 
-/** Sort keys for {@link MemoryStore.listMemories}. */
+/**
+ * Sort keys for {@link MemoryStore.listMemories}.
+ *
+ * @group Ports
+ */
 export type MemoryOrder = 'occurredAt' | 'createdAt' | 'updatedAt' | 'importance';
 
-/** Arguments of {@link MemoryStore.listMemories}. */
+/**
+ * Arguments of {@link MemoryStore.listMemories}.
+ *
+ * @group Ports
+ */
 export interface ListMemoriesQuery {
   /** Which memories. */
   filter?: MemoryFilter;
@@ -53,7 +63,11 @@ export interface ListMemoriesQuery {
   offset?: number;
 }
 
-/** One candidate from a search, best first. */
+/**
+ * One candidate from a search, best first.
+ *
+ * @group Ports
+ */
 export interface SearchHit {
   /** Memory id. */
   id: string;
@@ -64,7 +78,11 @@ export interface SearchHit {
   score: number;
 }
 
-/** Arguments of {@link MemoryStore.searchLexical}. */
+/**
+ * Arguments of {@link MemoryStore.searchLexical}.
+ *
+ * @group Ports
+ */
 export interface LexicalSearchQuery {
   /** Free text. Stores tokenise it the way they tokenise memory text. */
   text: string;
@@ -74,7 +92,11 @@ export interface LexicalSearchQuery {
   limit: number;
 }
 
-/** Arguments of {@link MemoryStore.searchVector}. */
+/**
+ * Arguments of {@link MemoryStore.searchVector}.
+ *
+ * @group Ports
+ */
 export interface VectorSearchQuery {
   /** Query embedding; same dimensions as the stored embeddings, L2-normalised. */
   vector: Float32Array;
@@ -84,7 +106,11 @@ export interface VectorSearchQuery {
   limit: number;
 }
 
-/** A memory with the embedding to store beside it. */
+/**
+ * A memory with the embedding to store beside it.
+ *
+ * @group Ports
+ */
 export interface MemoryRecord {
   /** The memory. */
   memory: Memory;
@@ -92,7 +118,11 @@ export interface MemoryRecord {
   embedding: Float32Array | null;
 }
 
-/** What a store can do natively. Absent flags mean `false`. */
+/**
+ * What a store can do natively. Absent flags mean `false`.
+ *
+ * @group Ports
+ */
 export interface StoreCapabilities {
   /** `searchLexical` is implemented (BM25 or equivalent). Default is `false`. */
   readonly lexicalSearch?: boolean;
@@ -104,7 +134,11 @@ export interface StoreCapabilities {
   readonly multiProcess?: boolean;
 }
 
-/** Counts and approximate sizes, for `stats()` and cleanup reports. */
+/**
+ * Counts and approximate sizes, for `stats()` and cleanup reports.
+ *
+ * @group Ports
+ */
 export interface StoreStats {
   /** Number of memories. */
   memories: number;
@@ -120,7 +154,11 @@ export interface StoreStats {
   bytes: number;
 }
 
-/** What {@link MemoryStore.check} found. */
+/**
+ * What {@link MemoryStore.check} found.
+ *
+ * @group Ports
+ */
 export interface StoreCheck {
   /** True when nothing is wrong with the stored data. */
   ok: boolean;
@@ -132,7 +170,11 @@ export interface StoreCheck {
   details?: Record<string, string | number | boolean | null>;
 }
 
-/** The embedder a store's vectors were built with. */
+/**
+ * The embedder a store's vectors were built with.
+ *
+ * @group Ports
+ */
 export interface EmbedderIdentity {
   /** The embedder's {@link Embedder.id}. */
   id: string;
@@ -152,6 +194,8 @@ export interface RecordedEmbedder extends EmbedderIdentity {
 /**
  * Key-value access to one kind of record (opinions, procedures, sessions, entities).
  * Records are keyed by their `id`.
+ *
+ * @group Ports
  */
 export interface RecordCollection<
   T extends {
@@ -176,6 +220,8 @@ export interface RecordCollection<
  *
  * Stores never validate domain rules (the engine does); they store what they are given
  * and answer queries exactly.
+ *
+ * @group Ports
  */
 export interface MemoryStore {
   /** Version of this interface the store implements. */

@@ -1,4 +1,8 @@
-/** A video segment to upload. */
+/**
+ * A video segment to upload.
+ *
+ * @group Ports
+ */
 export interface VideoUpload {
   /** Path of a local video file. */
   filePath: string;
@@ -8,16 +12,28 @@ export interface VideoUpload {
   signal?: AbortSignal;
 }
 
-/** An accepted upload. */
+/**
+ * An accepted upload.
+ *
+ * @group Ports
+ */
 export interface VideoUploaded {
   /** The provider's id of the video. */
   videoId: string;
 }
 
-/** Indexing state of an uploaded video. */
+/**
+ * Indexing state of an uploaded video.
+ *
+ * @group Ports
+ */
 export type VideoState = 'uploading' | 'processing' | 'ready' | 'failed';
 
-/** Status of an uploaded video. */
+/**
+ * Status of an uploaded video.
+ *
+ * @group Ports
+ */
 export interface VideoStatus {
   /** The provider's id. */
   videoId: string;
@@ -27,7 +43,11 @@ export interface VideoStatus {
   error?: string;
 }
 
-/** A search over indexed videos. */
+/**
+ * A search over indexed videos.
+ *
+ * @group Ports
+ */
 export interface VideoSearchQuery {
   /** Natural-language query, e.g. "adding an SSH key on GitHub". */
   text: string;
@@ -37,7 +57,11 @@ export interface VideoSearchQuery {
   signal?: AbortSignal;
 }
 
-/** One matching clip. */
+/**
+ * One matching clip.
+ *
+ * @group Ports
+ */
 export interface VideoClip {
   /** The provider's video id. */
   videoId: string;
@@ -51,7 +75,11 @@ export interface VideoClip {
   description?: string;
 }
 
-/** A video-indexing service (e.g. Memories AI) that turns screen recordings into searchable clips. */
+/**
+ * A video-indexing service (e.g. Memories AI) that turns screen recordings into searchable clips.
+ *
+ * @group Ports
+ */
 export interface VideoProvider {
   /** Version of this interface the provider implements. */
   readonly specificationVersion: 'v1';

@@ -16,7 +16,11 @@ export const DEFAULT_KEEP = 5;
 export const AUTO_PREFIX = 'auto-';
 const FILE_PATTERN = /^(\d{8}-\d{6}-\d{3})_([A-Za-z0-9._-]+?)(?:~(\d+))?\.tar\.gz$/;
 
-/** One archive found by `listBackups`. */
+/**
+ * One archive found by `listBackups`.
+ *
+ * @group Backups and maintenance
+ */
 export interface BackupListing {
   /** Absolute path of the archive. */
   path: string;

@@ -25,7 +25,11 @@ export const KNOWN_FILES: ReadonlySet<string> = new Set([MANIFEST_FILE, MEMORIES
 /** Largest manifest or configuration accepted: both are small, so a bigger one is hostile. */
 export const MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
 
-/** How many of each thing a backup holds. */
+/**
+ * How many of each thing a backup holds.
+ *
+ * @group Backups and maintenance
+ */
 export interface BackupCounts {
   /** Memories. */
   memories: number;

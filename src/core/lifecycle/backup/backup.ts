@@ -47,7 +47,11 @@ export interface CreateBackupOptions {
   keep?: number;
 }
 
-/** What a backup wrote: `createBackup` and the client's `backup()` resolve to it. */
+/**
+ * What a backup wrote: `createBackup` and the client's `backup()` resolve to it.
+ *
+ * @group Backups and maintenance
+ */
 export interface BackupInfo {
   /** Absolute path of the archive. */
   path: string;
@@ -78,7 +82,11 @@ export interface RestoreOptions {
   maxBytes?: number;
 }
 
-/** What a restore did: `restoreBackup` and the client's `restore()` resolve to it. */
+/**
+ * What a restore did: `restoreBackup` and the client's `restore()` resolve to it.
+ *
+ * @group Backups and maintenance
+ */
 export interface RestoreReport {
   /** What was restored. */
   restored: BackupCounts;

@@ -14,7 +14,11 @@ export const conversationMessageSchema = z
     name: z.string().min(1).max(256).optional(),
   })
   .strict();
-/** One message of a conversation. */
+/**
+ * One message of a conversation.
+ *
+ * @group Retain
+ */
 export type ConversationMessage = z.input<typeof conversationMessageSchema>;
 
 /** A finished conversation (an agent run) to learn from. */
@@ -32,7 +36,11 @@ export const conversationInputSchema = z
     occurredAt: timeInputSchema.optional(),
   })
   .strict();
-/** A conversation to retain. */
+/**
+ * A conversation to retain.
+ *
+ * @group Retain
+ */
 export type ConversationInput = z.input<typeof conversationInputSchema>;
 /** A validated conversation. */
 export type ParsedConversation = z.output<typeof conversationInputSchema>;

@@ -15,7 +15,11 @@ export const extractionOptionsSchema = z
     retries: z.number().int().min(0).max(5).default(1),
   })
   .strict();
-/** Extraction settings as accepted (all optional). */
+/**
+ * Extraction settings as accepted (all optional).
+ *
+ * @group Retain
+ */
 export type ExtractionOptions = z.input<typeof extractionOptionsSchema>;
 /** Extraction settings with defaults filled. */
 export type ParsedExtractionOptions = z.output<typeof extractionOptionsSchema>;

@@ -10,7 +10,11 @@ import { type ParsedConversation, transcriptChunks } from './conversation-input.
 import { deterministicFacts } from './deterministic-facts.js';
 import { type ExtractionOutcome, type ExtractionSettings, runExtraction } from './extraction-pipeline.js';
 
-/** What `retain({ messages })` resolves to. */
+/**
+ * What `retain({ messages })` resolves to.
+ *
+ * @group Retain
+ */
 export interface ConversationRetainResult {
   /** Ids of the memories created or merged into, in that order. */
   ids: string[];
