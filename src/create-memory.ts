@@ -36,9 +36,28 @@ function withConfigDefaults(options: MemoryOptions | undefined): MemoryOptions |
  *
  * @example
  * ```ts
+ * import { createMemory } from 'memoir';
+ *
+ * // One client per user: the scope is a tenant boundary.
  * const memory = createMemory({ scope: { userId: 'alice' } });
  * await memory.retain({ content: 'Alice prefers short answers.', kind: 'opinion', entities: ['Alice'] });
- * const { results } = await memory.recall('how should I answer Alice?');
+ * const response = await memory.recall('how should I answer Alice?', { k: 5, tokenBudget: 800 });
+ * const system = `You are Alice's assistant.\n\n${memory.formatContext(response)}`;
+ * await memory.close();
+ * ```
+ *
+ * @example
+ * ```ts
+ * // A neural embedder and a chat model for the conversation pipeline (npm install openai).
+ * import { createMemory } from 'memoir';
+ * import { createOpenAIChatModel, createOpenAIEmbedder } from 'memoir/openai';
+ * import { createSqliteStore } from 'memoir/sqlite';
+ *
+ * const memory = createMemory({
+ *   store: createSqliteStore({ path: './agent-memory.sqlite' }),
+ *   embedder: createOpenAIEmbedder(),
+ *   languageModel: createOpenAIChatModel(),
+ * });
  * ```
  * @group Client
  */

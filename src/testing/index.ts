@@ -7,7 +7,7 @@
  * import { createScriptedLanguageModel, createTestEmbedder, createTestStore } from 'memoir/testing';
  * ```
  *
- * @module
+ * @module memoir/testing
  */
 export {
   createInMemoryStore as createTestStore,

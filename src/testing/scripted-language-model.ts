@@ -80,16 +80,23 @@ function toResult(response: ScriptedResponse, request: GenerateRequest, callNumb
 
 /**
  * A language model for tests. Give it a queue of answers, used one per call in order, or
- * a function that computes each answer from the request:
- *
- * ```ts
- * const model = createScriptedLanguageModel(['{"facts":[]}', new Error('rate limited')]);
- * const echo = createScriptedLanguageModel((request) => request.messages.at(-1)!.content);
- * ```
+ * a function that computes each answer from the request.
  *
  * Every request is recorded in `calls`. A call made after the queue is used up rejects with
  * a ProviderError saying so. A call whose `signal` is already aborted rejects with the
  * signal's reason and is neither recorded nor answered.
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from 'memoir';
+ * import { createScriptedLanguageModel, createTestStore } from 'memoir/testing';
+ *
+ * const model = createScriptedLanguageModel(['{"facts":[]}', new Error('rate limited')]);
+ * const echo = createScriptedLanguageModel((request) => request.messages.at(-1)?.content ?? '');
+ * const memory = createMemory({ store: createTestStore(), languageModel: model });
+ * // … exercise your code, then check what the model was asked:
+ * console.log(model.calls.length, model.remaining());
+ * ```
  *
  * @throws ConfigError when `script` is neither an array nor a function, or holds something
  * other than strings, objects and Errors.

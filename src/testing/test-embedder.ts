@@ -45,6 +45,16 @@ function configError(message: string, field: string, suggestion: string): Config
  * embedder's vector at the same dimensions, so texts sharing words still come out similar.
  * Same text, same vector, in every run.
  *
+ * @example
+ * ```ts
+ * import { createMemory } from 'memoir';
+ * import { createTestEmbedder, createTestStore } from 'memoir/testing';
+ *
+ * // 'cats' and 'kittens' are near each other; everything else gets a lexical vector.
+ * const embedder = createTestEmbedder({ vectors: { cats: [1, 0, 0], kittens: [0.9, 0.1, 0] } });
+ * const memory = createMemory({ store: createTestStore(), embedder });
+ * ```
+ *
  * @throws ConfigError when `dimensions` is not a whole number from 1 to 8192, or a vector
  * in `vectors` has the wrong length, a non-finite number, or is all zeros.
  * @group Testing

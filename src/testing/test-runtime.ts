@@ -22,6 +22,7 @@ export interface FixedClock extends Clock {
  * const memory = createMemory({ store: createTestStore(), clock });
  * clock.advance(60_000);
  * ```
+ *
  * @group Testing
  */
 export function createFixedClock(start: number | string = '2025-01-01T00:00:00Z'): FixedClock {
@@ -45,6 +46,12 @@ export function createFixedClock(start: number | string = '2025-01-01T00:00:00Z'
 /**
  * An {@link IdGenerator} that counts: `mem_1`, `mem_2`, … per prefix, so tests can name the
  * ids they expect. Ids still sort in creation order while the counter has the same number of digits.
+ *
+ * @example
+ * ```ts
+ * const memory = createMemory({ store: createTestStore(), ids: createCounterIds() });
+ * const { ids } = await memory.retain(['first', 'second']); // ['mem_1', 'mem_2']
+ * ```
  *
  * @group Testing
  */

@@ -453,6 +453,13 @@ class InMemoryStore implements MemoryStore {
  * brute-force cosine vector search, transactions with rollback. Nothing survives
  * `close()`. Meant for tests, examples and short-lived agents.
  *
+ * @example
+ * ```ts
+ * import { createInMemoryStore, createMemory } from 'memoir';
+ *
+ * const memory = createMemory({ store: createInMemoryStore() }); // nothing touches the disk
+ * ```
+ *
  * @throws ConfigError when `options` is invalid.
  * @group Adapters
  */

@@ -188,6 +188,14 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeou
  * `local-hash-v1-256`, encodes the scheme version and the dimensions. An empty or
  * whitespace-only text gets the zero vector, which matches nothing.
  *
+ * @example
+ * ```ts
+ * import { createLocalEmbedder, createMemory } from 'memoir';
+ *
+ * const memory = createMemory({ embedder: createLocalEmbedder({ dimensions: 512 }) }); // the default is 256
+ * const [vector] = await createLocalEmbedder().embed(['running shoes']); // a Float32Array of 256 numbers
+ * ```
+ *
  * @throws ConfigError when an option is invalid.
  * @group Adapters
  */

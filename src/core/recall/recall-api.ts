@@ -26,9 +26,30 @@ const querySchema = z.string().trim().min(1, 'expected a non-empty query').max(1
  * @group Client
  */
 export interface RecallApi {
-  /** Find the memories that best answer a query. See {@link RecallOptions}. */
+  /**
+   * Find the memories that best answer a query: a hybrid of lexical (BM25) and vector
+   * search, fused by rank, filtered and packed into a token budget. Each result has its
+   * `score` (0..1), a `citation` and a `breakdown` of how it ranked. See {@link RecallOptions}.
+   *
+   * @example
+   * ```ts
+   * const response = await memory.recall('Where does Peter live?', { k: 5, kinds: ['world'], tokenBudget: 800 });
+   * for (const { memory: m, score, citation } of response.results) {
+   *   console.log(score.toFixed(3), m.abstract, citation);
+   * }
+   * ```
+   */
   recall(query: string, options?: RecallOptions): Promise<RecallResponse>;
-  /** Render recalled memories as an escaped, clearly-framed prompt block. */
+  /**
+   * Render recalled memories as an escaped, clearly-framed prompt block: memory text is
+   * introduced as untrusted historical data, never as instructions. See {@link formatContext}.
+   *
+   * @example
+   * ```ts
+   * const response = await memory.recall(userMessage, { tokenBudget: 800 });
+   * const system = `You are a helpful assistant.\n\n${memory.formatContext(response)}`;
+   * ```
+   */
   formatContext(response: RecallResponse | RecallResponse['results'], options?: FormatContextOptions): string;
 }
 

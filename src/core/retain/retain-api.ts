@@ -37,6 +37,15 @@ export interface RetainApi {
    * is invalid), fills defaults, embeds in batches and stores the batch in one transaction.
    * An input identical to a valid stored memory is skipped (`memory:skipped`) unless
    * `onDuplicate: 'keep'`.
+   *
+   * @example
+   * ```ts
+   * await memory.retain('The staging deploy runs from the release branch.'); // a bare string is { content }
+   * const { ids, skipped } = await memory.retain([
+   *   { content: 'Peter prefers concise replies.', kind: 'opinion', entities: ['Peter'], importance: 0.8 },
+   *   { content: 'Peter moved to Lisbon.', category: 'profile', occurredAt: '2024-03-01', source: { messageId: 'msg_42' } },
+   * ]);
+   * ```
    */
   retain(
     input: string | MemoryInput | ReadonlyArray<string | MemoryInput>,
@@ -49,6 +58,18 @@ export interface RetainApi {
    * profile always merges into the scope's one profile. Without a model, or when the
    * guards or the model fail, the conversation is kept as an experience episode: nothing
    * said is lost, and model trouble never rejects the call.
+   *
+   * @example
+   * ```ts
+   * // After each turn (or at the end of a run): hand memoir what was said.
+   * const { memories, merged, skipped } = await memory.retain({
+   *   messages: [
+   *     { role: 'user', content: 'I moved to Lisbon last month, so meetings are on Lisbon time now.' },
+   *     { role: 'assistant', content: 'Noted: I will schedule in Lisbon time.' },
+   *   ],
+   *   sessionId: 'chat-2025-11-27',
+   * });
+   * ```
    */
   retain(input: ConversationInput): Promise<ConversationRetainResult>;
   /**

@@ -24,7 +24,7 @@ export const confidenceChangeSchema = z.object({
  */
 export type ConfidenceChange = z.infer<typeof confidenceChangeSchema>;
 
-/** A belief held with a confidence and the evidence behind it (seed `O(c=0.95)`). */
+/** A belief held with a confidence and the evidence behind it (`O(c=0.95)` in Markdown notes). */
 export const opinionSchema = z.object({
   /** Unique id. */
   id: z.string().min(1),
@@ -143,7 +143,7 @@ export const sessionSchema = z.object({
  */
 export type Session = z.infer<typeof sessionSchema>;
 
-/** A person, project or thing that memories mention (seed `@Peter`, `bank/entities/Peter.md`). */
+/** A person, project or thing that memories mention (`@Peter` or `bank/entities/Peter.md` in Markdown notes). */
 export const entitySchema = z.object({
   /** Unique id: the slug qualified by scope, so two users' "Peter" stay apart. */
   id: z.string().min(1),
