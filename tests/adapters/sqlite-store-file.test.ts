@@ -45,6 +45,38 @@ describe('schema migrations', () => {
     reopened.close();
   });
 
+  it('migrates entity keys written lower-cased only (schema version 4) to folded ones', async () => {
+    const path = nextPath();
+    const old = new Database(path);
+    migrate(old, 4);
+    const { lastInsertRowid } = old
+      .prepare(
+        `INSERT INTO memories (id, kind, category, abstract, overview, content, entities, occurred_at, created_at,
+          updated_at, valid_from, importance, bookmarked, access_count, fingerprint, metadata)
+         VALUES ('zoe-1', 'world', 'note', 'Lunch', NULL, 'Lunch at noon.', '["Zoë","Café Ølby"]',
+          '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z',
+          '2024-01-01T00:00:00.000Z', 0.5, 0, 0, 'fp', '{}')`,
+      )
+      .run();
+    const link = old.prepare('INSERT INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
+    link.run(lastInsertRowid, 'zoë');
+    link.run(lastInsertRowid, 'café ølby');
+    old.close();
+
+    const store = createSqliteStore({ path });
+    await store.open({ id: 'e', dimensions: 4 });
+    expect((await store.listMemories({ filter: { entities: ['zoe'] } })).map((m) => m.id)).toEqual(['zoe-1']);
+    expect((await store.listMemories({ filter: { entities: ['ZOË'] } })).map((m) => m.id)).toEqual(['zoe-1']);
+    expect(await store.countMemories({ entities: ['cafe ølby'] })).toBe(1);
+    await store.close();
+    const reopened = new Database(path);
+    expect(reopened.prepare('SELECT entity_key FROM memory_entities ORDER BY entity_key').pluck().all()).toEqual([
+      'cafe ølby',
+      'zoe',
+    ]);
+    reopened.close();
+  });
+
   it('refuses a database made by a newer memoir', async () => {
     const path = nextPath();
     const future = new Database(path);

@@ -937,6 +937,35 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect(idsOf(await store.listMemories({ filter: { entities: ['ZOË'] } }))).toEqual(['cafe']);
       });
 
+      test('unicode: entity filters fold accents and case as text search does (zoe finds Zoë)', async () => {
+        await seed(store, [
+          makeMemory({ id: 'zoe', content: 'Lunch with her at noon', entities: ['Zoë'] }),
+          makeMemory({ id: 'jose', content: 'Lunch with him at noon', entities: ['JOSÉ Núñez'] }),
+          makeMemory({ id: 'other', content: 'Lunch alone at noon', entities: ['Zora'] }),
+        ]);
+        for (const [names, want] of [
+          [['zoe'], ['zoe']],
+          [['ZOE'], ['zoe']],
+          [['Zoë'], ['zoe']],
+          // A decomposed ë (e + U+0308) is the same name.
+          [['Zoe\u0308'], ['zoe']],
+          [['jose nunez'], ['jose']],
+          [
+            ['zoe', 'José Núñez'],
+            ['jose', 'zoe'],
+          ],
+          [['zo'], []],
+        ] as const) {
+          const filter = { entities: [...names] };
+          const label = JSON.stringify(filter);
+          expect(sorted(idsOf(await store.listMemories({ filter }))), `listMemories ${label}`).toEqual([...want]);
+          expect(await store.countMemories(filter), `countMemories ${label}`).toBe(want.length);
+          expect(sorted(idsOf(await lexicalSearch(store, { text: 'lunch', filter, limit: 10 }))), label).toEqual([
+            ...want,
+          ]);
+        }
+      });
+
       test('unicode: CJK text round-trips and is searchable', async () => {
         const memory = makeMemory({ id: 'tokyo', content: '東京タワーに行きました。とても楽しかった！' });
         await seed(store, [memory, makeMemory({ id: 'other', content: 'We went to Paris' })]);

@@ -1,5 +1,6 @@
 import type { Scope } from '../../core/spec/memory.js';
 import type { MemoryFilter } from '../../core/spec/store.js';
+import { foldText } from '../../core/text/analyze.js';
 
 /** A SQL condition and its parameters. */
 export interface SqlCondition {
@@ -41,7 +42,8 @@ export function memoryCondition(filter: MemoryFilter | undefined): SqlCondition 
   if (filter.entities) {
     parts.push({
       sql: 'EXISTS (SELECT 1 FROM memory_entities e WHERE e.memory_rowid = m.rowid AND e.entity_key IN (SELECT value FROM json_each(?)))',
-      params: [JSON.stringify(filter.entities.map((entity) => entity.toLowerCase()))],
+      // memory_entities holds each name folded (case and accents), as memoryMatches compares them.
+      params: [JSON.stringify(filter.entities.map((entity) => foldText(entity)))],
     });
   }
   if (filter.sessionId !== undefined) parts.push({ sql: 'm.session_id = ?', params: [filter.sessionId] });

@@ -23,7 +23,7 @@ import {
   recordFromRow,
   recordTableOf,
 } from './sqlite-salvage-rows.js';
-import { migrate } from './sqlite-schema.js';
+import { entityKey, migrate } from './sqlite-schema.js';
 
 const COMPONENT = 'sqlite-salvage';
 
@@ -159,7 +159,7 @@ function writeTarget(db: SqliteDatabase, found: Found, report: SalvageReport, or
     const stored = Number(result.lastInsertRowid);
     ids.add(memory.id);
     rowids.add(stored);
-    for (const entity of memory.entities) link.run(stored, entity.toLowerCase());
+    for (const entity of memory.entities) link.run(stored, entityKey(entity));
     const inline = embeddingColumn >= 0 ? row.values[embeddingColumn] : undefined;
     if (rowid !== null && inline instanceof Uint8Array) inlineEmbeddings.push({ rowid, values: [null, inline] });
     report.recovered.memories += 1;

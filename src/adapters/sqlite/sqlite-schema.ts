@@ -1,10 +1,18 @@
-import { analyzeTerms } from '../../core/text/analyze.js';
+import { analyzeTerms, foldText } from '../../core/text/analyze.js';
 import { lexicalText } from '../../core/text/memory-text.js';
 import type { SqliteDatabase } from './sqlite-driver.js';
 
 /** The words the FTS5 index holds for a memory's text: the same terms the in-memory BM25 index uses. */
 export function lexicalTerms(fields: Parameters<typeof lexicalText>[0]): string {
   return analyzeTerms(lexicalText(fields)).join(' ');
+}
+
+/**
+ * The key `memory_entities` holds for an entity name: folded as text search folds (case,
+ * accents, compatibility forms), so an entity filter for `zoe` finds `Zoë` as `memoryMatches` does.
+ */
+export function entityKey(name: string): string {
+  return foldText(name);
 }
 
 /** One step of the schema; `PRAGMA user_version` records how many have run. */
@@ -142,6 +150,20 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'memories get a context column, indexed with their text',
     up(db) {
       db.exec('ALTER TABLE memories ADD COLUMN context TEXT');
+    },
+  },
+  {
+    description: 'entity keys fold accents as well as case (`zoe` finds `Zoë`)',
+    up(db) {
+      const rows = db.prepare('SELECT rowid, entities FROM memories').all() as Array<{
+        rowid: number;
+        entities: string;
+      }>;
+      db.exec('DELETE FROM memory_entities');
+      const link = db.prepare('INSERT OR IGNORE INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
+      for (const row of rows) {
+        for (const entity of JSON.parse(row.entities) as string[]) link.run(row.rowid, entityKey(entity));
+      }
     },
   },
 ];

@@ -36,6 +36,7 @@ import {
   rowToMemory,
   vectorToBlob,
 } from './sqlite-rows.js';
+import { entityKey } from './sqlite-schema.js';
 
 const COMPONENT = 'sqlite-store';
 
@@ -365,7 +366,7 @@ export class SqliteStore implements MemoryStore {
         const { rowid } = upsert.get(...memoryToRow(memory)) as { rowid: number };
         const replaced = existing.has(memory.id);
         if (replaced) clearEntities.run(rowid);
-        for (const entity of memory.entities) addEntity.run(rowid, entity.toLowerCase());
+        for (const entity of memory.entities) addEntity.run(rowid, entityKey(entity));
         if (embedding !== null) setEmbedding.run(rowid, vectorToBlob(embedding));
         else if (replaced) clearEmbedding.run(rowid);
         if (clearVector && addVector) {

@@ -1,5 +1,6 @@
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryFilter } from '../spec/store.js';
+import { foldText } from '../text/analyze.js';
 
 /** True when every field named by `filter` is equal on `scope` (see {@link MemoryFilter.scope}). */
 export function scopeMatches(scope: Scope, filter: Scope | undefined): boolean {
@@ -21,7 +22,8 @@ export function compileFilter(filter: MemoryFilter | undefined): Predicate {
   const kinds = toSet<string>(filter.kinds);
   const categories = toSet(filter.categories);
   const fingerprints = toSet(filter.fingerprints);
-  const entities = filter.entities ? new Set(filter.entities.map((entity) => entity.toLowerCase())) : undefined;
+  // Entities match as text search does: case and accents folded, so `zoe` finds `Zoë`.
+  const entities = filter.entities ? new Set(filter.entities.map((entity) => foldText(entity))) : undefined;
   const { scope, sessionId, bookmarked, since, until, validAt } = filter;
   return (memory) => {
     if (!scopeMatches(memory.scope, scope)) return false;
@@ -37,7 +39,7 @@ export function compileFilter(filter: MemoryFilter | undefined): Predicate {
       if (memory.validFrom > validAt) return false;
       if (memory.validTo !== null && memory.validTo <= validAt) return false;
     }
-    if (entities && !memory.entities.some((entity) => entities.has(entity.toLowerCase()))) return false;
+    if (entities && !memory.entities.some((entity) => entities.has(foldText(entity)))) return false;
     return true;
   };
 }
