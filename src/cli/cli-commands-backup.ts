@@ -63,7 +63,8 @@ export function registerBackupCommands(program: Command, context: CliContext): v
         if (name !== undefined) throw new CliUsageError('--list takes no name', 'Run `memoir backup --list` alone.');
         return printList(context);
       }
-      const client = await context.client();
+      // A backup copies records and vectors as they are: it works whatever embedder is configured.
+      const client = await context.client('records');
       const info = await client.backup(name);
       if (context.json) return context.printJson(info);
       context.print(`Backed up ${describeCounts(info.counts)} to ${info.path} (${formatBytes(info.bytes)}).`);
@@ -81,7 +82,8 @@ export function registerBackupCommands(program: Command, context: CliContext): v
           `Run \`memoir restore ${file} --yes\`; the current data is backed up first (an auto-before-restore backup).`,
         );
       }
-      const client = await context.client();
+      // Restored embeddings are kept when they come from the embedder the store is opened with: the configured one.
+      const client = await context.client('vectors');
       const path = resolve(file);
       const report = await client.restore(path, { confirm: true });
       if (context.json) return context.printJson({ file: path, ...report });

@@ -137,10 +137,11 @@ async function restoreFromBackup(context: CliContext, path: string, choice: stri
     }
     backup = found.backup;
   } else backup = await verifyOne(resolve(choice));
-  const client = await context.client();
+  // The damaged file is never opened: the backup's embeddings are kept when they come from the configured embedder.
+  const embedder = context.configuredEmbedder();
   const outcome = await repairFromBackup(path, backup, {
     now: context.now(),
-    embedder: { id: client.embedder.id, dimensions: client.embedder.dimensions },
+    embedder: { id: embedder.id, dimensions: embedder.dimensions },
     logger: context.logger,
   });
   if (context.json) return context.printJson({ before: check, backup, ...outcome });

@@ -1,12 +1,20 @@
-/** retain, recall, get, forget, invalidate and stats. */
+/** retain, recall, list, get, update, forget, invalidate and stats. */
 import { text as readStream } from 'node:stream/consumers';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import type { ListOptions } from '../core/memories/memories-api.js';
 import type { RecallOptions } from '../core/recall/recall-options.js';
 import { NotFoundError } from '../core/spec/errors.js';
-import type { MemoryInput, MemoryKind } from '../core/spec/memory.js';
+import type { MemoryInput, MemoryKind, MemoryPatch } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
-import { formatMemoryDetails, formatMemoryTable, formatRecall, formatStats, type StatsView } from './cli-format.js';
+import {
+  formatList,
+  formatMemoryDetails,
+  formatMemoryTable,
+  formatRecall,
+  formatStats,
+  type StatsView,
+} from './cli-format.js';
 import { integer, kind, nonEmpty, repeatable, time, unitInterval } from './cli-options.js';
 
 interface RetainFlags {
@@ -19,6 +27,54 @@ interface RetainFlags {
   sourceFile?: string;
   sourceLine?: number;
   occurredAt?: string;
+}
+
+interface ListFlags {
+  kind?: MemoryKind[];
+  category?: string[];
+  entity?: string[];
+  session?: string;
+  since?: string;
+  until?: string;
+  bookmarked?: boolean;
+  validOnly?: boolean;
+  orderBy?: 'occurredAt' | 'createdAt' | 'updatedAt' | 'importance';
+  direction?: 'asc' | 'desc';
+  limit?: number;
+  offset?: number;
+}
+
+interface UpdateFlags {
+  content?: string;
+  abstract?: string;
+  kind?: MemoryKind;
+  category?: string;
+  entity?: string[];
+  entities?: false;
+  session?: string;
+  importance?: number;
+  bookmark?: boolean;
+  sourceFile?: string;
+  sourceLine?: number;
+  occurredAt?: string;
+}
+
+/** Warn on stderr when `--since` is after `--until`: such a range holds nothing. */
+function warnOnEmptyRange(context: CliContext, since: string | undefined, until: string | undefined): void {
+  if (since === undefined || until === undefined || Date.parse(since) <= Date.parse(until)) return;
+  context.note(
+    `warning: --since ${since} is after --until ${until}: the range is empty, so nothing can match. Swap them?`,
+  );
+}
+
+function sourceOf(flags: { sourceFile?: string; sourceLine?: number }) {
+  if (flags.sourceLine !== undefined && flags.sourceFile === undefined) {
+    throw new CliUsageError(
+      '--source-line needs --source-file',
+      'Pass both, e.g. --source-file notes.md --source-line 12.',
+    );
+  }
+  return flags.sourceFile === undefined ? undefined : { file: flags.sourceFile, line: flags.sourceLine };
 }
 
 interface RecallFlags {
@@ -50,12 +106,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--source-line <n>', 'line in --source-file', integer(1))
     .option('--occurred-at <time>', 'when it happened: 2025-11-30, an ISO date-time, or 3d (ago)', time(context.now))
     .action(async (words: string[], flags: RetainFlags) => {
-      if (flags.sourceLine !== undefined && flags.sourceFile === undefined) {
-        throw new CliUsageError(
-          '--source-line needs --source-file',
-          'Pass both, e.g. --source-file notes.md --source-line 12.',
-        );
-      }
+      const source = sourceOf(flags);
       const content = words.length === 1 && words[0] === '-' ? await readStream(context.stdin) : words.join(' ');
       const input: MemoryInput = {
         content,
@@ -65,10 +116,10 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         sessionId: flags.session,
         importance: flags.importance,
         bookmarked: flags.bookmark,
-        source: flags.sourceFile === undefined ? undefined : { file: flags.sourceFile, line: flags.sourceLine },
+        source,
         occurredAt: flags.occurredAt,
       };
-      const client = await context.client();
+      const client = await context.client('vectors');
       const result = await client.retain(input);
       if (context.json) return context.printJson(result);
       if (result.memories.length > 0) context.print(formatMemoryTable(result.memories, context.width));
@@ -94,6 +145,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--token-budget <n>', 'keep the best results that fit in this many tokens', integer(1))
     .option('--include-invalid', 'include invalidated memories')
     .action(async (words: string[], flags: RecallFlags) => {
+      warnOnEmptyRange(context, flags.since, flags.until);
       const config = context.config;
       const options: RecallOptions = {
         k: flags.k,
@@ -107,10 +159,63 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         tokenBudget: flags.tokenBudget ?? config.tokenBudget ?? undefined,
         includeInvalid: flags.includeInvalid,
       };
-      const client = await context.client();
+      const client = await context.client('vectors');
       const response = await client.recall(words.join(' '), options);
       if (context.json) return context.printJson(response);
-      context.print(formatRecall(response, context.width));
+      context.print(formatRecall(response, context.width, options.tokenBudget));
+    });
+
+  program
+    .command('list')
+    .description('List memories, newest first, a page at a time (invalidated ones included unless --valid-only).')
+    .option('--kind <kind>', 'only this kind (repeatable)', repeatable(kind))
+    .option('--category <name>', 'only this category (repeatable)', repeatable(nonEmpty))
+    .option('--entity <name>', 'only memories mentioning this entity (repeatable)', repeatable(nonEmpty))
+    .option('--session <id>', 'only this session', nonEmpty)
+    .option('--since <time>', 'only memories that occurred at or after: 30d, 12h, 2w, 2025-11-30, …', time(context.now))
+    .option(
+      '--until <time>',
+      'only memories that occurred at or before (a bare date includes that day)',
+      time(context.now, true),
+    )
+    .option('--bookmarked', 'only bookmarked memories')
+    .option('--no-bookmarked', 'only memories that are not bookmarked')
+    .option('--valid-only', 'leave out invalidated memories')
+    .addOption(
+      new Option('--order-by <field>', 'sort key (default createdAt)').choices([
+        'createdAt',
+        'occurredAt',
+        'updatedAt',
+        'importance',
+      ]),
+    )
+    .addOption(new Option('--direction <dir>', 'sort direction (default desc)').choices(['asc', 'desc']))
+    .option('--limit <n>', 'memories per page, 1 to 100000 (default 100)', integer(1, 100_000))
+    .option('--offset <n>', 'memories to skip: the next page starts at offset + limit (default 0)', integer(0))
+    .action(async (flags: ListFlags) => {
+      warnOnEmptyRange(context, flags.since, flags.until);
+      const limit = flags.limit ?? 100;
+      const offset = flags.offset ?? 0;
+      const options: ListOptions = {
+        kinds: flags.kind,
+        categories: flags.category,
+        entities: flags.entity,
+        sessionId: flags.session,
+        since: flags.since,
+        until: flags.until,
+        bookmarked: flags.bookmarked,
+        includeInvalid: flags.validOnly !== true,
+        orderBy: flags.orderBy,
+        direction: flags.direction,
+        limit,
+        offset,
+      };
+      const client = await context.client('records');
+      const memories = await client.list(options);
+      // A full page may have a next one; a short page is the last.
+      const nextOffset = memories.length === limit ? offset + limit : null;
+      if (context.json) return context.printJson({ memories, offset, limit, nextOffset });
+      context.print(formatList(memories, { offset, nextOffset, width: context.width }));
     });
 
   program
@@ -118,7 +223,56 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .description('Show one memory.')
     .argument('<id>', 'memory id')
     .action(async (id: string) => {
-      const memory = await (await context.client()).get(id);
+      const memory = await (await context.client('records')).get(id);
+      if (context.json) return context.printJson(memory);
+      context.print(formatMemoryDetails(memory));
+    });
+
+  program
+    .command('update')
+    .description('Change fields of a memory; a new --content or --abstract is embedded again.')
+    .argument('<id>', 'memory id')
+    .option('--content <text>', 'the new text; "-" reads it from stdin')
+    .option('--abstract <text>', 'the new one-sentence abstract', nonEmpty)
+    .option('--kind <kind>', 'world, experience, opinion or observation', kind)
+    .option('--category <name>', 'topic, e.g. preferences, events, or any word', nonEmpty)
+    .option('--entity <name>', 'an entity it mentions (repeatable; replaces the list)', repeatable(nonEmpty))
+    .option('--no-entities', 'remove every entity')
+    .option('--session <id>', 'the session it belongs to', nonEmpty)
+    .option('--importance <0..1>', 'how much it matters', unitInterval)
+    .option('--bookmark', 'pin it: never removed by cleanup')
+    .option('--no-bookmark', 'unpin it')
+    .option('--source-file <path>', 'where it came from, for citations', nonEmpty)
+    .option('--source-line <n>', 'line in --source-file', integer(1))
+    .option('--occurred-at <time>', 'when it happened: 2025-11-30, an ISO date-time, or 3d (ago)', time(context.now))
+    .action(async (id: string, flags: UpdateFlags) => {
+      if (flags.entity !== undefined && flags.entities === false) {
+        throw new CliUsageError('--entity and --no-entities contradict each other', 'Pass one of them.');
+      }
+      const source = sourceOf(flags);
+      const content = flags.content === '-' ? await readStream(context.stdin) : flags.content;
+      const patch: MemoryPatch = {
+        ...(content === undefined ? {} : { content }),
+        ...(flags.abstract === undefined ? {} : { abstract: flags.abstract }),
+        ...(flags.kind === undefined ? {} : { kind: flags.kind }),
+        ...(flags.category === undefined ? {} : { category: flags.category }),
+        ...(flags.entity !== undefined ? { entities: flags.entity } : flags.entities === false ? { entities: [] } : {}),
+        ...(flags.session === undefined ? {} : { sessionId: flags.session }),
+        ...(flags.importance === undefined ? {} : { importance: flags.importance }),
+        ...(flags.bookmark === undefined ? {} : { bookmarked: flags.bookmark }),
+        ...(source === undefined ? {} : { source }),
+        ...(flags.occurredAt === undefined ? {} : { occurredAt: flags.occurredAt }),
+      };
+      if (Object.keys(patch).length === 0) {
+        throw new CliUsageError(
+          'update needs at least one field to change',
+          'Pass e.g. --content "…", --kind opinion, --entity Peter, --importance 0.9, --bookmark or --occurred-at 2025-11-30; `memoir update --help` lists them all.',
+        );
+      }
+      // Only new text is embedded: other changes work whatever the configured embedder.
+      const reembeds = patch.content !== undefined || patch.abstract !== undefined;
+      const client = await context.client(reembeds ? 'vectors' : 'records');
+      const memory = await client.update(id, patch);
       if (context.json) return context.printJson(memory);
       context.print(formatMemoryDetails(memory));
     });
@@ -128,7 +282,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .description('Delete a memory for good (see invalidate to keep it as history).')
     .argument('<id>', 'memory id')
     .action(async (id: string) => {
-      const forgotten = await (await context.client()).forget(id);
+      const forgotten = await (await context.client('records')).forget(id);
       if (forgotten === 0) {
         throw new NotFoundError('memory', id, {
           component: 'forget',
@@ -146,7 +300,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .requiredOption('--reason <text>', 'why it no longer holds', nonEmpty)
     .option('--superseded-by <id>', 'the memory that replaces it', nonEmpty)
     .action(async (id: string, flags: { reason: string; supersededBy?: string }) => {
-      const client = await context.client();
+      const client = await context.client('records');
       const memory = await client.invalidate(id, { reason: flags.reason, supersededBy: flags.supersededBy });
       if (context.json) return context.printJson(memory);
       context.print(`Invalidated ${memory.id} (valid until ${memory.validTo}).`);
@@ -156,13 +310,15 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .command('stats')
     .description('Count what is stored.')
     .action(async () => {
-      const client = await context.client();
+      const client = await context.client('records');
       const stats = await client.stats();
+      const configured = context.embedders?.configured;
       const view: StatsView = {
         ...stats,
         home: context.config.home,
         store: client.store.name,
         embedder: { id: client.embedder.id, dimensions: client.embedder.dimensions },
+        ...(configured ? { configuredEmbedder: configured } : {}),
       };
       if (context.json) return context.printJson(view);
       context.print(formatStats(view));

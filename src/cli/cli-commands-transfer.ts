@@ -8,8 +8,9 @@ import type { MemoryClient } from '../core/client/memory-client.js';
 import { exportRecords, importRecords } from '../core/lifecycle/transfer.js';
 import { MemoirError } from '../core/spec/errors.js';
 import type { EmbedderIdentity } from '../core/spec/store.js';
-import type { CliContext, CliOutput } from './cli-context.js';
-import { CliError } from './cli-errors.js';
+import type { CliContext, CliOutput, StoreAccess } from './cli-context.js';
+import { type EmbedderChoice, embedderChoice, refuses, settingsFor } from './cli-embedder.js';
+import { CliError, CliUsageError } from './cli-errors.js';
 import { integer } from './cli-options.js';
 import { createProgress } from './cli-progress.js';
 
@@ -20,10 +21,28 @@ function identityOf(client: MemoryClient): EmbedderIdentity {
 }
 
 // The client opens its store (with its embedder) on the first call; transfer works on the store directly.
-async function openedClient(context: CliContext): Promise<MemoryClient> {
-  const client = await context.client();
+async function openedClient(context: CliContext, access: StoreAccess): Promise<MemoryClient> {
+  const client = await context.client(access);
   await client.stats();
   return client;
+}
+
+/** Refuse a directory where a file is expected, before anything opens or is written. */
+function refuseDirectory(path: string, action: 'export' | 'import'): void {
+  let directory = false;
+  try {
+    directory = statSync(path).isDirectory();
+  } catch {
+    // Missing or unreadable: the read or write reports it.
+  }
+  if (!directory) return;
+  throw new CliUsageError(
+    `${path} is a directory, not a file`,
+    action === 'export'
+      ? `Name a file to write, e.g. \`memoir export ${join(path, 'memories.jsonl')}\`, or - for stdout.`
+      : 'Pass the path of a file written by `memoir export`.',
+    { code: 'IS_A_DIRECTORY' },
+  );
 }
 
 function plural(count: number, word: string, words = `${word}s`): string {
@@ -99,7 +118,9 @@ export function registerTransferCommands(program: Command, context: CliContext):
     .description('Write every memory, opinion, procedure, session and entity to a JSON Lines file.')
     .argument('<file>', 'file to write, or - for stdout')
     .action(async (file: string) => {
-      const client = await openedClient(context);
+      if (file !== '-') refuseDirectory(resolve(file), 'export');
+      // Export copies records and vectors as they are: it works whatever embedder is configured.
+      const client = await openedClient(context, 'records');
       const progress = createProgress(context.stderr, 'exporting');
       const counts = { memories: 0, records: 0 };
       const lines = exportRecords(client.store, {
@@ -137,6 +158,7 @@ export function registerTransferCommands(program: Command, context: CliContext):
       const fromStdin = file === '-';
       const path = fromStdin ? '-' : resolve(file);
       if (!fromStdin) {
+        refuseDirectory(path, 'import');
         try {
           if (!statSync(path).isFile())
             throw new CliError(`${path} is not a file`, 'Pass the path of a file written by `memoir export`.');
@@ -144,7 +166,8 @@ export function registerTransferCommands(program: Command, context: CliContext):
           throw fileError(error, path, 'read');
         }
       }
-      const client = await openedClient(context);
+      // Embeddings are kept when they come from the embedder the store is opened with: the configured one.
+      const client = await openedClient(context, 'vectors');
       const progress = createProgress(context.stderr, 'importing');
       // Counting lines costs a read of the file, so only when a bar can be shown.
       const total = context.stderr.isTTY && !fromStdin ? Math.max(0, (await countLines(path)) - 1) : undefined;
@@ -173,16 +196,44 @@ export function registerTransferCommands(program: Command, context: CliContext):
       }
       if (result.skippedEmbeddings > 0) {
         context.note(
-          `note: ${plural(result.skippedEmbeddings, 'embedding')} came from a different embedder than ${client.embedder.id} and were left out.\nhint: Run \`memoir reindex\` so those memories are found by meaning again.`,
+          `note: ${plural(result.skippedEmbeddings, 'embedding')} came from a different embedder than ${client.embedder.id} and were left out.\nhint: Run \`memoir reindex\` so those memories are found by meaning again; or, to keep the file's embeddings, configure the embedder it was exported with (its first line names it) and import again into a new home.`,
         );
       }
     });
 
   program
     .command('reindex')
-    .description('Re-embed every memory with the current embedder (after switching embedders or importing).')
-    .action(async () => {
-      const client = await context.client();
+    .description(
+      'Re-embed every memory with the configured embedder (after importing, or to switch embedders: replacing the vectors of another embedder must be asked for with --to-configured or --embedder).',
+    )
+    .option(
+      '--to-configured',
+      "replace the store's vectors with the configured embedder's, even when they come from another one",
+    )
+    .option(
+      '--embedder <name>',
+      "replace the store's vectors with this embedder's: local, openai, or openai:<model> (server, dimensions and key from the configuration)",
+      embedderChoice,
+    )
+    .action(async (flags: { toConfigured?: boolean; embedder?: EmbedderChoice }) => {
+      if (flags.toConfigured && flags.embedder) {
+        throw new CliUsageError(
+          '--to-configured and --embedder both name the embedder to switch to; pass one',
+          '--to-configured uses the configuration; --embedder names another one.',
+        );
+      }
+      const target = context.configuredEmbedder(flags.embedder);
+      const client = await context.client({ replaceWith: target });
+      const recorded = context.embedders?.recorded ?? null;
+      const replaces = refuses(recorded, target);
+      if (replaces && !flags.toConfigured && !flags.embedder) {
+        const keep = settingsFor(recorded);
+        throw new CliUsageError(
+          `the store's vectors come from ${recorded.id} (${recorded.dimensions} dimensions); reindexing would replace them with ${target.id} (${target.dimensions} dimensions)`,
+          `To replace them, run \`memoir reindex --to-configured\`. To keep them, configure the embedder the store was built with${keep ? ` (${keep})` : ''} in config.json or MEMOIR_EMBEDDER_* variables; then \`memoir reindex\` rebuilds them with it.`,
+          { code: 'EMBEDDER_SWITCH_UNCONFIRMED' },
+        );
+      }
       const progress = createProgress(context.stderr, 'reindexing');
       let result: { reembedded: number };
       try {
@@ -190,7 +241,26 @@ export function registerTransferCommands(program: Command, context: CliContext):
       } finally {
         progress.finish();
       }
-      if (context.json) context.printJson(result);
-      else context.print(`Re-embedded ${plural(result.reembedded, 'memory', 'memories')} with ${client.embedder.id}.`);
+      const replaced = replaces ? recorded.id : null;
+      if (context.json) context.printJson({ ...result, embedder: target.id, replaced });
+      else {
+        context.print(
+          `Re-embedded ${plural(result.reembedded, 'memory', 'memories')} with ${target.id}${replaced ? `, replacing the vectors of ${replaced}` : ''}.`,
+        );
+      }
+      if (flags.embedder) {
+        let configured: string | undefined;
+        try {
+          configured = context.configuredEmbedder().id;
+        } catch {
+          configured = undefined;
+        }
+        if (configured !== target.id) {
+          const settings = settingsFor(target) ?? `the settings of ${target.id}`;
+          context.note(
+            `hint: the configuration still names ${configured ?? 'an embedder that cannot be built'}: set ${settings} in config.json or MEMOIR_EMBEDDER_* variables, so that the other commands open the store with ${target.id}.`,
+          );
+        }
+      }
     });
 }

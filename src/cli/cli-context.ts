@@ -1,11 +1,25 @@
 /** What every command shares: the streams, the global options, the config and the client. */
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSqliteStore } from '../adapters/sqlite/index.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import { type LoadedConfig, loadConfig, type MemoirConfig } from '../core/config/load-config.js';
+import type { Embedder } from '../core/spec/embedder.js';
 import type { Scope } from '../core/spec/memory.js';
 import type { Logger, LogLevel } from '../core/spec/runtime.js';
+import type { MemoryStore, RecordedEmbedder } from '../core/spec/store.js';
 import { isLevelEnabled } from '../core/utils/runtime-defaults.js';
 import { createMemory } from '../create-memory.js';
+import {
+  buildEmbedder,
+  describeIdentity,
+  type EmbedderChoice,
+  reasonOf,
+  refuses,
+  settingsFor,
+  standInEmbedder,
+} from './cli-embedder.js';
+import { CliError, EXIT_CODES } from './cli-errors.js';
 import { DEFAULT_WIDTH } from './cli-format.js';
 
 /** A writable text stream (process.stdout, or a test's buffer). */
@@ -18,16 +32,47 @@ export interface CliOutput {
   columns?: number;
 }
 
-/** What the client factory gets. */
-export interface ClientFactoryOptions {
+/** What the store factory gets. */
+export interface StoreFactoryOptions {
   /** The memoir home directory (absolute; created before the factory runs). */
   home: string;
-  /** The settings in effect (from `loadConfig`). */
-  config: MemoirConfig;
   /** Writes memoir's diagnostics to the CLI's stderr. */
   logger: Logger;
+}
+
+/** What the client factory gets. */
+export interface ClientFactoryOptions extends StoreFactoryOptions {
+  /** The settings in effect (from `loadConfig`). */
+  config: MemoirConfig;
   /** The scope every command acts in (`--user`, `--agent`, `--namespace` or their variables); absent: all scopes. */
   scope?: Scope;
+  /** The store, from the store factory; not opened yet. */
+  store: MemoryStore;
+  /**
+   * The embedder to open it with: the configured one, one `reindex` was told to use, or,
+   * for a command that needs no vectors, a stand-in carrying the identity the store recorded
+   * (it embeds nothing).
+   */
+  embedder: Embedder;
+}
+
+/**
+ * How a command uses the store's vectors, which decides the embedder it is opened with:
+ * `vectors` (it embeds or searches) needs the configured embedder, and refuses a store built
+ * with another; `records` (it only reads, writes or deletes records) opens any store, under
+ * the store's own embedder identity when the configured one differs or cannot be built;
+ * `{ replaceWith }` (reindex) opens it with that embedder, whatever the store holds.
+ */
+export type StoreAccess = 'vectors' | 'records' | { replaceWith: Embedder };
+
+/** The embedders behind the client of this run. */
+export interface EmbedderState {
+  /** What the store recorded before this run opened it; null for a new store. */
+  recorded: RecordedEmbedder | null;
+  /** The embedder the store was opened with. */
+  inUse: Embedder;
+  /** The configured embedder, when it is not the one in use: it differs from the store's, or cannot be built (`error`). */
+  configured?: { id: string; dimensions: number } | { error: string };
 }
 
 /** The process around {@link runCli}; every member defaults to the real process's. */
@@ -42,10 +87,9 @@ export interface CliIo {
   env?: Readonly<Record<string, string | undefined>>;
   /** Clock for relative times such as `30d`, epoch milliseconds. Default `Date.now`. */
   now?: () => number;
-  /**
-   * Builds the memory client. Default: `createMemory` over `<home>/memoir.sqlite`. Inject
-   * one to run the CLI over another store or embedder.
-   */
+  /** Builds the store. Default: the SQLite store at `<home>/memoir.sqlite`. Inject one to run the CLI over another store. */
+  createStore?: (options: StoreFactoryOptions) => MemoryStore;
+  /** Builds the memory client over the store and embedder it is given. Default: {@link defaultClientFactory}. */
   createClient?: (options: ClientFactoryOptions) => MemoryClient | Promise<MemoryClient>;
 }
 
@@ -65,9 +109,31 @@ export interface GlobalOptions {
   namespace?: string;
 }
 
-/** The client the CLI uses by default: `createMemory` over `<home>/memoir.sqlite`. */
-export function defaultClientFactory({ home, config, logger, scope }: ClientFactoryOptions): MemoryClient {
-  return createMemory({ home, logger, recallK: config.recallK, ...(scope ? { scope } : {}) });
+/** The store the CLI uses by default: SQLite at `<home>/memoir.sqlite`. */
+export function defaultStoreFactory({ home, logger }: StoreFactoryOptions): MemoryStore {
+  return createSqliteStore({ path: join(home, 'memoir.sqlite'), logger });
+}
+
+/** The client the CLI uses by default: `createMemory` over the store and embedder, with the configured limits. */
+export function defaultClientFactory({
+  home,
+  config,
+  logger,
+  scope,
+  store,
+  embedder,
+}: ClientFactoryOptions): MemoryClient {
+  return createMemory({
+    home,
+    store,
+    embedder,
+    logger,
+    recallK: config.recallK,
+    retentionDays: config.retentionDays,
+    maxSizeMb: config.maxSizeMb,
+    ...(config.maxMemories === null ? {} : { maxMemories: config.maxMemories }),
+    ...(scope ? { scope } : {}),
+  });
 }
 
 /** Per-run state of the CLI. */
@@ -77,8 +143,11 @@ export class CliContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now: () => number;
   globals: GlobalOptions = {};
+  /** `--json` appears on the command line: known before commander parses it, so usage errors are JSON too. */
+  jsonRequested = false;
   private loaded: LoadedConfig | undefined;
   private clientPromise: Promise<MemoryClient> | undefined;
+  private embedderState: EmbedderState | undefined;
 
   constructor(private readonly io: CliIo) {
     this.stdout = io.stdout ?? process.stdout;
@@ -94,7 +163,7 @@ export class CliContext {
 
   /** True with `--json`: stdout carries one JSON document and nothing else. */
   get json(): boolean {
-    return this.globals.json === true;
+    return this.globals.json === true || this.jsonRequested;
   }
 
   /** Width for tables. */
@@ -134,16 +203,90 @@ export class CliContext {
     },
   };
 
-  /** The memory client, created on first use. */
-  client(): Promise<MemoryClient> {
+  /**
+   * The embedder the settings name (`choice`, from `--embedder`, replaces the provider and
+   * model). Throws a ConfigError naming the setting when it cannot be built.
+   */
+  configuredEmbedder(choice?: EmbedderChoice): Embedder {
+    return buildEmbedder(this.config, this.env, choice);
+  }
+
+  /** The embedders behind the client, once {@link client} has resolved. */
+  get embedders(): EmbedderState | undefined {
+    return this.embedderState;
+  }
+
+  /**
+   * The memory client, created on first use (one command per run, so the first call's
+   * `access` decides). See {@link StoreAccess}.
+   */
+  client(access: StoreAccess = 'vectors'): Promise<MemoryClient> {
     this.clientPromise ??= (async () => {
       const config = this.config;
       mkdirSync(config.home, { recursive: true });
-      const factory = this.io.createClient ?? defaultClientFactory;
       const scope = this.scope;
-      return factory({ home: config.home, config, logger: this.logger, ...(scope ? { scope } : {}) });
+      const home = config.home;
+      const store = (this.io.createStore ?? defaultStoreFactory)({ home, logger: this.logger });
+      try {
+        const recorded = (await store.recordedEmbedder?.()) ?? null;
+        const state = this.chooseEmbedder(access, recorded);
+        const factory = this.io.createClient ?? defaultClientFactory;
+        const client = await factory({
+          home,
+          config,
+          logger: this.logger,
+          ...(scope ? { scope } : {}),
+          store,
+          embedder: state.inUse,
+        });
+        this.embedderState = state;
+        return client;
+      } catch (error) {
+        await store.close().catch(() => undefined);
+        throw error;
+      }
     })();
     return this.clientPromise;
+  }
+
+  private chooseEmbedder(access: StoreAccess, recorded: RecordedEmbedder | null): EmbedderState {
+    if (typeof access === 'object') return { recorded, inUse: access.replaceWith };
+    let configured: Embedder | undefined;
+    let failure: unknown;
+    try {
+      configured = this.configuredEmbedder();
+    } catch (error) {
+      failure = error;
+    }
+    if (access === 'vectors') {
+      if (!configured) throw failure;
+      if (refuses(recorded, configured)) throw this.mismatchError(recorded, configured);
+      return { recorded, inUse: configured };
+    }
+    if (configured && !refuses(recorded, configured)) return { recorded, inUse: configured };
+    if (!recorded) throw failure;
+    const reason = configured
+      ? `the configured embedder is ${configured.id}`
+      : `the configured one cannot be built: ${reasonOf(failure)}`;
+    return {
+      recorded,
+      inUse: standInEmbedder(recorded, reason),
+      configured: configured ? { id: configured.id, dimensions: configured.dimensions } : { error: reasonOf(failure) },
+    };
+  }
+
+  private mismatchError(recorded: RecordedEmbedder, configured: Embedder): CliError {
+    const path = join(this.config.home, 'memoir.sqlite');
+    const settings = settingsFor(recorded);
+    const configure = settings
+      ? `Configure the embedder it was built with (${settings}) in ${join(this.config.home, 'config.json')} or MEMOIR_EMBEDDER_* variables`
+      : `Configure the embedder it was built with in ${join(this.config.home, 'config.json')} or MEMOIR_EMBEDDER_* variables`;
+    return new CliError(
+      `${path} was built with the embedder ${describeIdentity(recorded)}, but the configured embedder is ${describeIdentity(configured)}; their vectors don't compare`,
+      `${configure}. To replace its vectors with ${configured.id} instead, run \`memoir reindex --to-configured\`. stats, list, get, export and forget work either way.`,
+      EXIT_CODES.failed,
+      { code: 'EMBEDDER_MISMATCH' },
+    );
   }
 
   /** Close the client if one was created. */

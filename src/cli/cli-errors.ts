@@ -1,4 +1,7 @@
-/** Exit codes and how errors are shown: `error: …`, then `hint: …`, a stack only with `--debug`. */
+/**
+ * Exit codes and how errors are shown: `error: …`, then `hint: …`, a stack only with
+ * `--debug`; with `--json`, one JSON object on stderr instead.
+ */
 import { CommanderError } from 'commander';
 import { MemoirError, ValidationError } from '../core/spec/errors.js';
 import type { CliOutput } from './cli-context.js';
@@ -16,23 +19,26 @@ export const EXIT_CODES = {
 
 /** An error the CLI raises itself, with what to do about it. */
 export class CliError extends Error {
+  /** Machine-readable code, shown with `--json`: `FAILED`, `USAGE` or a more precise one. */
+  readonly code: string;
   constructor(
     message: string,
     /** What the user can do about it. */
     readonly hint: string,
     /** Exit code. */
     readonly exitCode: number = EXIT_CODES.failed,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: string },
   ) {
     super(message, options);
     this.name = 'CliError';
+    this.code = options?.code ?? (exitCode === EXIT_CODES.usage ? 'USAGE' : 'FAILED');
   }
 }
 
 /** A command line that can't work (exit code 2). */
 export class CliUsageError extends CliError {
-  constructor(message: string, hint: string) {
-    super(message, hint, EXIT_CODES.usage);
+  constructor(message: string, hint: string, options?: { code?: string }) {
+    super(message, hint, EXIT_CODES.usage, options);
     this.name = 'CliUsageError';
   }
 }
@@ -45,6 +51,26 @@ export interface ReportTarget {
   debug: boolean;
   /** The subcommand that was running, for usage hints. */
   command?: string;
+  /** `--json`: print the error as one JSON object. */
+  json?: boolean;
+}
+
+/** What `--json` prints on stderr for an error. */
+export interface JsonError {
+  error: {
+    /** `USAGE`, `FAILED`, `INTERNAL`, a MemoirError's code (`NOT_FOUND`, `CONFIG_INVALID`, …) or a CLI one. */
+    code: string;
+    /** What went wrong. */
+    message: string;
+    /** The setting or input field at fault, when known. */
+    field?: string;
+    /** What to do about it. */
+    suggestion: string;
+    /** The process's exit code: 1 failed, 2 bad usage or invalid input. */
+    exitCode: number;
+    /** With `--debug`: the stack, causes included. */
+    stack?: string;
+  };
 }
 
 const DEFAULT_HINTS: Record<string, string> = {
@@ -55,19 +81,44 @@ const DEFAULT_HINTS: Record<string, string> = {
   VALIDATION_FAILED: 'Check the value named in the message.',
 };
 
-function describe(error: unknown, command: string | undefined): { message: string; hint: string; code: number } {
+interface Described {
+  message: string;
+  hint: string;
+  /** Exit code. */
+  code: number;
+  /** Machine-readable code. */
+  name: string;
+  field?: string;
+}
+
+function describe(error: unknown, command: string | undefined): Described {
   const usage = `Run \`memoir ${command ? `${command} ` : ''}--help\` for usage.`;
   if (error instanceof CommanderError) {
+    if (error.code === 'commander.help') {
+      return { message: 'no command given', hint: 'Run `memoir --help` for the commands.', code: 2, name: 'USAGE' };
+    }
     const [first = error.message, ...rest] = error.message.replace(/^error: /, '').split('\n');
     const suggestion = rest.join(' ').match(/\((Did you mean .*\?)\)/)?.[1];
-    return { message: first, hint: suggestion ? `${suggestion} ${usage}` : usage, code: EXIT_CODES.usage };
+    const option = first.match(/option '([^' ]+)/)?.[1];
+    return {
+      message: first,
+      hint: suggestion ? `${suggestion} ${usage}` : usage,
+      code: EXIT_CODES.usage,
+      name: 'USAGE',
+      ...(option ? { field: option } : {}),
+    };
   }
-  if (error instanceof CliError) return { message: error.message, hint: error.hint, code: error.exitCode };
+  if (error instanceof CliError) {
+    return { message: error.message, hint: error.hint, code: error.exitCode, name: error.code };
+  }
   if (MemoirError.isInstance(error)) {
+    const field = (error as { field?: unknown }).field;
     return {
       message: error.message.replace(/^\[memoir\] /, ''),
       hint: error.suggestion ?? DEFAULT_HINTS[error.code] ?? usage,
       code: ValidationError.isInstance(error) ? EXIT_CODES.usage : EXIT_CODES.failed,
+      name: error.code,
+      ...(typeof field === 'string' && field !== '' ? { field } : {}),
     };
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -75,6 +126,7 @@ function describe(error: unknown, command: string | undefined): { message: strin
     message: `unexpected error: ${message}`,
     hint: 'This may be a bug in memoir: run again with --debug for the stack trace and report it.',
     code: EXIT_CODES.failed,
+    name: 'INTERNAL',
   };
 }
 
@@ -93,17 +145,37 @@ function stackOf(error: unknown): string {
 
 /**
  * Print an error as `error: <message>` and `hint: <suggestion>` (plus the stack with
- * `--debug`) and return the exit code: 0 for help and version, 2 for usage and validation
- * errors, 1 for everything else.
+ * `--debug`), or with `--json` as one {@link JsonError} line, and return the exit code: 0
+ * for help and version, 2 for usage and validation errors, 1 for everything else.
  */
 export function reportError(error: unknown, target: ReportTarget): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_CODES.ok;
     // Commander already printed the help (to stderr): `memoir` with no command.
-    if (error.code === 'commander.help') return EXIT_CODES.usage;
+    if (error.code === 'commander.help' && !target.json) return EXIT_CODES.usage;
   }
-  const { message, hint, code } = describe(error, target.command);
-  target.stderr.write(`error: ${safeText(message)}\nhint: ${safeText(hint)}\n`);
+  const described = describe(error, target.command);
+  if (target.json) {
+    const report: JsonError = {
+      error: {
+        code: described.name,
+        message: described.message,
+        ...(described.field === undefined ? {} : { field: described.field }),
+        suggestion: described.hint,
+        exitCode: described.code,
+        ...(target.debug ? { stack: stackOf(error) } : {}),
+      },
+    };
+    target.stderr.write(`${JSON.stringify(report)}\n`);
+    return described.code;
+  }
+  target.stderr.write(`error: ${safeText(described.message)}\nhint: ${safeText(described.hint)}\n`);
   if (target.debug) target.stderr.write(`${stackOf(error)}\n`);
-  return code;
+  return described.code;
+}
+
+/** True when `--json` is among the options of a command line (not after `--`). */
+export function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }

@@ -1,4 +1,6 @@
 /** Human-readable output of the CLI: aligned tables and memory details. */
+
+import stringWidth from 'string-width';
 import { citationOf } from '../core/recall/format-context.js';
 import type { RecallResponse } from '../core/recall/recall-result.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
@@ -21,40 +23,27 @@ export function safeText(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(UNSAFE, (ch) => (ch === '\n' || ch === '\t' ? ch : ''));
 }
 
-function isWide(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf && code !== 0x303f) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1f64f) ||
-    (code >= 0x1f900 && code <= 0x1f9ff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  );
-}
+// Graphemes, so that an emoji with a skin tone or a letter with its accent is cut whole.
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-const COMBINING = /\p{M}/u;
-
-/** Columns a string takes in a terminal (wide CJK and emoji count 2, combining marks 0). */
+/**
+ * Columns a string takes in a terminal, by `string-width`: wide CJK and emoji (🚀, ❤️, 👍🏽)
+ * count 2, combining marks and zero-width characters 0.
+ */
 export function displayWidth(text: string): number {
-  let width = 0;
-  for (const ch of text) width += COMBINING.test(ch) ? 0 : isWide(ch.codePointAt(0)!) ? 2 : 1;
-  return width;
+  return stringWidth(text);
 }
 
-/** Cut `text` to at most `width` columns, ending with `…` when cut. */
+/** Cut `text` to at most `width` columns, ending with `…` when cut; never splits a character. */
 export function truncate(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
+  if (stringWidth(text) <= width) return text;
   if (width <= 0) return '';
   let out = '';
   let used = 0;
-  for (const ch of text) {
-    const w = COMBINING.test(ch) ? 0 : isWide(ch.codePointAt(0)!) ? 2 : 1;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
     if (used + w > width - 1) break;
-    out += ch;
+    out += segment;
     used += w;
   }
   return `${out}…`;
@@ -129,9 +118,21 @@ export function formatMemoryTable(memories: readonly Memory[], width = DEFAULT_W
   return formatTable(MEMORY_COLUMNS, memories.map(memoryCells), width).lines.join('\n');
 }
 
-/** Recall results as a table with each result's citation on the line below it. */
-export function formatRecall(response: RecallResponse, width = DEFAULT_WIDTH): string {
-  if (response.results.length === 0) return 'No memories match.';
+function memoriesWord(count: number): string {
+  return `${count} ${count === 1 ? 'memory' : 'memories'}`;
+}
+
+/**
+ * Recall results as a table with each result's citation on the line below it. With no
+ * result, says whether nothing matched or everything that matched was over `tokenBudget`.
+ */
+export function formatRecall(response: RecallResponse, width = DEFAULT_WIDTH, tokenBudget?: number): string {
+  if (response.results.length === 0) {
+    if (response.droppedForBudget === 0) return 'No memories match.';
+    const budget = tokenBudget === undefined ? 'the token budget' : `${tokenBudget} tokens`;
+    const fit = response.droppedForBudget === 1 ? 'it does not fit' : 'none fit';
+    return `${memoriesWord(response.droppedForBudget)} matched but ${fit} in ${budget}; raise --token-budget.`;
+  }
   const columns: Column[] = [{ header: '#', align: 'right' }, { header: 'score' }, ...MEMORY_COLUMNS];
   const rows = response.results.map((result, index) => [
     String(index + 1),
@@ -152,6 +153,18 @@ export function formatRecall(response: RecallResponse, width = DEFAULT_WIDTH): s
   const dropped = response.droppedForBudget > 0 ? ` (${response.droppedForBudget} left out by the token budget)` : '';
   out.push('', `${count}${tokens}${dropped}`);
   return out.join('\n');
+}
+
+/** A page of `memoir list`: the table, then how many were shown and where the next page starts. */
+export function formatList(
+  memories: readonly Memory[],
+  page: { offset: number; nextOffset: number | null; width?: number },
+): string {
+  if (memories.length === 0) return page.offset > 0 ? `No memories at offset ${page.offset}.` : 'No memories.';
+  const first = page.offset + 1;
+  const last = page.offset + memories.length;
+  const more = page.nextOffset === null ? '' : `; more with --offset ${page.nextOffset}`;
+  return `${formatMemoryTable(memories, page.width)}\n\n${memoriesWord(memories.length)} (${first}–${last})${more}`;
 }
 
 function scopeText(scope: Scope): string {
@@ -218,8 +231,10 @@ export interface StatsView extends StoreStats {
   home: string;
   /** The store's name. */
   store: string;
-  /** The embedder in use. */
+  /** The embedder the store was opened with: the store's own. */
   embedder: { id: string; dimensions: number };
+  /** The configured embedder, when it is not the store's: another one, or one that cannot be built (`error`). */
+  configuredEmbedder?: { id: string; dimensions: number } | { error: string };
 }
 
 /** Store counts and where they live, one per line. */
@@ -235,5 +250,14 @@ export function formatStats(view: StatsView): string {
     ['store', view.store],
     ['embedder', `${view.embedder.id} (${view.embedder.dimensions} dimensions)`],
   ];
+  const configured = view.configuredEmbedder;
+  if (configured) {
+    fields.push([
+      'configured',
+      'error' in configured
+        ? `cannot be built: ${oneLine(configured.error)}`
+        : `${configured.id} (${configured.dimensions} dimensions): not the store's; retain and recall refuse it`,
+    ]);
+  }
   return fields.map(([name, value]) => `${name.padEnd(10)}  ${value}`).join('\n');
 }

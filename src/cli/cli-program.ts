@@ -28,7 +28,8 @@ export function buildProgram(context: CliContext): Command {
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (text) => context.stdout.write(text),
-      writeErr: (text) => context.stderr.write(text),
+      // With --json, stderr carries only the JSON error (runCli reports a missing command as one).
+      writeErr: (text) => (context.json ? undefined : context.stderr.write(text)),
       outputError: () => {},
       getOutHelpWidth: () => context.width,
       getErrHelpWidth: () => (context.stderr.isTTY && context.stderr.columns ? context.stderr.columns : 80),
@@ -39,7 +40,10 @@ export function buildProgram(context: CliContext): Command {
 Times (--since, --until, --occurred-at): 30d, 12h, 2w, 15m (that long ago), 2025-11-30, 2025-11-30T10:00:00Z.
 Scope (--user, --agent, --namespace, or MEMOIR_USER_ID, MEMOIR_AGENT_ID, MEMOIR_NAMESPACE): every
 command then sees and changes only that scope's memories; without any, the command acts on all of them.
-Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input.`,
+Embedder: the one <home>/config.json or MEMOIR_EMBEDDER_PROVIDER, _MODEL, _BASE_URL, _DIMENSIONS and
+_API_KEY_ENV name (default: local); it must be the one the store was built with for retain, recall,
+update --content and import. stats, list, get, export and forget work with any store.
+Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors are JSON on stderr.`,
     )
     .hook('preAction', (_program, action) => {
       const { home, json, debug, user, agent, namespace } = action.optsWithGlobals<GlobalOptions>();

@@ -7,11 +7,11 @@
  */
 import type { Command } from 'commander';
 import { CliContext, type CliIo } from './cli-context.js';
-import { EXIT_CODES, reportError } from './cli-errors.js';
+import { EXIT_CODES, reportError, wantsJson } from './cli-errors.js';
 import { buildProgram } from './cli-program.js';
 
-export type { ClientFactoryOptions, CliIo, CliOutput } from './cli-context.js';
-export { EXIT_CODES } from './cli-errors.js';
+export type { ClientFactoryOptions, CliIo, CliOutput, StoreFactoryOptions } from './cli-context.js';
+export { EXIT_CODES, type JsonError } from './cli-errors.js';
 export { parseTime } from './cli-time.js';
 
 function commandName(program: Command, argv: readonly string[]): string | undefined {
@@ -22,7 +22,8 @@ function commandName(program: Command, argv: readonly string[]): string | undefi
 /**
  * Run one `memoir` command line (without the `node` and script arguments) and resolve to
  * its exit code: 0 ok, 1 failed, 2 bad usage or invalid input. Never throws and never
- * exits the process; output goes to `io.stdout` and `io.stderr`.
+ * exits the process; output goes to `io.stdout` and `io.stderr`. With `--json`, errors,
+ * usage errors included, are one JSON object on stderr ({@link JsonError}).
  *
  * @example
  * ```ts
@@ -31,12 +32,14 @@ function commandName(program: Command, argv: readonly string[]): string | undefi
  */
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const context = new CliContext(io);
+  context.jsonRequested = wantsJson(argv);
   const program = buildProgram(context);
   const report = (error: unknown) =>
     reportError(error, {
       stderr: context.stderr,
       debug: context.globals.debug === true || program.opts().debug === true,
       command: commandName(program, argv),
+      json: context.json,
     });
   let code: number = EXIT_CODES.ok;
   try {

@@ -217,7 +217,7 @@ describe('--json', () => {
     expect(stats).toMatchObject({ memories: 1, entities: 2, store: 'sqlite', home });
     expect(exported).toMatchObject({ memories: 1, records: 2 });
     expect(imported).toMatchObject({ memories: 1, records: 2, skippedEmbeddings: 0 });
-    expect(reindexed).toEqual({ reembedded: 1 });
+    expect(reindexed).toEqual({ reembedded: 1, embedder: 'local-hash-v1-256', replaced: null });
     expect(invalidated).toMatchObject({ id, invalidationReason: 'moved to Signal' });
     expect(forgotten).toEqual({ forgotten: [id] });
   });
