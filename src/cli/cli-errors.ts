@@ -4,7 +4,6 @@
  */
 import { CommanderError } from 'commander';
 import { MemoirError, ValidationError } from '../core/spec/errors.js';
-import type { CliOutput } from './cli-context.js';
 import { safeText } from './cli-format.js';
 
 /** The CLI's exit codes. */
@@ -45,8 +44,8 @@ export class CliUsageError extends CliError {
 
 /** Where and how to report. */
 export interface ReportTarget {
-  /** Error stream. */
-  stderr: CliOutput;
+  /** Error stream (a CliOutput). */
+  stderr: { write(chunk: string): unknown };
   /** Print stacks. */
   debug: boolean;
   /** The subcommand that was running, for usage hints. */
@@ -99,7 +98,9 @@ function describe(error: unknown, command: string | undefined): Described {
     }
     const [first = error.message, ...rest] = error.message.replace(/^error: /, '').split('\n');
     const suggestion = rest.join(' ').match(/\((Did you mean .*\?)\)/)?.[1];
-    const option = first.match(/option '([^' ]+)/)?.[1];
+    // "option '-k, --k <n>' argument …": the long flag names the field.
+    const tokens = first.match(/option '([^']+)'/)?.[1]?.split(/[\s,]+/) ?? [];
+    const option = tokens.find((token) => token.startsWith('--')) ?? tokens[0];
     return {
       message: first,
       hint: suggestion ? `${suggestion} ${usage}` : usage,

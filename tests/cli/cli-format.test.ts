@@ -3,6 +3,7 @@ import {
   displayWidth,
   formatBytes,
   formatMemoryDetails,
+  formatRecall,
   formatTable,
   oneLine,
   truncate,
@@ -27,6 +28,39 @@ describe('cli-format', () => {
     expect(truncate('日本語テキスト', 7)).toBe('日本語…');
     expect(truncate('😀😀😀', 5)).toBe('😀😀…');
     expect(truncate('short', 10)).toBe('short');
+  });
+
+  it('counts emoji the way terminals draw them: 🚀, ❤️ and 👍🏽 take two columns', () => {
+    expect(displayWidth('🚀')).toBe(2);
+    expect(displayWidth('❤️')).toBe(2);
+    expect(displayWidth('👍🏽')).toBe(2);
+    expect(displayWidth('🇩🇪')).toBe(2);
+    // Cut between graphemes: the skin tone stays with its hand.
+    expect(truncate('👍🏽👍🏽👍🏽', 5)).toBe('👍🏽👍🏽…');
+  });
+
+  it('keeps columns aligned after a cell with a wide emoji', () => {
+    const { lines } = formatTable(
+      [{ header: 'tag' }, { header: 'text' }],
+      [
+        ['🚀 ship', 'launch day'],
+        ['plain', 'ordinary'],
+      ],
+      80,
+    );
+    const column = (line: string, word: string) => displayWidth(line.slice(0, line.indexOf(word)));
+    expect(column(lines[1]!, 'launch')).toBe(column(lines[2]!, 'ordinary'));
+    expect(column(lines[0]!, 'text')).toBe(column(lines[2]!, 'ordinary'));
+  });
+
+  it('says when memories matched but none fit the token budget', () => {
+    const empty = { results: [], droppedForBudget: 0, totalTokens: 0 } as unknown as Parameters<typeof formatRecall>[0];
+    expect(formatRecall(empty)).toBe('No memories match.');
+    const dropped = { ...empty, droppedForBudget: 8 } as typeof empty;
+    expect(formatRecall(dropped, 120, 10)).toBe('8 memories matched but none fit in 10 tokens; raise --token-budget.');
+    expect(formatRecall({ ...empty, droppedForBudget: 1 } as typeof empty, 120, 5)).toBe(
+      '1 memory matched but it does not fit in 5 tokens; raise --token-budget.',
+    );
   });
 
   it('aligns columns and fits the last one to the width', () => {

@@ -421,3 +421,225 @@ describe('export and import', () => {
     expect(reindexed.stderr).toMatch(/reindexing .*100% 1200\/1200/);
   });
 });
+
+describe('list', () => {
+  it('lists with the filters of list() and pages with --limit and --offset', async () => {
+    const home = tempHome();
+    for (const [text, occurred] of [
+      ['First fact about the castle.', '2025-11-01'],
+      ['Second fact about the castle.', '2025-11-02'],
+      ['Third fact, about Peter.', '2025-11-03'],
+    ]) {
+      expect((await memoir(['retain', text!, '--occurred-at', occurred!], { home })).code).toBe(0);
+    }
+    await memoir(PETER, { home });
+
+    const page = async (args: string[]) => {
+      const run = await memoir(['list', '--json', ...args], { home });
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { memories: Array<{ content: string }>; nextOffset: number | null };
+    };
+    const contents = async (args: string[]) => (await page(args)).memories.map((memory) => memory.content);
+
+    expect(await contents(['--order-by', 'occurredAt', '--direction', 'asc', '--kind', 'world'])).toEqual([
+      'First fact about the castle.',
+      'Second fact about the castle.',
+      'Third fact, about Peter.',
+    ]);
+    const first = await page(['--order-by', 'occurredAt', '--direction', 'asc', '--limit', '2']);
+    expect(first.memories).toHaveLength(2);
+    expect(first.nextOffset).toBe(2);
+    const second = await page(['--order-by', 'occurredAt', '--direction', 'asc', '--limit', '2', '--offset', '2']);
+    expect(second.memories.map((memory) => memory.content)).toEqual([
+      'Third fact, about Peter.',
+      expect.stringContaining('Peter prefers'),
+    ]);
+    expect(await contents(['--kind', 'opinion'])).toEqual([expect.stringContaining('Peter prefers')]);
+    expect(await contents(['--entity', 'whatsapp'])).toHaveLength(1);
+    expect(await contents(['--since', '2025-11-02', '--until', '2025-11-02'])).toEqual([
+      'Second fact about the castle.',
+    ]);
+
+    const table = await memoir(['list', '--limit', '3'], { home });
+    expect(table.stdout).toMatch(/^id\s+kind\s+category\s+date\s+abstract$/m);
+    expect(table.stdout).toMatch(/\n3 memories \(1–3\); more with --offset 3\n$/);
+    expect((await memoir(['list', '--offset', '10'], { home })).stdout).toBe('No memories at offset 10.\n');
+  });
+
+  it('leaves out invalidated memories with --valid-only, and filters on bookmarks', async () => {
+    const home = tempHome();
+    const id = json<{ ids: string[] }>((await memoir(['retain', 'Lives in Berlin.', '--json'], { home })).stdout)
+      .ids[0]!;
+    await memoir(['retain', 'Pinned fact.', '--bookmark'], { home });
+    await memoir(['invalidate', id, '--reason', 'moved'], { home });
+    const count = async (args: string[]) =>
+      json<{ memories: unknown[] }>((await memoir(['list', '--json', ...args], { home })).stdout).memories.length;
+    expect(await count([])).toBe(2);
+    expect(await count(['--valid-only'])).toBe(1);
+    expect(await count(['--bookmarked'])).toBe(1);
+    expect(await count(['--no-bookmarked'])).toBe(1);
+  });
+
+  it('rejects an unknown sort key as bad usage', async () => {
+    const run = await memoir(['list', '--order-by', 'size'], { home: tempHome() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: option '--order-by <field>' argument 'size' is invalid/);
+  });
+});
+
+describe('update', () => {
+  it('changes the fields update() patches, and re-embeds new content', async () => {
+    const home = tempHome();
+    const id = json<{ ids: string[] }>((await memoir([...PETER, '--json'], { home })).stdout).ids[0]!;
+    const run = await memoir(
+      [
+        'update',
+        id,
+        '--content',
+        'Peter prefers detailed replies on Signal.',
+        '--kind',
+        'world',
+        '--category',
+        'habits',
+        '--entity',
+        'Peter',
+        '--entity',
+        'Signal',
+        '--importance',
+        '0.8',
+        '--bookmark',
+        '--occurred-at',
+        '2025-12-01',
+        '--json',
+      ],
+      { home },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(json(run.stdout)).toMatchObject({
+      id,
+      content: 'Peter prefers detailed replies on Signal.',
+      kind: 'world',
+      category: 'habits',
+      entities: ['Peter', 'Signal'],
+      importance: 0.8,
+      bookmarked: true,
+      occurredAt: '2025-12-01T00:00:00.000Z',
+    });
+    // The new text is what recall finds now.
+    const recalled = json<{ results: Array<{ memory: { id: string } }> }>(
+      (await memoir(['recall', 'signal detailed', '--json'], { home })).stdout,
+    );
+    expect(recalled.results[0]!.memory.id).toBe(id);
+
+    const cleared = await memoir(['update', id, '--no-entities', '--no-bookmark', '--json'], { home });
+    expect(json(cleared.stdout)).toMatchObject({ entities: [], bookmarked: false });
+    const shown = await memoir(['update', id, '--importance', '0.3'], { home });
+    expect(shown.stdout).toMatch(/^id {10}mem_/);
+    expect(shown.stdout).toMatch(/^importance {2}0\.3$/m);
+  });
+
+  it('exits 2 with nothing to change, and 1 for a missing memory', async () => {
+    const home = tempHome();
+    const nothing = await memoir(['update', 'mem_x'], { home });
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/^error: update needs at least one field to change\nhint: Pass e\.g\. --content/);
+    const missing = await memoir(['update', 'mem_missing', '--kind', 'opinion'], { home });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/memory "mem_missing" does not exist/);
+  });
+});
+
+describe('errors with --json', () => {
+  it.each([
+    [['recal', 'x', '--json'], 2, 'USAGE', /unknown command 'recal'/],
+    [['--json', 'recall', 'x', '--kk', '3'], 2, 'USAGE', /unknown option '--kk'/],
+    [['recall', '--json'], 2, 'USAGE', /missing required argument 'query'/],
+    [['recall', 'x', '--k', '0', '--json'], 2, 'USAGE', /whole number from 1 to 1000/],
+    [['--json', 'get', 'mem_missing'], 1, 'NOT_FOUND', /memory "mem_missing" does not exist/],
+    [['--json', 'retain', '   '], 2, 'VALIDATION_FAILED', /input\.content/],
+    [['--json'], 2, 'USAGE', /no command given/],
+  ])('prints %j as one JSON object on stderr, with the same exit code', async (argv, exitCode, code, message) => {
+    const { code: exit, stdout, stderr } = await memoir(argv, { home: tempHome() });
+    expect(exit).toBe(exitCode);
+    expect(stdout).toBe('');
+    expect(stderr.endsWith('\n')).toBe(true);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    const report = json<{ error: Record<string, unknown> }>(stderr);
+    expect(report.error).toMatchObject({ code, exitCode });
+    expect(report.error.message).toMatch(message);
+    expect(typeof report.error.suggestion).toBe('string');
+  });
+
+  it('names the field at fault, and the setting for a bad configuration', async () => {
+    const home = tempHome();
+    const option = await memoir(['--json', 'recall', 'x', '--k', 'abc'], { home });
+    expect(json<{ error: { field: string } }>(option.stderr).error.field).toBe('--k');
+    const config = await memoir(['stats', '--json'], { env: { MEMOIR_HOME: home, MEMOIR_RECALL_K: 'many' } });
+    expect(config.code).toBe(1);
+    expect(json(config.stderr)).toMatchObject({
+      error: {
+        code: 'CONFIG_INVALID',
+        field: 'recallK',
+        suggestion: 'Set MEMOIR_RECALL_K=10, or unset it to use the default.',
+      },
+    });
+  });
+
+  it('keeps a "--json" after -- as text, not as the flag', async () => {
+    const home = tempHome();
+    const run = await memoir(['retain', '--', '--json'], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/--json/);
+  });
+});
+
+describe('messages that say what happened', () => {
+  it('says the memories that matched did not fit the token budget', async () => {
+    const home = tempHome();
+    await memoir(PETER, { home });
+    await memoir(['retain', 'Peter lives in Vienna and works on the castle server.', '--entity', 'Peter'], { home });
+    const run = await memoir(['recall', 'Peter', '--token-budget', '3'], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('2 memories matched but none fit in 3 tokens; raise --token-budget.\n');
+    const fromConfig = await memoir(['recall', 'Peter'], { env: { MEMOIR_HOME: home, MEMOIR_TOKEN_BUDGET: '3' } });
+    expect(fromConfig.stdout).toBe('2 memories matched but none fit in 3 tokens; raise --token-budget.\n');
+  });
+
+  it('warns on stderr when --since is after --until', async () => {
+    const home = tempHome();
+    for (const command of [['recall', 'x'], ['list']]) {
+      const run = await memoir([...command, '--since', '2025-12-01', '--until', '2025-11-01'], { home });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(
+        'warning: --since 2025-12-01T00:00:00.000Z is after --until 2025-11-01T23:59:59.999Z: the range is empty, so nothing can match. Swap them?\n',
+      );
+    }
+    const fine = await memoir(['recall', 'x', '--since', '2025-11-01', '--until', '2025-11-01'], { home });
+    expect(fine.stderr).toBe('');
+  });
+
+  it('says an export target that is a directory is one, and suggests a file name', async () => {
+    const home = tempHome();
+    const run = await memoir(['export', home], { home });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `error: ${home} is a directory, not a file\nhint: Name a file to write, e.g. \`memoir export ${join(home, 'memories.jsonl')}\`, or - for stdout.\n`,
+    );
+    expect(readdirSync(home).filter((name) => name.includes('partial'))).toEqual([]);
+    const imported = await memoir(['import', home], { home });
+    expect(imported.code).toBe(2);
+    expect(imported.stderr).toMatch(/is a directory, not a file/);
+  });
+
+  it('says MEMOIR_HOME is a file rather than that config.json cannot be read', async () => {
+    const file = join(tempHome(), 'afile');
+    writeFileSync(file, '');
+    const run = await memoir(['stats'], { home: file });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: config: home ${file} is a file, not a directory (home from env MEMOIR_HOME)\nhint: Point MEMOIR_HOME (or --home) at a directory, e.g. ~/.memoir; memoir creates it when it is missing.\n`,
+    );
+    const flag = await memoir(['--home', file, 'stats'], { home: tempHome() });
+    expect(flag.stderr).toMatch(/^error: config: home .*afile is a file, not a directory \(home from overrides\)/);
+  });
+});
