@@ -1,4 +1,5 @@
-// npm run bench:locomo -- --data ../shared/data/locomo10.json [--store memory|sqlite]
+// npm run bench:locomo -- --data path/to/locomo10.json [--store memory|sqlite]
+//   (the data: data/locomo10.json of github.com/snap-research/LoCoMo, CC BY-NC 4.0; not shipped)
 //   [--embedder local|openai] [--k 5,10,25,50] [--json out.json] [--explain <question-index>]
 //   [--ranking '{"vectorWeight":0}'] [--context-window 2]  (createMemory's ranking options and
 //   retain's contextWindow, for exploring; the defaults are what the README reports)

@@ -3,6 +3,27 @@
  * models and ports, the in-memory store and the local embedder; it loads no native
  * module. Adapters with native or network dependencies live on their own subpaths.
  *
+ * @groupDescription Client
+ * {@link createMemory} returns a {@link MemoryClient}, composed of one slice per feature
+ * (`RetainApi`, `RecallApi`, …) so a host can type the part it uses.
+ *
+ * @groupDescription Retain
+ * Storing memories one by one, in batches, or learning from whole conversations.
+ *
+ * @groupDescription Recall
+ * Finding memories for a query, and putting them into a prompt.
+ *
+ * @groupDescription Models
+ * What memoir stores: memories and the records around them (opinions, procedures,
+ * sessions, entities).
+ *
+ * @groupDescription Ports
+ * The interfaces a store, an embedder, a language model, a clock or a logger implements;
+ * pass your own to {@link createMemory}.
+ *
+ * @groupDescription Adapters
+ * Ready-made implementations of the ports that need no native module.
+ *
  * @module memoir
  */
 
