@@ -295,11 +295,11 @@ describe('redaction', () => {
     const { client, capture } = setup({
       redact: [
         { name: 'employee-id', pattern: /EMP-\d{6}/ },
-        { name: 'phone', pattern: '\\+1 \\d{3}-\\d{4}', replacement: '<phone>' },
+        { name: 'extension', pattern: 'ext\\. \\d{4}', replacement: '<extension>' },
       ],
     });
-    capture.capture({ tool: 'type_text', parameters: { text: 'EMP-123456 at a@b.io, call +1 555-1234' } });
-    expect(client.inputs[0]!.content).toContain('[REDACTED:employee-id] at [REDACTED:email], call <phone>');
+    capture.capture({ tool: 'type_text', parameters: { text: 'EMP-123456 at a@b.io, call ext. 1234' } });
+    expect(client.inputs[0]!.content).toContain('[REDACTED:employee-id] at [REDACTED:email], call <extension>');
 
     const bare = setup({ builtInRedaction: false, redact: [{ name: 'code', pattern: 'XYZ' }] });
     bare.capture.capture({ tool: 'type_text', parameters: { password: 'pw', text: 'XYZ a@b.io' } });

@@ -44,6 +44,7 @@ const redactionRuleSchema = z
       z.string().min(1).refine(compiles, 'expected a valid regular expression'),
     ]),
     replacement: z.union([z.string(), z.custom<RedactionReplacer>(isFunction)]).optional(),
+    keywords: z.array(z.string().min(1).max(200)).max(100).optional(),
   })
   .strict()
   .refine((rule) => !matchesEmpty(rule.pattern), {

@@ -1,9 +1,15 @@
 /**
- * Secret and PII redaction for captured tool events: API keys, bearer tokens, passwords,
- * e-mail addresses and Luhn-valid card numbers become `[REDACTED:<rule name>]`.
+ * Secret and PII redaction for captured tool events: API keys and tokens (OpenAI, Anthropic,
+ * GitHub, AWS, Slack, Google, Stripe, npm, JWTs), bearer tokens, private keys, passwords
+ * (also inside `scheme://user:password@host`), e-mail addresses, IBANs, card numbers, US
+ * social security numbers and phone numbers become `[REDACTED:<rule name>]`. The rules are
+ * data, in `redaction-rules.ts`.
  *
  * @module
  */
+import { builtInRedactionRules } from './redaction-rules.js';
+
+export { builtInRedactionRules };
 
 /** Builds the text that replaces a match; receives the match and its capture groups. */
 export type RedactionReplacer = (match: string, ...groups: string[]) => string;
@@ -24,6 +30,12 @@ export interface RedactionRule {
    * Default `[REDACTED:<name>]`.
    */
   replacement?: string | RedactionReplacer;
+  /**
+   * Words of which at least one must appear in the text (case-insensitive) for the rule to
+   * run, as in secret scanners such as gitleaks: a cheap test that skips the regular
+   * expression on text that cannot match. Default: the rule always runs.
+   */
+  keywords?: readonly string[];
 }
 
 /** Options of {@link redactValue}. */
@@ -41,70 +53,7 @@ export const SENSITIVE_KEY_PATTERN = /pass(word)?|secret|token|api[_-]?key|autho
 
 const MAX_DEPTH = 32;
 
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let index = digits.length - 1; index >= 0; index--) {
-    let digit = digits.charCodeAt(index) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
-
 const tag = (name: string) => `[REDACTED:${name}]`;
-
-/**
- * The rules applied by default, in order. Later rules see the output of earlier ones,
- * so a key already redacted is not matched again as a card number.
- *
- * @group Capture
- */
-export const builtInRedactionRules: readonly RedactionRule[] = Object.freeze([
-  {
-    name: 'private-key',
-    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
-  },
-  {
-    name: 'bearer-token',
-    pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]{8,}=*/gi,
-    replacement: (_match, scheme) => `${scheme} ${tag('bearer-token')}`,
-  },
-  {
-    name: 'api-key',
-    pattern:
-      /\b(?:sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}|(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}\b|xox[abposr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})/g,
-  },
-  {
-    name: 'password',
-    pattern: /\b(pass(?:word|wd|phrase)?|pwd)(["']?\s*[:=]\s*|\s+is\s+)(["']?)([^\s"'`,;&]+)/gi,
-    replacement: (_match, key, separator, quote) => `${key}${separator}${quote}${tag('password')}`,
-  },
-  {
-    name: 'secret',
-    pattern:
-      /\b([A-Za-z0-9_-]*?(?:key|token|secret|credential)s?)(["']?\s*[:=]\s*["']?|\s+is\s+)([A-Za-z0-9+/_\-.]{16,}={0,2})/gi,
-    replacement: (_match, key, separator) => `${key}${separator}${tag('secret')}`,
-  },
-  {
-    name: 'email',
-    pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g,
-  },
-  {
-    // Card numbers start with 2-6 (Mastercard, Amex, Visa, Discover…); epoch-millisecond
-    // timestamps start with 1 and are left alone. Numbers failing the Luhn check are kept.
-    name: 'card-number',
-    pattern: /\b[2-6](?:[ -]?\d){12,18}\b/g,
-    replacement: (match) => {
-      const digits = match.replace(/\D/g, '');
-      return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) ? tag('card-number') : match;
-    },
-  },
-]);
 
 const compiled = new WeakMap<RedactionRule, RegExp>();
 
@@ -134,7 +83,14 @@ function regexOf(rule: RedactionRule): RegExp {
  */
 export function redactText(text: string, rules: readonly RedactionRule[] = builtInRedactionRules): string {
   let out = text;
+  let lower: string | undefined;
   for (const rule of rules) {
+    if (rule.keywords && rule.keywords.length > 0) {
+      lower ??= out.toLowerCase();
+      const folded = lower;
+      if (!rule.keywords.some((keyword) => folded.includes(keyword.toLowerCase()))) continue;
+    }
+    const before = out;
     const replacement = rule.replacement ?? tag(rule.name);
     const regex = regexOf(rule);
     out =
@@ -144,6 +100,7 @@ export function redactText(text: string, rules: readonly RedactionRule[] = built
             const groups = rest.filter((item): item is string => typeof item === 'string' || item === undefined);
             return replacement(match, ...groups.map((group) => group ?? ''));
           });
+    if (out !== before) lower = undefined;
   }
   return out;
 }
