@@ -1,4 +1,4 @@
-// The layer rules of ARCHITECTURE.md, checked by `npm run lint`. Imports only point down:
+// The layer rules (CONTRIBUTING.md, "Layers"), checked by `npm run lint`. Imports only point down:
 // spec → core (utilities, engine, features, client) → adapters / recorder → integrations → cli.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
