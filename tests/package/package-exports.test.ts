@@ -1,57 +1,246 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entries } from '../../tsup.config.js';
+import { childEnvironment, type PackedPackage, packAndInstall, root } from './packed-package.js';
 
-// Builds the package into a temporary directory and checks what a user of the
-// published package gets: every export resolves in ESM and CJS, has types, and
-// importing the root loads no native module.
+// What a user of the published package gets. The real tarball (`npm pack`, whose prepack
+// builds dist/) is installed into a new consumer project; from there an ESM script, a
+// CommonJS script, a strict TypeScript check and the `memoir` command all use it the way
+// a user's project would, by the name `memoir`.
 
-const root = resolve(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+const exec = promisify(execFile);
+
+interface Manifest {
+  version: string;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  bin: Record<string, string>;
   exports: Record<
     string,
     string | { import: { types: string; default: string }; require: { types: string; default: string } }
   >;
-};
-let outDir: string;
+}
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
+let packed: PackedPackage;
+let homes = 0;
+let typeChecks: Promise<{ nodeNext: string; bundler: string }>;
+
+/** A new, empty MEMOIR_HOME inside the temporary directory. */
+function newHome(): string {
+  const home = join(packed.dir, 'homes', String(++homes));
+  mkdirSync(home, { recursive: true });
+  return home;
+}
+
+/** Run a file of the consumer project with node; resolve to its exit code and output. */
+async function node(args: string[], home = newHome()) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, args, {
+      cwd: packed.consumer,
+      env: childEnvironment({ MEMOIR_HOME: home }),
+      encoding: 'utf8',
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Write a script into the consumer project, run it, and parse the JSON it prints. */
+async function script<T>(name: string, code: string, home?: string): Promise<T> {
+  writeFileSync(join(packed.consumer, name), code);
+  const { code: exitCode, stdout, stderr } = await node([name], home);
+  expect(stderr, `${name} wrote to stderr`).toBe('');
+  expect(exitCode, `${name} failed`).toBe(0);
+  return JSON.parse(stdout) as T;
+}
 
 // Node loads native addons through process.dlopen; recording its calls catches any,
-// whichever package or path pulls it in.
-const probe = (specifier: string, mode: 'import' | 'require', after = '') => `
+// whichever package or path pulls it in. The probe loads each specifier by name, as a
+// user's code would, and reports what it exports and the file it resolved to.
+const SUBPATHS = ['memoir', 'memoir/sqlite', 'memoir/openai', 'memoir/testing'];
+const probe = (specifiers: string[], mode: 'import' | 'require', after = '') => `
 const loaded = [];
 const original = process.dlopen;
 process.dlopen = function (module, filename, ...rest) { loaded.push(filename); return original.call(this, module, filename, ...rest); };
-${mode === 'import' ? `const api = await import(${JSON.stringify(specifier)});` : `const api = require(${JSON.stringify(specifier)});`}
+const apis = {};
+for (const specifier of ${JSON.stringify(specifiers)}) {
+  apis[specifier] = ${mode === 'import' ? 'await import(specifier)' : 'require(specifier)'};
+}
+const api = apis[${JSON.stringify(specifiers[0])}];
 ${after}
-process.stdout.write(JSON.stringify({ loaded, exports: Object.keys(api) }));
+const each = (f) => Object.fromEntries(Object.entries(apis).map(([specifier, value]) => [specifier, f(specifier, value)]));
+process.stdout.write(JSON.stringify({
+  loaded,
+  exports: each((_, value) => Object.keys(value)),
+  resolved: each((specifier) => ${mode === 'import' ? 'import.meta.resolve(specifier)' : 'require.resolve(specifier)'}),
+}));
 `;
 
-function run(code: string, extension: 'mjs' | 'cjs') {
-  const file = join(outDir, `probe.${extension}`);
-  writeFileSync(file, code);
-  // The default store lives in MEMOIR_HOME: keep it inside the build directory.
-  const env = { ...process.env, MEMOIR_HOME: join(outDir, 'home') };
-  const output = execFileSync(process.execPath, [file], { cwd: root, encoding: 'utf8', env });
-  return JSON.parse(output) as { loaded: string[]; exports: string[] };
+interface Probe {
+  loaded: string[];
+  exports: Record<string, string[]>;
+  resolved: Record<string, string>;
 }
 
-beforeAll(() => {
-  // Inside the project, so the build resolves the project's node_modules like an installed package.
-  outDir = mkdtempSync(join(root, '.memoir-test-build-'));
-  execFileSync(process.execPath, [join(root, 'node_modules/tsup/dist/cli-default.js'), '--out-dir', outDir], {
-    cwd: root,
-    stdio: 'pipe',
-  });
-}, 120_000);
+// A consumer's TypeScript, checked strictly against the shipped declarations. Each
+// expected error in it fails the check if the types it guards were lost (became any).
+// The check skips checking inside .d.ts files, as most projects do: with it, tsc spends
+// three times as long, mostly on zod's and Node's own declarations; what that would
+// catch in memoir's — an import of a package a user does not have — the scan of the
+// declarations' imports (in "the tarball") catches.
+const consumerTypes = `import {
+  createMemory,
+  type Embedder,
+  formatContext,
+  MemoirError,
+  type Memory,
+  type MemoryClient,
+  type MemoryInput,
+  type RecallOptions,
+  type RecallResponse,
+  ValidationError,
+} from 'memoir';
+import { createOpenAIEmbedder } from 'memoir/openai';
+import { createSqliteStore } from 'memoir/sqlite';
+import { createFixedClock, createTestEmbedder } from 'memoir/testing';
 
-afterAll(() => {
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+export function open(home: string, userId: string): MemoryClient {
+  const embedder: Embedder = createTestEmbedder();
+  return createMemory({
+    store: createSqliteStore({ path: home + '/memoir.sqlite' }),
+    embedder,
+    clock: createFixedClock(),
+    scope: { userId },
+  });
+}
+
+export async function turn(memory: MemoryClient, question: string): Promise<string> {
+  const options: RecallOptions = { k: 5, tokenBudget: 800, kinds: ['opinion', 'world'], since: '2025-01-01' };
+  const response: RecallResponse = await memory.recall(question, options);
+  const first: Memory | undefined = response.results[0]?.memory;
+  const input: MemoryInput = { content: 'Asked: ' + question, kind: 'experience', entities: first?.entities ?? [] };
+  const { ids } = await memory.retain(input);
+  const score: number | undefined = response.results[0]?.score;
+  return formatContext(response) + ids.join(',') + String(score);
+}
+
+export function describeError(error: unknown): string {
+  if (ValidationError.isInstance(error)) return error.field;
+  if (MemoirError.isInstance(error)) return error.code;
+  return 'unknown';
+}
+
+export const neural = createOpenAIEmbedder({ baseURL: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', dimensions: 768 });
+
+// @ts-expect-error k is a number
+export const wrongK: RecallOptions = { k: 'five' };
+// @ts-expect-error kind is one of the memory kinds
+export const wrongKind: MemoryInput = { content: 'x', kind: 'gossip' };
+// @ts-expect-error recall takes a query string
+export const wrongQuery = (memory: MemoryClient) => memory.recall(42);
+`;
+
+const consumerCjsTypes = `import memoir = require('memoir');
+import sqlite = require('memoir/sqlite');
+
+export function open(path: string): memoir.MemoryClient {
+  return memoir.createMemory({ store: sqlite.createSqliteStore({ path }) });
+}
+// @ts-expect-error createMemory takes options, not a path
+export const wrong = () => memoir.createMemory('memoir.sqlite');
+`;
+
+const strictOptions = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  skipLibCheck: true,
+  noEmit: true,
+  target: 'ES2022',
+  types: ['node'],
+};
+
+/** Run the project's tsc over consumer files; resolve to its diagnostics ('' when clean). */
+async function tsc(name: string, compilerOptions: Record<string, unknown>, files: string[]): Promise<string> {
+  const config = join(packed.consumer, `tsconfig.${name}.json`);
+  writeFileSync(config, JSON.stringify({ compilerOptions: { ...strictOptions, ...compilerOptions }, files }, null, 2));
+  try {
+    await exec(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', config], {
+      cwd: packed.consumer,
+      encoding: 'utf8',
+    });
+    return '';
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; message: string };
+    return failed.stdout || failed.stderr || failed.message;
+  }
+}
+
+/** Both checks at once, started as soon as the package is installed (each is a tsc process). */
+function typeCheck(): Promise<{ nodeNext: string; bundler: string }> {
+  mkdirSync(join(packed.consumer, 'types'), { recursive: true });
+  writeFileSync(join(packed.consumer, 'types/consumer.ts'), consumerTypes);
+  writeFileSync(join(packed.consumer, 'types/consumer-cjs.cts'), consumerCjsTypes);
+  return Promise.all([
+    tsc('nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext' }, [
+      'types/consumer.ts',
+      'types/consumer-cjs.cts',
+    ]),
+    tsc('bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, ['types/consumer.ts']),
+  ]).then(([nodeNext, bundler]) => ({ nodeNext, bundler }));
+}
+
+beforeAll(async () => {
+  packed = await packAndInstall();
+  typeChecks = typeCheck();
+  // Reported by its own test; never an unhandled rejection meanwhile.
+  typeChecks.catch(() => {});
+  const { copy, pack, install } = packed.timings;
+  process.stdout.write(`package test: copy ${copy} s, npm pack (with the build) ${pack} s, install ${install} s\n`);
+}, 300_000);
+
+afterAll(async () => {
+  await typeChecks?.catch(() => {});
+  if (packed) rmSync(packed.dir, { recursive: true, force: true });
 });
 
-describe('package exports', () => {
+describe('the tarball', () => {
+  it('ships the build, the bin, the manifest, README, LICENSE and CHANGELOG — and nothing else', () => {
+    const { files } = packed;
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/memoir.mjs', 'dist/cli.js']) {
+      expect(files).toContain(file);
+    }
+    const outside = files.filter(
+      (file) =>
+        !file.startsWith('dist/') &&
+        !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/memoir.mjs'].includes(file),
+    );
+    expect(outside).toEqual([]);
+    // No sources, tests, benchmark data or temporary files, even under dist/.
+    expect(files.filter((file) => /(^|\/)(src|tests|bench|examples|scripts|\.memoir-test-[^/]*)\//.test(file))).toEqual(
+      [],
+    );
+    expect(files.filter((file) => /\.(ts|tsx|jsonl|sqlite|tgz)$/.test(file) && !/\.d\.c?ts$/.test(file))).toEqual([]);
+  });
+
+  it('has the checkout’s manifest, and an executable bin', () => {
+    const shipped = JSON.parse(readFileSync(join(packed.installed, 'package.json'), 'utf8')) as Manifest;
+    expect(shipped.version).toBe(pkg.version);
+    expect(shipped.exports).toEqual(pkg.exports);
+    expect(shipped.dependencies).toEqual(pkg.dependencies);
+    const bin = join(packed.installed, shipped.bin.memoir!);
+    expect(statSync(bin).mode & 0o111).not.toBe(0);
+    expect(readFileSync(join(packed.installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  });
+
   it('every tsup entry is exported and every export is built', () => {
     const subpaths = Object.keys(pkg.exports).filter((subpath) => subpath !== './package.json');
     const expected = Object.keys(entries).map((name) => (name === 'index' ? '.' : `./${name}`));
@@ -65,68 +254,202 @@ describe('package exports', () => {
         target!.require.default,
         target!.require.types,
       ]) {
-        const built = join(outDir, file.replace(/^\.\/dist\//, ''));
-        expect(existsSync(built), `${subpath} → ${file}`).toBe(true);
+        expect(packed.files, `${subpath} → ${file}`).toContain(file.replace(/^\.\//, ''));
       }
     }
   });
 
-  it('importing the root loads no native module (ESM and CJS)', () => {
-    const esm = run(probe(pathToFileURL(join(outDir, 'index.js')).href, 'import'), 'mjs');
+  it('the build and its declarations import only Node built-ins and declared dependencies', () => {
+    // In the consumer every package resolves, as the project's node_modules is above it:
+    // an import of an undeclared package would only fail for a real user.
+    const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
+    const builtins = new Set(builtinModules);
+    const undeclared = new Set<string>();
+    const specifiers = /\bfrom\s*(['"])([^'"\n]+)\1|\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\3\s*\)/g;
+    const packageName = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/;
+    for (const file of packed.files.filter((name) => /^dist\/.*\.(c?js|d\.c?ts)$/.test(name))) {
+      // Declarations carry @example code in comments, which imports memoir itself.
+      const code = readFileSync(join(packed.installed, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+      for (const match of code.matchAll(specifiers)) {
+        const specifier = match[2] ?? match[4]!;
+        const name = specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/');
+        // Relative paths, node: built-ins, and text such as `from "${name}"` in messages.
+        if (!packageName.test(name)) continue;
+        if (!builtins.has(name) && !declared.has(name)) undeclared.add(`${specifier} (${file})`);
+      }
+    }
+    expect([...undeclared]).toEqual([]);
+  });
+});
+
+describe('the installed package', () => {
+  it('every export loads by name from the installed tarball, and none loads a native module (ESM and CJS)', async () => {
+    const esm = await script<Probe>('probe.mjs', probe(SUBPATHS, 'import'));
+    const cjs = await script<Probe>('probe.cjs', probe(SUBPATHS, 'require'));
     expect(esm.loaded).toEqual([]);
-    expect(esm.exports).toContain('createMemory');
-    const cjs = run(probe(join(outDir, 'index.cjs'), 'require'), 'cjs');
     expect(cjs.loaded).toEqual([]);
-    expect(cjs.exports).toContain('createMemory');
-    const sqlite = run(probe(pathToFileURL(join(outDir, 'sqlite.js')).href, 'import'), 'mjs');
-    expect(sqlite.loaded).toEqual([]);
-    expect(sqlite.exports).toContain('createSqliteStore');
+    expect(esm.resolved.memoir).toBe(pathToFileURL(join(packed.installed, 'dist/index.js')).href);
+    expect(cjs.resolved.memoir).toBe(join(packed.installed, 'dist/index.cjs'));
+    for (const [specifier, file] of [...Object.entries(esm.resolved), ...Object.entries(cjs.resolved)]) {
+      expect(file, specifier).toContain(join(packed.installed, 'dist/'));
+    }
+    for (const { exports } of [esm, cjs]) {
+      expect(exports.memoir).toEqual(expect.arrayContaining(['createMemory', 'formatContext', 'ValidationError']));
+      expect(exports['memoir/sqlite']).toEqual(expect.arrayContaining(['createSqliteStore', 'checkSqliteFile']));
+      expect(exports['memoir/openai']).toEqual(
+        expect.arrayContaining(['createOpenAIEmbedder', 'createOpenAIChatModel']),
+      );
+      expect(exports['memoir/testing']).toEqual(
+        expect.arrayContaining(['createScriptedLanguageModel', 'createTestEmbedder', 'createTestStore']),
+      );
+    }
   });
 
-  it('the probe does see a native module when one loads', () => {
-    const opensStore = `const store = api.createSqliteStore({ path: ':memory:' });
-await store.open({ id: 'probe', dimensions: 4 });`;
-    const loaded = run(probe(pathToFileURL(join(outDir, 'sqlite.js')).href, 'import', opensStore), 'mjs');
-    expect(loaded.loaded.some((file) => file.endsWith('.node'))).toBe(true);
-  });
+  it('an ESM script retains and recalls with the default SQLite store in MEMOIR_HOME', async () => {
+    const home = newHome();
+    const result = await script<{ contents: string[]; citation: string; total: number; subpaths: string[] }>(
+      'consumer.mjs',
+      `import { createMemory, formatContext, ValidationError } from 'memoir';
+import { createSqliteStore } from 'memoir/sqlite';
+import { createOpenAIEmbedder } from 'memoir/openai';
+import { createTestEmbedder } from 'memoir/testing';
 
-  it('the testing subpath loads in ESM and CJS', () => {
-    const esm = run(probe(pathToFileURL(join(outDir, 'testing.js')).href, 'import'), 'mjs');
-    expect(esm.exports).toEqual(
-      expect.arrayContaining(['createScriptedLanguageModel', 'createTestEmbedder', 'createTestStore']),
+const memory = createMemory();
+await memory.retain({
+  content: 'Peter prefers concise replies on WhatsApp.',
+  entities: ['Peter'],
+  source: { file: 'memory/2025-11-20.md', line: 4 },
+});
+await memory.retain('The deploy runs every Friday at noon.');
+const response = await memory.recall('how should I reply to Peter', { k: 1, tokenBudget: 500 });
+if (!formatContext(response).includes('Peter prefers')) throw new Error('formatContext lost the memory');
+const rejected = await memory.retain({ content: '' }).catch((error) => error);
+if (!ValidationError.isInstance(rejected)) throw new Error('an empty memory was not a ValidationError');
+const { memories: total } = await memory.stats();
+await memory.close();
+process.stdout.write(JSON.stringify({
+  contents: response.results.map((result) => result.memory.content),
+  citation: response.results[0].citation,
+  total,
+  subpaths: [createSqliteStore, createOpenAIEmbedder, createTestEmbedder].map((f) => typeof f),
+}));
+`,
+      home,
     );
-    const cjs = run(probe(join(outDir, 'testing.cjs'), 'require'), 'cjs');
-    expect(cjs.exports).toContain('createTestStore');
+    expect(result.contents).toEqual(['Peter prefers concise replies on WhatsApp.']);
+    expect(result.citation).toBe('memory/2025-11-20.md#L4');
+    expect(result.total).toBe(2);
+    expect(result.subpaths).toEqual(['function', 'function', 'function']);
+    expect(existsSync(join(home, 'memoir.sqlite'))).toBe(true);
   });
 
-  it('errors from a second copy of memoir are recognised by isInstance', () => {
-    const code = `
-const cjs = require(${JSON.stringify('__CJS__')});
-(async () => {
-  const esm = await import(${JSON.stringify('__ESM__')});
-  const error = await cjs.createMemory().get('').catch((caught) => caught);
-  process.stdout.write(JSON.stringify({ loaded: [], exports: [
-    String(error instanceof esm.ValidationError),
-    String(esm.ValidationError.isInstance(error)),
-    String(esm.MemoirError.isInstance(error)),
-    String(esm.NotFoundError.isInstance(error)),
-  ] }));
-})();`
-      .replace('__CJS__', join(outDir, 'index.cjs'))
-      .replace('__ESM__', pathToFileURL(join(outDir, 'index.js')).href);
-    expect(run(code, 'cjs').exports).toEqual(['false', 'true', 'true', 'false']);
-  });
-
-  it('the built package retains and recalls in CJS', () => {
-    const code = `
-const { createMemory } = require(${JSON.stringify(join(outDir, 'index.cjs'))});
+  it('a CommonJS script retains and recalls with the default SQLite store', async () => {
+    const home = newHome();
+    const result = await script<{ contents: string[]; subpaths: string[] }>(
+      'consumer.cjs',
+      `const { createMemory } = require('memoir');
+const { createSqliteStore } = require('memoir/sqlite');
+const { createOpenAIChatModel } = require('memoir/openai');
+const { createTestStore } = require('memoir/testing');
 (async () => {
   const memory = createMemory();
   await memory.retain('The quick brown fox lives in the forest.');
   const { results } = await memory.recall('where does the fox live', { tokenBudget: 500 });
   await memory.close();
-  process.stdout.write(JSON.stringify({ loaded: [], exports: results.map((r) => r.memory.content) }));
-})();`;
-    expect(run(code, 'cjs').exports).toEqual(['The quick brown fox lives in the forest.']);
+  process.stdout.write(JSON.stringify({
+    contents: results.map((result) => result.memory.content),
+    subpaths: [createSqliteStore, createOpenAIChatModel, createTestStore].map((f) => typeof f),
+  }));
+})().catch((error) => { console.error(error); process.exit(1); });
+`,
+      home,
+    );
+    expect(result.contents).toEqual(['The quick brown fox lives in the forest.']);
+    expect(result.subpaths).toEqual(['function', 'function', 'function']);
+    expect(existsSync(join(home, 'memoir.sqlite'))).toBe(true);
+  });
+
+  it('the probe does see a native module when one loads', async () => {
+    const opensStore = `const store = api.createSqliteStore({ path: ':memory:' });
+await store.open({ id: 'probe', dimensions: 4 });`;
+    const opened = await script<Probe>('probe-open.mjs', probe(['memoir/sqlite'], 'import', opensStore));
+    expect(opened.loaded.some((file) => file.endsWith('.node'))).toBe(true);
+  });
+
+  it('errors from a second copy of memoir (the CJS and the ESM build) are recognised by isInstance', async () => {
+    const result = await script<string[]>(
+      'second-copy.cjs',
+      `const cjs = require('memoir');
+(async () => {
+  const esm = await import('memoir');
+  const error = await cjs.createMemory().get('').catch((caught) => caught);
+  process.stdout.write(JSON.stringify([
+    error instanceof esm.ValidationError,
+    esm.ValidationError.isInstance(error),
+    esm.MemoirError.isInstance(error),
+    esm.NotFoundError.isInstance(error),
+  ]));
+})();`,
+    );
+    expect(result).toEqual([false, true, true, false]);
+  });
+});
+
+describe('a TypeScript consumer', () => {
+  it('type-checks strictly with NodeNext (ESM and CommonJS) and with Bundler resolution', async () => {
+    const { nodeNext, bundler } = await typeChecks;
+    expect(nodeNext).toBe('');
+    expect(bundler).toBe('');
+  }, 120_000);
+});
+
+describe('the memoir command from the installed package', () => {
+  const bin = () => join(packed.installed, 'bin/memoir.mjs');
+
+  it('--version and -V print the package version', async () => {
+    for (const flag of ['--version', '-V']) {
+      const result = await node([bin(), flag]);
+      expect(result).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    }
+  });
+
+  it('--help prints the usage, and never mentions tsx', async () => {
+    const result = await node([bin(), '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^Usage: memoir /);
+    expect(result.stdout).toContain('--version');
+    expect(result.stdout).not.toMatch(/tsx/i);
+  });
+
+  it('retains in one process and recalls in the next', async () => {
+    const home = newHome();
+    const retained = await node(
+      [bin(), 'retain', 'Peter prefers concise replies on WhatsApp.', '--entity', 'Peter'],
+      home,
+    );
+    expect(retained.stderr).toBe('');
+    expect(retained.code).toBe(0);
+    const recalled = await node([bin(), 'recall', 'how should I reply to Peter', '--json'], home);
+    expect(recalled.stderr).toBe('');
+    expect(recalled.code).toBe(0);
+    const response = JSON.parse(recalled.stdout) as { results: Array<{ memory: { content: string } }> };
+    expect(response.results[0]!.memory.content).toBe('Peter prefers concise replies on WhatsApp.');
+    expect(existsSync(join(home, 'memoir.sqlite'))).toBe(true);
+  });
+
+  it('an installation without dist/ says so, and never mentions tsx', async () => {
+    const broken = join(packed.dir, 'broken');
+    cpSync(join(packed.installed, 'bin'), join(broken, 'bin'), { recursive: true });
+    cpSync(join(packed.installed, 'package.json'), join(broken, 'package.json'));
+    const result = await node([join(broken, 'bin/memoir.mjs'), '--help']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(join(broken, 'dist/cli.js'));
+    expect(result.stderr).toMatch(/^error: memoir is installed without its build: .* is missing\nhint: Reinstall/);
+    expect(result.stderr).not.toMatch(/tsx/i);
   });
 });
