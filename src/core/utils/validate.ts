@@ -107,6 +107,9 @@ function hintFor(key: string, known: ReadonlySet<string>): string | undefined {
   if (scoped && known.has('scope') && !known.has(key)) return `put it in scope: { ${scoped}: … }`;
   const camel = camelCase(key);
   if (camel !== key && known.has(camel)) return `did you mean ${camel}?`;
+  // The other way round for the fields an outside format spells in snake_case (OpenAI's `tool_call_id`).
+  const snake = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  if (snake !== key && known.has(snake)) return `did you mean ${snake}?`;
   const alias = ALIASES[key]?.find((name) => known.has(name));
   if (alias) return `did you mean ${alias}?`;
   return undefined;
