@@ -7,20 +7,53 @@ const text = z.string().max(MAX_MESSAGE_CHARS);
 // A part of a message's content, as the OpenAI SDK sends it: text, an image, audio, a file or
 // a refusal. Parts of other types are kept as a marker naming the type.
 const contentPartSchema = z.object({
+  /** The part's type: `text`, `image_url`, `input_audio`, `file`, `refusal`, or another (kept as `[type]`). */
   type: z.string().min(1).max(64),
+  /** The text of a `text` part. */
   text: text.optional(),
+  /** The text of a `refusal` part. */
   refusal: text.optional(),
-  image_url: z.object({ url: z.string() }).optional(),
-  file: z.object({ filename: z.string().optional() }).optional(),
+  /** The image of an `image_url` part. */
+  image_url: z
+    .object({
+      /** A web address (kept without its query) or a data URL (not kept). */
+      url: z.string(),
+    })
+    .optional(),
+  /** The file of a `file` part. */
+  file: z
+    .object({
+      /** Its name, shown in the marker `[file: name]`. */
+      filename: z.string().optional(),
+    })
+    .optional(),
 });
 
 // A tool call an assistant message asks for: a function call (`function: { name, arguments }`)
 // or a custom tool call (`custom: { name, input }`).
 const toolCallSchema = z.object({
+  /** The call's id, which the answering `tool` message names in `tool_call_id`. */
   id: z.string().max(256).optional(),
+  /** `function` or `custom`. */
   type: z.string().max(64).optional(),
-  function: z.object({ name: z.string().max(256), arguments: text.optional() }).optional(),
-  custom: z.object({ name: z.string().max(256), input: text.optional() }).optional(),
+  /** A function call. */
+  function: z
+    .object({
+      /** The function's name. */
+      name: z.string().max(256),
+      /** Its arguments, as the model wrote them (usually JSON). */
+      arguments: text.optional(),
+    })
+    .optional(),
+  /** A custom tool call. */
+  custom: z
+    .object({
+      /** The tool's name. */
+      name: z.string().max(256),
+      /** Its input, as the model wrote it. */
+      input: text.optional(),
+    })
+    .optional(),
 });
 
 /** One message of a conversation handed to `retain`, as written or as the OpenAI SDK builds it. */
@@ -44,9 +77,21 @@ const messageFields = z
     /** A refusal in place of content. */
     refusal: text.nullish(),
     /** An audio reply (kept as a marker). */
-    audio: z.object({ id: z.string().optional() }).nullish(),
+    audio: z
+      .object({
+        /** The audio's id at the provider. */
+        id: z.string().optional(),
+      })
+      .nullish(),
     /** The legacy single function call. */
-    function_call: z.object({ name: z.string().max(256), arguments: text.optional() }).nullish(),
+    function_call: z
+      .object({
+        /** The function's name. */
+        name: z.string().max(256),
+        /** Its arguments, as the model wrote them (usually JSON). */
+        arguments: text.optional(),
+      })
+      .nullish(),
     /** URL citations of a model reply; not part of what was said. */
     annotations: z.array(z.unknown()).nullish(),
   })
