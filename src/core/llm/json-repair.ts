@@ -3,6 +3,12 @@ import { isWhitespace, STRING_CLOSERS } from './json-chars.js';
 // Repairing damaged JSON written by a model. One forward pass over the text with a stack of
 // open containers; like the locator it must stay linear on hostile input, so nothing here
 // rescans the text or the stack per character.
+//
+// Why not the jsonrepair package (checked with 3.15.0 against tests/core/model-json.test.ts):
+// it fails 13 of the 34 repair cases — some by corrupting data ("C:\Users\x" loses its
+// backslashes, "don't" becomes don"t, NaN becomes the string "NaN", a missing value or a
+// dangling key becomes null) — and is quadratic on three hostile shapes (unquoted words on
+// lines: 12 s for 100 KB; many straight or smart quotes), where this pass stays linear.
 
 interface Frame {
   kind: 'object' | 'array';
