@@ -3,6 +3,8 @@
 //   [--embedder local|openai] [--k 5,10,25,50] [--json out.json] [--explain <question-index>]
 //   [--ranking '{"vectorWeight":0}'] [--context-window 2]  (createMemory's ranking options and
 //   retain's contextWindow, for exploring; the defaults are what the README reports)
+//   [--floor 0]  the relevance floor (ranking.minVectorSimilarity); 0 turns it off, so every
+//   question gets a full top 50. Default: the library's default for the embedder.
 //
 // Turn-level recall@k on LoCoMo-format conversation sets, through memoir's public API only:
 // one memory per turn, one scope per conversation, every question asked as written.
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     explain: { type: 'string' },
     ranking: { type: 'string' },
     'context-window': { type: 'string', default: '2' },
+    floor: { type: 'string' },
   },
 });
 if (!values.data) {
@@ -75,7 +78,10 @@ const home = mkdtempSync(join(tmpdir(), 'memoir-locomo-'));
 const memory = createMemory({
   ...(values.store === 'memory' ? { store: createInMemoryStore() } : { home }),
   ...(embedder ? { embedder } : {}),
-  ...(values.ranking ? { ranking: JSON.parse(values.ranking) as RankingOptions } : {}),
+  ranking: {
+    ...(values.ranking ? (JSON.parse(values.ranking) as RankingOptions) : {}),
+    ...(values.floor !== undefined ? { minVectorSimilarity: Number(values.floor) } : {}),
+  },
   logger: { log: () => {} },
 });
 
@@ -100,6 +106,8 @@ interface Score {
 const scores: Score[] = [];
 const latencies: number[] = [];
 let tokensAt10 = 0;
+// Questions that got fewer than the largest k results: the relevance floor left nothing else matching.
+let shortLists = 0;
 for (const [position, question] of questions.entries()) {
   const started = performance.now();
   const explain = values.explain !== undefined && Number(values.explain) === position;
@@ -109,6 +117,7 @@ for (const [position, question] of questions.entries()) {
     explain,
   });
   latencies.push(performance.now() - started);
+  if (response.results.length < maxK) shortLists++;
   const found = response.results.map((result) => result.memory.source?.messageId ?? '');
   const evidence = new Set(question.evidence);
   scores.push({
@@ -150,7 +159,7 @@ const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, $
 const header = `| retriever | ${ks.map((k) => `R@${k}`).join(' | ')} |`;
 const lines = [
   `memoir bench:locomo — ${new Date().toISOString().slice(0, 10)} — ${machine}`,
-  `${turns.length} turns, ${questions.length} questions scored; store ${values.store}, embedder ${memory.embedder.id}`,
+  `${turns.length} turns, ${questions.length} questions scored; store ${values.store}, embedder ${memory.embedder.id}, relevance floor ${values.floor ?? 'default'} (${shortLists} questions got fewer than ${maxK} results)`,
   `skipped or repaired: ${Object.entries(quirks)
     .map(([key, count]) => `${key} ${count}`)
     .join(', ')}`,

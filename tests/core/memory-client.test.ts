@@ -389,10 +389,12 @@ describe('recall', () => {
 
   it('drops results under minScore', async () => {
     const { memory } = await seeded();
-    const all = await memory.recall('Peter replies');
-    const strict = await memory.recall('Peter replies', { minScore: 0.5 });
+    // Three lexical matches (one word each) at ranks 1 to 3: minScore keeps the best.
+    const all = await memory.recall('replies crash server');
+    const strict = await memory.recall('replies crash server', { minScore: 0.95 });
+    expect(all.results).toHaveLength(3);
     expect(strict.results.length).toBeLessThan(all.results.length);
-    expect(strict.results.every((result) => result.score >= 0.5)).toBe(true);
+    expect(strict.results.every((result) => result.score >= 0.95)).toBe(true);
   });
 
   it('packs whole results into a token budget', async () => {

@@ -79,7 +79,8 @@ function maxBoost(ranking: ResolvedRankingOptions, resumedSession: string | null
 
 /**
  * Hybrid ranking: lexical and vector candidate lists fused by reciprocal rank, then
- * boosted by importance, recency and bookmarks. Returns up to `k` results, best first.
+ * boosted by importance, recency and bookmarks. A candidate found only by the vector list
+ * with a similarity below `minVectorSimilarity` is dropped. Returns up to `k` results, best first.
  */
 export async function rankMemories(
   query: string,
@@ -93,7 +94,11 @@ export async function rankMemories(
   const norm = (ranking.lexicalWeight + ranking.vectorWeight) / (ranking.rrfK + 1) || 1;
   const lexical = evidenceMap(lexicalHits, ranking.lexicalWeight, ranking.rrfK, norm);
   const vector = evidenceMap(vectorHits, ranking.vectorWeight, ranking.rrfK, norm);
+  // The relevance floor: a candidate only the vector list found, and only weakly, matched nothing.
+  const floor = ranking.minVectorSimilarity;
+  const matched = (id: string) => floor <= 0 || lexical.has(id) || (vector.get(id)?.score ?? -1) >= floor;
   const fusedScores = [...new Set([...lexical.keys(), ...vector.keys()])]
+    .filter(matched)
     .map((id) => ({ id, fused: (lexical.get(id)?.contribution ?? 0) + (vector.get(id)?.contribution ?? 0) }))
     .sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
   const ceiling = maxBoost(ranking, context.resumedSession);

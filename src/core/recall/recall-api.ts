@@ -17,6 +17,12 @@ import type { RecallResponse } from './recall-result.js';
 
 // Measured on LoCoMo: with the hashing embedder, weights above ~0.3 let its noisy list push out BM25's hits.
 const LEXICAL_VECTOR_WEIGHT = 0.3;
+// The relevance floor for vector-only candidates (see `minVectorSimilarity`). Lexical: on LoCoMo,
+// question/turn pairs sharing no term score below 0.22 (99.9 %) and one-to-three-word queries below
+// 0.29 (99.9 %), while no evidence turn enters the top 50 through the vector list alone. Semantic:
+// near-orthogonal vectors only, so no model's real matches are lost.
+const LEXICAL_MIN_VECTOR_SIMILARITY = 0.3;
+const SEMANTIC_MIN_VECTOR_SIMILARITY = 0.15;
 
 const querySchema = z.string().trim().min(1, 'expected a non-empty query').max(10_000);
 
@@ -63,9 +69,13 @@ export interface RecallSettings {
 
 /** The recall feature over an engine. */
 export function createRecallApi(engine: MemoryEngine, settings: RecallSettings): RecallApi {
+  const lexicalEmbedder = engine.embedder.semantic === false;
   const ranking: ResolvedRankingOptions = {
     ...settings.ranking,
-    vectorWeight: settings.ranking.vectorWeight ?? (engine.embedder.semantic === false ? LEXICAL_VECTOR_WEIGHT : 1),
+    vectorWeight: settings.ranking.vectorWeight ?? (lexicalEmbedder ? LEXICAL_VECTOR_WEIGHT : 1),
+    minVectorSimilarity:
+      settings.ranking.minVectorSimilarity ??
+      (lexicalEmbedder ? LEXICAL_MIN_VECTOR_SIMILARITY : SEMANTIC_MIN_VECTOR_SIMILARITY),
   };
 
   async function recall(queryInput: unknown, optionsInput?: unknown): Promise<RecallResponse> {

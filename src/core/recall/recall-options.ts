@@ -6,7 +6,11 @@ export const recallOptionsSchema = z
   .object({
     /** Maximum results. Default: the client's `recallK` (10). */
     k: z.number().int().min(1).max(1000).optional(),
-    /** Drop results whose final score (0..1) is below this. Default 0. */
+    /**
+     * Drop results whose final score (0..1) is below this. Default 0. Unlike the ranking's
+     * `minVectorSimilarity`, which judges the evidence (is it a match at all?), this judges
+     * the rank: a result found only by one list at rank 40 scores about 0.2 whatever its text.
+     */
     minScore: z.number().min(0).max(1).optional(),
     /** Pack whole results, best first, until this many tokens (o200k_base) are used. */
     tokenBudget: z.number().int().positive().max(10_000_000).optional(),
@@ -50,6 +54,18 @@ export const rankingOptionsSchema = z
      * lexical one (`embedder.semantic === false`), whose list mostly repeats BM25's with more noise.
      */
     vectorWeight: z.number().min(0).max(100).optional(),
+    /**
+     * The relevance floor: a candidate that only the vector list found, with a cosine
+     * similarity to the query below this, is not a match and is not returned (`recall("deploy")`
+     * does not pad its results with "Alice moved to Lisbon"). A candidate the lexical list
+     * found is always a match. Default 0.3 for a lexical embedder (`embedder.semantic ===
+     * false`), whose cosine without a shared term is hash and character n-gram noise (on
+     * LoCoMo, 99.9 % of such pairs score below 0.3, and no evidence turn reaches the top 50
+     * through the vector list alone); 0.15 for a semantic one, which only removes near-unrelated
+     * vectors — raise it for a model whose unrelated texts score higher (many open models sit
+     * at 0.3–0.6). 0 turns the floor off: every candidate of either list counts.
+     */
+    minVectorSimilarity: z.number().min(0).max(1).optional(),
     /** Largest relative boost importance gives (importance 1 → ×(1+w), 0 → ×(1-w)). Default 0.02. */
     importanceWeight: z.number().min(0).max(1).default(0.02),
     /** Largest relative boost a brand-new memory gets over an old one. Default 0.01. */
@@ -71,7 +87,13 @@ export const rankingOptionsSchema = z
  * @group Recall
  */
 export type RankingOptions = z.input<typeof rankingOptionsSchema>;
-/** Ranking options with defaults filled; `vectorWeight` stays optional until the embedder is known. */
+/**
+ * Ranking options with defaults filled; `vectorWeight` and `minVectorSimilarity` stay
+ * optional until the embedder is known.
+ */
 export type ParsedRankingOptions = z.output<typeof rankingOptionsSchema>;
-/** Ranking options with defaults filled and the vector weight resolved for the embedder. */
-export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema> & { vectorWeight: number };
+/** Ranking options with defaults filled and the embedder-dependent ones resolved for the embedder. */
+export type ResolvedRankingOptions = z.output<typeof rankingOptionsSchema> & {
+  vectorWeight: number;
+  minVectorSimilarity: number;
+};
