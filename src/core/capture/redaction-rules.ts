@@ -1,10 +1,34 @@
+// The built-in redaction rules as data, in the style of secret scanners such as gitleaks:
+// each has an id (`name`), a regular expression, and `keywords` that must appear in the text
+// for the rule to run at all. Rules whose matches need a checksum (card numbers: Luhn; IBANs:
+// ISO 7064 mod 97) check it in their replacement and keep a match that fails it.
+
+/** Builds the text that replaces a match; receives the match and its capture groups. */
+export type RedactionReplacer = (match: string, ...groups: string[]) => string;
+
 /**
- * The built-in redaction rules as data, in the style of secret scanners such as gitleaks:
- * each has an id (`name`), a regular expression, and `keywords` that must appear in the text
- * for the rule to run at all. Rules whose matches need a checksum (card numbers: Luhn; IBANs:
- * ISO 7064 mod 97) check it in their replacement and keep a match that fails it.
+ * One redaction rule: every match of `pattern` is replaced.
+ *
+ * @group Capture
  */
-import type { RedactionRule } from './redaction.js';
+export interface RedactionRule {
+  /** Short name, shown in the default replacement `[REDACTED:<name>]`. */
+  name: string;
+  /** What to redact. A string is compiled as a regular expression; every match is replaced (the `g` flag is implied). */
+  pattern: RegExp | string;
+  /**
+   * The replacement. A string may use `$1`-style group references, as in
+   * `String.prototype.replace`; a function receives the match and its groups.
+   * Default `[REDACTED:<name>]`.
+   */
+  replacement?: string | RedactionReplacer;
+  /**
+   * Words of which at least one must appear in the text (case-insensitive) for the rule to
+   * run, as in secret scanners such as gitleaks: a cheap test that skips the regular
+   * expression on text that cannot match. Default: the rule always runs.
+   */
+  keywords?: readonly string[];
+}
 
 const tag = (name: string) => `[REDACTED:${name}]`;
 

@@ -7,36 +7,9 @@
  *
  * @module
  */
-import { builtInRedactionRules } from './redaction-rules.js';
+import { builtInRedactionRules, type RedactionRule } from './redaction-rules.js';
 
-export { builtInRedactionRules };
-
-/** Builds the text that replaces a match; receives the match and its capture groups. */
-export type RedactionReplacer = (match: string, ...groups: string[]) => string;
-
-/**
- * One redaction rule: every match of `pattern` is replaced.
- *
- * @group Capture
- */
-export interface RedactionRule {
-  /** Short name, shown in the default replacement `[REDACTED:<name>]`. */
-  name: string;
-  /** What to redact. A string is compiled as a regular expression; every match is replaced (the `g` flag is implied). */
-  pattern: RegExp | string;
-  /**
-   * The replacement. A string may use `$1`-style group references, as in
-   * `String.prototype.replace`; a function receives the match and its groups.
-   * Default `[REDACTED:<name>]`.
-   */
-  replacement?: string | RedactionReplacer;
-  /**
-   * Words of which at least one must appear in the text (case-insensitive) for the rule to
-   * run, as in secret scanners such as gitleaks: a cheap test that skips the regular
-   * expression on text that cannot match. Default: the rule always runs.
-   */
-  keywords?: readonly string[];
-}
+export { builtInRedactionRules, type RedactionReplacer, type RedactionRule } from './redaction-rules.js';
 
 /** Options of {@link redactValue}. */
 export interface RedactValueOptions {
