@@ -30,11 +30,16 @@ export interface PackedPackage {
   timings: Record<'copy' | 'pack' | 'install', number>;
 }
 
-/** The environment for child processes: this one's, without memoir or OpenAI settings. */
+/**
+ * The environment for child processes: this one's, without memoir or OpenAI settings, and
+ * without the npm_* variables of an enclosing `npm test`, which would otherwise act on
+ * the `npm pack` run inside it (its prefix, its command) as if they were its own.
+ */
 export function childEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('MEMOIR_') && !key.startsWith('OPENAI_') && key !== 'MEMORY_STORAGE_PATH') env[key] = value;
+    if (/^(MEMOIR_|OPENAI_|npm_)/i.test(key) || key === 'MEMORY_STORAGE_PATH') continue;
+    env[key] = value;
   }
   return { ...env, ...extra };
 }
