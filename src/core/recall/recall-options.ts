@@ -9,7 +9,7 @@ export const recallOptionsSchema = z
     /**
      * Drop results whose final score (0..1) is below this. Default 0. Unlike the ranking's
      * `minVectorSimilarity`, which judges the evidence (is it a match at all?), this judges
-     * the rank: a result found only by one list at rank 40 scores about 0.2 whatever its text.
+     * the rank: a result found by one list alone at rank 40 scores about 0.2–0.3 whatever its text.
      */
     minScore: z.number().min(0).max(1).optional(),
     /** Pack whole results, best first, until this many tokens (o200k_base) are used. */
