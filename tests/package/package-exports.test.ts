@@ -267,7 +267,9 @@ describe('the tarball', () => {
     const undeclared = new Set<string>();
     const specifiers = /\bfrom\s*(['"])([^'"\n]+)\1|\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\3\s*\)/g;
     const packageName = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/;
-    for (const file of packed.files.filter((name) => /^dist\/.*\.(c?js|d\.c?ts)$/.test(name))) {
+    const built = packed.files.filter((name) => /^dist\/.*\.(c?js|d\.c?ts)$/.test(name));
+    expect(built.length).toBeGreaterThan(0);
+    for (const file of built) {
       // Declarations carry @example code in comments, which imports memoir itself.
       const code = readFileSync(join(packed.installed, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
       for (const match of code.matchAll(specifiers)) {
