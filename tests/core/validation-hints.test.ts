@@ -56,4 +56,14 @@ describe('unknown fields other memory libraries use get a hint', () => {
     expect(error.message).toMatch(/unknown field\(s\) "colour"$/);
     expect(error.suggestion).toBe('Check the field named in the message against the API reference.');
   });
+
+  it('an unknown field named like an Object member (constructor, toString, __proto__) is a plain ValidationError', async () => {
+    const memory = client();
+    for (const key of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const error = await rejection(memory.retain({ content: 'x', [key]: 1 } as never));
+      expect(error.message).toMatch(new RegExp(`unknown field\\(s\\) "${key}"$`));
+    }
+    const recall = await rejection(memory.recall('x', JSON.parse('{"__proto__": 1, "constructor": 2}') as never));
+    expect(recall.message).toContain('unknown field(s)');
+  });
 });

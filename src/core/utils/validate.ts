@@ -103,14 +103,15 @@ const ALIASES: Record<string, readonly string[]> = {
 
 /** A hint for one unknown key, given the keys the object accepts; undefined when there is none. */
 function hintFor(key: string, known: ReadonlySet<string>): string | undefined {
-  const scoped = SCOPE_FIELDS[key];
+  // Own keys only: an unknown field named `constructor` or `__proto__` must not find Object's members.
+  const scoped = Object.hasOwn(SCOPE_FIELDS, key) ? SCOPE_FIELDS[key] : undefined;
   if (scoped && known.has('scope') && !known.has(key)) return `put it in scope: { ${scoped}: … }`;
   const camel = camelCase(key);
   if (camel !== key && known.has(camel)) return `did you mean ${camel}?`;
   // The other way round for the fields an outside format spells in snake_case (OpenAI's `tool_call_id`).
   const snake = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
   if (snake !== key && known.has(snake)) return `did you mean ${snake}?`;
-  const alias = ALIASES[key]?.find((name) => known.has(name));
+  const alias = (Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined)?.find((name) => known.has(name));
   if (alias) return `did you mean ${alias}?`;
   return undefined;
 }
