@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../../src/cli/index.js';
 import { createMemory } from '../../src/create-memory.js';
+import { captureOutput } from '../helpers/cli-output.js';
 import {
   buildStore,
   canMakeReadOnly,
@@ -26,15 +27,7 @@ beforeAll(async () => {
   pristine = await buildStore(root, 'pristine');
 }, 60_000);
 
-function capture() {
-  return {
-    text: '',
-    write(chunk: string) {
-      this.text += chunk;
-      return true;
-    },
-  };
-}
+const capture = () => captureOutput();
 
 async function memoir(home: string, ...argv: string[]) {
   const stdout = capture();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../../src/cli/index.js';
+import { captureOutput } from '../helpers/cli-output.js';
 
 // The CLI over a store built with a non-default embedder: an OpenAI-compatible server on
 // 127.0.0.1 (the wire format Ollama, LM Studio and vLLM speak), named in config.json.
@@ -100,15 +101,7 @@ function openaiHome(extra: Record<string, unknown> = {}): string {
   return home;
 }
 
-function capture() {
-  return {
-    text: '',
-    write(chunk: string) {
-      this.text += chunk;
-      return true;
-    },
-  };
-}
+const capture = () => captureOutput();
 
 async function memoir(argv: string[], env: Record<string, string>) {
   const stdout = capture();

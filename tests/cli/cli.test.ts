@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../../src/cli/index.js';
 import { createMemory } from '../../src/create-memory.js';
+import { captureOutput } from '../helpers/cli-output.js';
 
 const homes: string[] = [];
 
@@ -18,23 +19,7 @@ afterEach(() => {
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-interface Captured {
-  write(chunk: string): boolean;
-  text: string;
-  isTTY?: boolean;
-  columns?: number;
-}
-
-function capture(isTTY = false): Captured {
-  return {
-    text: '',
-    isTTY,
-    write(chunk: string) {
-      this.text += chunk;
-      return true;
-    },
-  };
-}
+const capture = captureOutput;
 
 interface RunOptions {
   home?: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isHttpUrl } from '../../core/utils/http-url.js';
 
 /**
  * An environment to read variables from, shaped like `process.env`.
@@ -100,14 +101,7 @@ export interface OpenAIChatModelOptions extends OpenAIConnectionOptions {
   timeoutMs?: number;
 }
 
-const httpUrl = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'expected an http(s) URL such as http://127.0.0.1:11434/v1');
+const httpUrl = z.string().refine(isHttpUrl, 'expected an http(s) URL such as http://127.0.0.1:11434/v1');
 
 const connectionShape = {
   apiKey: z.string().min(1, 'expected a non-empty string'),

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../spec/errors.js';
 import type { Logger, LogLevel } from '../spec/runtime.js';
+import { isHttpUrl } from '../utils/http-url.js';
 
 const COMPONENT = 'config';
 
@@ -145,14 +146,7 @@ export interface LoadedConfig {
 
 const positiveInt = () => z.number().int().positive();
 
-const httpUrl = z.string().refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-});
+const httpUrl = z.string().refine(isHttpUrl);
 
 // One schema per setting, so each source's values are checked one by one and a failure
 // can name its setting and its source.

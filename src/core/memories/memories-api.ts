@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { filterOptionFields, toStoreFilter } from '../search/filter-options.js';
-import { isEmptyScope, narrowScope } from '../search/scope-boundary.js';
+import { narrowScope } from '../search/scope-boundary.js';
 import { type Memory, type MemoryPatch, memoryPatchSchema, timeInputSchema } from '../spec/memory.js';
 import { embeddingText } from '../text/memory-text.js';
 import { idSchema, idsSchema, MAX_BATCH } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
 import { deriveAbstract, fingerprintOf, uniqueEntities } from './memory-builder.js';
 import { applyTallies } from './record-tallies.js';
-import { requireMemory } from './require-memory.js';
+import { memoriesInScope, requireMemory } from './require-memory.js';
 
 const invalidateSchema = z.union([
   z.string().trim().min(1, 'expected a non-empty reason').max(2000),
@@ -129,9 +129,7 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
     const targets = [...new Set(typeof parsed === 'string' ? [parsed] : parsed)];
     await engine.ready('forget');
     const deleted = await store.transaction(async () => {
-      const existing = isEmptyScope(engine.scope)
-        ? await store.getMemories(targets)
-        : await store.listMemories({ filter: { ids: targets, scope: engine.scope } });
+      const existing = await memoriesInScope(engine, targets);
       if (existing.length === 0) return [];
       await store.deleteMemories(existing.map((memory) => memory.id));
       await applyTallies(store, existing, -1, engine.nowIso());

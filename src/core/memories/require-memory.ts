@@ -4,14 +4,21 @@ import { NotFoundError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 
 /**
+ * The memories with these ids that lie in the client's scope, read through the scope filter
+ * so a scoped client never even reads another tenant's row. Missing ids are left out.
+ */
+export function memoriesInScope(engine: MemoryEngine, ids: readonly string[]): Promise<Memory[]> {
+  return isEmptyScope(engine.scope)
+    ? engine.store.getMemories(ids)
+    : engine.store.listMemories({ filter: { ids: [...ids], scope: engine.scope } });
+}
+
+/**
  * The memory with this id, or a NotFoundError naming the component that asked. A memory of
  * another scope is not found either: to a scoped client it does not exist.
  */
 export async function requireMemory(engine: MemoryEngine, id: string, component: string): Promise<Memory> {
-  // Read through the scope filter, so a scoped client never even reads another tenant's row.
-  const [memory] = isEmptyScope(engine.scope)
-    ? await engine.store.getMemories([id])
-    : await engine.store.listMemories({ filter: { ids: [id], scope: engine.scope } });
+  const [memory] = await memoriesInScope(engine, [id]);
   if (!memory) throw new NotFoundError('memory', id, { component });
   return memory;
 }
