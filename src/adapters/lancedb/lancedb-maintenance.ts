@@ -1,0 +1,101 @@
+import type { Logger } from '../../core/spec/runtime.js';
+import type { LanceLibraries, LanceTable } from './lancedb-driver.js';
+import type { LanceIndexSettings } from './lancedb-store-options.js';
+
+/** The vector column's index, if any. */
+export async function vectorIndexName(table: LanceTable): Promise<string | null> {
+  const indices = await table.listIndices();
+  return indices.find((index) => index.columns.includes('vector'))?.name ?? null;
+}
+
+/** How many partitions an IVF index of `rows` vectors gets. */
+function partitionsFor(rows: number, kind: LanceIndexSettings['vector']): number {
+  // HNSW graphs search well when large, so few partitions; PQ scans each partition, so ~√n.
+  if (kind === 'ivf-hnsw-sq') return Math.max(1, Math.round(rows / 250_000));
+  return Math.max(1, Math.round(Math.sqrt(rows)));
+}
+
+/** Build the configured vector index over the embedded rows (cosine), replacing any there is. */
+export async function buildVectorIndex(
+  { lancedb }: LanceLibraries,
+  table: LanceTable,
+  settings: LanceIndexSettings,
+  dimensions: number,
+): Promise<void> {
+  if (settings.vector === 'none') return;
+  const rows = await table.countRows('vector IS NOT NULL');
+  const numPartitions = partitionsFor(rows, settings.vector);
+  const config =
+    settings.vector === 'ivf-hnsw-sq'
+      ? lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions, m: 20, efConstruction: 300 })
+      : lancedb.Index.ivfPq({
+          distanceType: 'cosine',
+          numPartitions,
+          // 16 dimensions per sub-vector keeps the codes small; fewer for small embedders.
+          numSubVectors: Math.max(1, Math.floor(dimensions / 16)),
+        });
+  await table.createIndex('vector', { config, replace: true });
+}
+
+/**
+ * Keeps a table's indexes up with its writes, in the background: builds the vector index
+ * once enough rows are embedded, and after every `optimizeAfterRows` written rows compacts
+ * small fragments and folds the new rows into the full-text, scalar and vector indexes.
+ * One job at a time; writers never wait for it (a writer that loses a commit race to it
+ * retries). `drain()` waits for the running job, as `close()` must.
+ */
+export class LanceMaintenance {
+  #pending = 0;
+  #job: Promise<void> | null = null;
+
+  constructor(
+    private readonly libraries: () => LanceLibraries,
+    private readonly table: () => Promise<LanceTable>,
+    private readonly settings: LanceIndexSettings,
+    private readonly dimensions: () => number | null,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Count `rows` written; starts a job when enough have been, if background work is on. */
+  noteWrites(rows: number): void {
+    this.#pending += rows;
+    if (!this.settings.background || this.#job || this.#pending < this.settings.optimizeAfterRows) return;
+    this.#pending = 0;
+    this.#job = this.run(false)
+      .catch((error: unknown) => {
+        this.logger.log('warn', `lancedb: background index maintenance failed: ${String(error)}`);
+      })
+      .finally(() => {
+        this.#job = null;
+      });
+  }
+
+  /** Wait for the running job, if any. */
+  async drain(): Promise<void> {
+    await this.#job;
+  }
+
+  /**
+   * Compact and update every index now; with `forceVectorIndex`, build the vector index
+   * whatever the row count (when the store has an embedder and an index type).
+   */
+  async run(forceVectorIndex: boolean): Promise<void> {
+    const table = await this.table();
+    const dimensions = this.dimensions();
+    let built = false;
+    if (dimensions !== null && this.settings.vector !== 'none' && (await vectorIndexName(table)) === null) {
+      const embedded = forceVectorIndex ? Number.POSITIVE_INFINITY : await table.countRows('vector IS NOT NULL');
+      if (embedded >= this.settings.vectorIndexMinRows) {
+        const started = performance.now();
+        await buildVectorIndex(this.libraries(), table, this.settings, dimensions);
+        built = true;
+        this.logger.log('info', `lancedb: built the ${this.settings.vector} vector index`, {
+          ms: Math.round(performance.now() - started),
+        });
+      }
+    }
+    // Versions older than a minute are kept for readers still on them; older ones are cleaned up.
+    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    if (built) this.#pending = 0;
+  }
+}

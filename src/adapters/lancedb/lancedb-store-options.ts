@@ -1,0 +1,106 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Logger } from '../../core/spec/runtime.js';
+
+const tableName = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected a letter, then letters, digits or _ (at most 63 characters)');
+
+/** How the store indexes vectors, and when it folds new rows into its indexes. */
+export const lanceIndexOptionsSchema = z
+  .object({
+    /**
+     * The vector index built once the table holds `vectorIndexMinRows` embedded memories:
+     * `ivf-hnsw-sq` (an HNSW graph per IVF partition over 8-bit scalar-quantised vectors),
+     * `ivf-pq` (product quantisation, smaller and less exact), or `none` (always exact search).
+     * Default `ivf-hnsw-sq`, chosen by measurement (see the README's LanceDB section).
+     */
+    vector: z.enum(['ivf-hnsw-sq', 'ivf-pq', 'none']).default('ivf-hnsw-sq'),
+    /** Embedded memories before the vector index is built; below it every search is exact. Default 100000. */
+    vectorIndexMinRows: z.number().int().min(256).default(100_000),
+    /**
+     * A filtered vector search that can match at most this many memories (counted with the
+     * scalar indexes) is answered exactly: it is fast at that size and needs no index. Default 20000.
+     */
+    exactSearchMaxRows: z.number().int().min(0).default(20_000),
+    /** HNSW search breadth (`ef`) for `ivf-hnsw-sq`. Default 200. */
+    ef: z.number().int().min(1).max(10_000).default(200),
+    /** IVF partitions probed at least; more are probed until enough rows pass the filter. Default 20. */
+    nprobes: z.number().int().min(1).max(10_000).default(20),
+    /**
+     * Re-rank `limit × refineFactor` index candidates on their full vectors, so the scores
+     * returned are exact cosines. Default 4.
+     */
+    refineFactor: z.number().int().min(1).max(100).default(4),
+    /**
+     * Rows written since the last optimisation that start one in the background
+     * (compaction, and folding new rows into the full-text and vector indexes). Default 20000.
+     */
+    optimizeAfterRows: z.number().int().min(1).default(20_000),
+    /** Run index builds and optimisation in the background after writes. Default true. */
+    background: z.boolean().default(true),
+  })
+  .strict();
+
+/** Options of {@link createLanceStore}. */
+export const lanceStoreOptionsSchema = z
+  .object({
+    /**
+     * Where the tables live: a directory, or an object-store URI (`s3://bucket/path`,
+     * `gs://…`, `az://…`), or `db://…` for LanceDB Cloud. Default `$MEMOIR_HOME/lancedb`
+     * (`~/.memoir/lancedb`).
+     */
+    uri: z.string().min(1, 'expected a directory or a URI').optional(),
+    /**
+     * Name of the memories table; the record tables are named after it
+     * (`<tableName>_opinions`, `_procedures`, `_sessions`, `_entities`, `_meta`). Default `memories`.
+     */
+    tableName: tableName.default('memories'),
+    /**
+     * Passed to LanceDB as they are: object-store credentials and settings such as
+     * `aws_access_key_id`, `aws_secret_access_key`, `aws_endpoint`, `aws_region`, `allow_http`.
+     */
+    storageOptions: z.record(z.string(), z.string()).optional(),
+    /** LanceDB Cloud API key, for `db://` URIs. */
+    apiKey: z.string().min(1).optional(),
+    /** LanceDB Cloud region, for `db://` URIs. */
+    region: z.string().min(1).optional(),
+    /**
+     * Seconds between checks for other processes' writes; 0 checks before every read, so a
+     * read sees every write another process has acknowledged. Default 0.
+     */
+    readConsistencyInterval: z.number().min(0).default(0),
+    /** Vector index and background optimisation; see each field. */
+    index: lanceIndexOptionsSchema.default(lanceIndexOptionsSchema.parse({})),
+    /**
+     * How many times a write that lost a commit race to another process is retried. Default 20.
+     */
+    commitRetries: z.number().int().min(0).max(1000).default(20),
+    /**
+     * LanceDB's own (Rust) log lines go to stderr only at this level or above; `off` keeps them
+     * off stderr. Applied when the library first loads, unless `LANCEDB_LOG` is set. Default `off`.
+     */
+    nativeLogLevel: z.enum(['off', 'error', 'warn', 'info', 'debug']).default('off'),
+    /** Where the store reports background work and failures. Default: stderr, warnings and errors. */
+    logger: z
+      .custom<Logger>((value) => typeof (value as Logger | undefined)?.log === 'function', 'expected a Logger')
+      .optional(),
+  })
+  .strict();
+
+/**
+ * Options of {@link createLanceStore}.
+ *
+ * @group Adapters
+ */
+export type LanceStoreOptions = z.input<typeof lanceStoreOptionsSchema>;
+
+/** Index options once parsed. */
+export type LanceIndexSettings = z.output<typeof lanceIndexOptionsSchema>;
+
+/** The directory the store uses when no `uri` is given: `$MEMOIR_HOME/lancedb`. */
+export function defaultLanceUri(): string {
+  const home = process.env.MEMOIR_HOME || process.env.MEMORY_STORAGE_PATH || join(homedir(), '.memoir');
+  return join(home, 'lancedb');
+}

@@ -1,0 +1,748 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { StoreError } from '../../core/spec/errors.js';
+import type { Memory } from '../../core/spec/memory.js';
+import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
+import type { Logger } from '../../core/spec/runtime.js';
+import type {
+  EmbedderIdentity,
+  LexicalSearchQuery,
+  ListMemoriesQuery,
+  MemoryFilter,
+  MemoryRecord,
+  MemoryStore,
+  RecordedEmbedder,
+  SearchHit,
+  StoreCapabilities,
+  StoreCheck,
+  StoreStats,
+  VectorSearchQuery,
+} from '../../core/spec/store.js';
+import { analyzeTerms } from '../../core/text/analyze.js';
+import { compareHits } from '../../core/utils/top-hits.js';
+import { LanceCollection, type LanceCollectionHost } from './lancedb-collection.js';
+import { type LanceConnection, type LanceLibraries, type LanceTable, loadLanceLibraries } from './lancedb-driver.js';
+import { andSql, memoryWhere, sqlIn, sqlString } from './lancedb-filter.js';
+import { LanceMaintenance, vectorIndexName } from './lancedb-maintenance.js';
+import { type MemoryRow, memoryToRow, plainRow, rowToMemory, toMs } from './lancedb-rows.js';
+import {
+  LANCE_MIGRATIONS,
+  LANCE_SCHEMA_VERSION,
+  type LanceTableNames,
+  metaSchema,
+  RECORD_KINDS,
+  tableNames,
+  vectorSqlType,
+} from './lancedb-schema.js';
+import type { LanceIndexSettings } from './lancedb-store-options.js';
+
+const COMPONENT = 'lancedb-store';
+
+/** Every column of a memory but the vector and the analysed terms: what a read returns. */
+const MEMORY_COLUMNS = [
+  'id',
+  'category',
+  'abstract',
+  'overview',
+  'content',
+  'source_session',
+  'active_count',
+  'created_at',
+  'updated_at',
+  'kind',
+  'context',
+  'entities',
+  'agent_id',
+  'user_id',
+  'namespace',
+  'source',
+  'occurred_at',
+  'valid_from',
+  'valid_to',
+  'invalidation_reason',
+  'superseded_by',
+  'importance',
+  'bookmarked',
+  'last_accessed_at',
+  'fingerprint',
+  'metadata',
+];
+
+const ORDER_COLUMNS = {
+  occurredAt: 'occurred_at',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  importance: 'importance',
+} as const;
+
+/** Settings the factory resolved. */
+export interface LanceStoreSettings {
+  uri: string;
+  tableName: string;
+  storageOptions: Record<string, string> | undefined;
+  apiKey: string | undefined;
+  region: string | undefined;
+  readConsistencyInterval: number;
+  index: LanceIndexSettings;
+  commitRetries: number;
+  nativeLogLevel: string;
+  logger: Logger;
+}
+
+function storeError(message: string, options: { suggestion?: string; cause?: unknown } = {}): StoreError {
+  return new StoreError(message, { component: COMPONENT, ...options });
+}
+
+/** A promise-chain lock: one writer at a time inside this process. */
+class Mutex {
+  #tail: Promise<void> = Promise.resolve();
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const acquired = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return acquired;
+  }
+}
+
+/** What a rolled-back transaction puts back: per table, each touched id's row before it (null: absent). */
+type UndoLog = Map<string, Map<string, object | null>>;
+
+// LanceDB commits optimistically; a writer that lost the race to another process (or to the
+// background optimiser) gets one of these and may simply try again.
+const COMMIT_CONFLICT = /conflict|retryable|concurrent|version \d+ .*already exists|Too many concurrent writers/i;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A MemoryStore in LanceDB tables: a native full-text (BM25) index, a vector index past a row
+ * threshold, scalar indexes on the scope columns; local, on object storage or LanceDB Cloud.
+ *
+ * @group Adapters
+ */
+export class LanceStore implements MemoryStore {
+  readonly specificationVersion = 'v1' as const;
+  readonly name = 'lancedb';
+  readonly capabilities: StoreCapabilities = {
+    lexicalSearch: true,
+    vectorSearch: true,
+    persistent: true,
+    multiProcess: true,
+  };
+  readonly opinions: LanceCollection<Opinion>;
+  readonly procedures: LanceCollection<Procedure>;
+  readonly sessions: LanceCollection<Session>;
+  readonly entities: LanceCollection<Entity>;
+
+  readonly #settings: LanceStoreSettings;
+  readonly #names: LanceTableNames;
+  readonly #mutex = new Mutex();
+  readonly #transaction = new AsyncLocalStorage<UndoLog>();
+  readonly #maintenance: LanceMaintenance;
+  #libraries: LanceLibraries | undefined;
+  #connection: LanceConnection | undefined;
+  #connecting: Promise<LanceConnection> | undefined;
+  readonly #tables = new Map<string, LanceTable>();
+  #dimensions: number | null = null;
+  #closing = false;
+  #closed = false;
+  #closePromise: Promise<void> | undefined;
+
+  constructor(settings: LanceStoreSettings) {
+    this.#settings = settings;
+    this.#names = tableNames(settings.tableName);
+    const host: LanceCollectionHost = {
+      read: (table, operation) => this.#read(table, operation),
+      write: (table, ids, operation) => this.#write(table, ids, operation),
+      upsertRows: (table, rows) => this.#upsertRows(table, rows),
+    };
+    this.opinions = new LanceCollection(host, this.#names.opinions);
+    this.procedures = new LanceCollection(host, this.#names.procedures);
+    this.sessions = new LanceCollection(host, this.#names.sessions);
+    this.entities = new LanceCollection(host, this.#names.entities);
+    this.#maintenance = new LanceMaintenance(
+      () => this.#libraries!,
+      () => this.#table(this.#names.memories),
+      settings.index,
+      () => this.#dimensions,
+      settings.logger,
+    );
+  }
+
+  /** Where the tables live: a directory or an object-store URI. */
+  get uri(): string {
+    return this.#settings.uri;
+  }
+
+  // ---- connection, tables, locking ----
+
+  async #connect(): Promise<LanceConnection> {
+    this.#assertOpen();
+    if (this.#connection) return this.#connection;
+    this.#connecting ??= (async () => {
+      const libraries = await loadLanceLibraries(this.#settings.nativeLogLevel);
+      this.#libraries = libraries;
+      const { uri, storageOptions, apiKey, region, readConsistencyInterval } = this.#settings;
+      let connection: LanceConnection;
+      try {
+        connection = await libraries.lancedb.connect(uri, {
+          storageOptions,
+          readConsistencyInterval,
+          ...(apiKey ? { apiKey } : {}),
+          ...(region ? { region } : {}),
+        });
+      } catch (cause) {
+        throw storeError(`cannot open LanceDB at ${uri}: ${messageOf(cause)}`, {
+          cause,
+          suggestion: 'Check the URI, and for object storage the credentials and endpoint in storageOptions.',
+        });
+      }
+      await this.#migrate(connection, libraries);
+      this.#connection = connection;
+      const memories = await this.#table(this.#names.memories);
+      this.#dimensions = vectorDimensions(await memories.schema());
+      return connection;
+    })();
+    try {
+      return await this.#connecting;
+    } finally {
+      this.#connecting = undefined;
+    }
+  }
+
+  async #migrate(connection: LanceConnection, libraries: LanceLibraries): Promise<void> {
+    const meta = await connection.createEmptyTable(this.#names.meta, metaSchema(libraries.arrow), {
+      mode: 'create',
+      existOk: true,
+    });
+    this.#tables.set(this.#names.meta, meta);
+    const version = Number((await this.#readMeta(meta, 'schema_version')) ?? 0);
+    if (version > LANCE_SCHEMA_VERSION) {
+      throw storeError(
+        `${this.#settings.uri} has schema version ${version}, newer than this memoir's ${LANCE_SCHEMA_VERSION}`,
+        { suggestion: 'Upgrade memoir to open these tables.' },
+      );
+    }
+    const context = {
+      libraries,
+      connection,
+      names: this.#names,
+      open: (name: string) => connection.openTable(name),
+    };
+    for (let step = version; step < LANCE_SCHEMA_VERSION; step++) {
+      await LANCE_MIGRATIONS[step]!.up(context);
+      await this.#writeMeta(meta, { schema_version: String(step + 1) });
+    }
+  }
+
+  async #table(name: string): Promise<LanceTable> {
+    const cached = this.#tables.get(name);
+    if (cached) return cached;
+    const connection = this.#connection ?? (await this.#connect());
+    const table = await connection.openTable(name);
+    this.#tables.set(name, table);
+    return table;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed || (this.#closing && !this.#transaction.getStore())) {
+      throw storeError(`store at ${this.#settings.uri} is closed`, {
+        suggestion: 'Create a new store with createLanceStore().',
+      });
+    }
+  }
+
+  async #read<R>(name: string, operation: (table: LanceTable) => Promise<R>): Promise<R> {
+    this.#assertOpen();
+    await this.#connect();
+    const table = await this.#table(name);
+    return this.#wrap(() => operation(table));
+  }
+
+  async #write<R>(name: string, ids: readonly string[], operation: (table: LanceTable) => Promise<R>): Promise<R> {
+    this.#assertOpen();
+    await this.#connect();
+    const table = await this.#table(name);
+    const undo = this.#transaction.getStore();
+    if (undo) {
+      await this.#remember(undo, name, table, ids);
+      return this.#wrap(() => this.#retrying(() => operation(table)));
+    }
+    const release = await this.#mutex.acquire();
+    try {
+      this.#assertOpen();
+      return await this.#wrap(() => this.#retrying(() => operation(table)));
+    } finally {
+      release();
+    }
+  }
+
+  async #wrap<R>(operation: () => Promise<R>): Promise<R> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (StoreError.isInstance(error)) throw error;
+      throw storeError(`LanceDB failed: ${messageOf(error)}`, { cause: error });
+    }
+  }
+
+  async #retrying<R>(operation: () => Promise<R>): Promise<R> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await operation();
+      } catch (error) {
+        if (attempt >= this.#settings.commitRetries || !COMMIT_CONFLICT.test(messageOf(error))) throw error;
+        // Jittered backoff, so two processes that collided do not collide again in step.
+        await sleep(Math.min(200, 5 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random()));
+      }
+    }
+  }
+
+  /** Note the rows `ids` hold now, the first time the running transaction touches them. */
+  async #remember(undo: UndoLog, name: string, table: LanceTable, ids: readonly string[]): Promise<void> {
+    let prior = undo.get(name);
+    if (!prior) {
+      prior = new Map();
+      undo.set(name, prior);
+    }
+    const fresh = [...new Set(ids)].filter((id) => !prior.has(id));
+    if (fresh.length === 0) return;
+    const rows = (await table.query().where(sqlIn('id', fresh)).toArray()) as Array<{ id: string }>;
+    const byId = new Map(rows.map((row) => [row.id, plainRow(row)]));
+    for (const id of fresh) prior.set(id, byId.get(id) ?? null);
+  }
+
+  async #rollback(undo: UndoLog): Promise<void> {
+    for (const [name, prior] of undo) {
+      const table = await this.#table(name);
+      const ids = [...prior.keys()];
+      await this.#retrying(async () => {
+        await table.delete(sqlIn('id', ids));
+        const rows = [...prior.values()].filter((row): row is object => row !== null);
+        if (rows.length > 0) await table.add(await this.#arrowRows(table, rows));
+      });
+    }
+  }
+
+  async #arrowRows(table: LanceTable, rows: readonly object[]) {
+    const schema = await table.schema();
+    const plain = rows.map((row) => {
+      const vector = (row as { vector?: unknown }).vector;
+      return vector instanceof Float32Array ? { ...row, vector: Array.from(vector) } : row;
+    });
+    return this.#libraries!.lancedb.makeArrowTable(plain as Array<Record<string, unknown>>, { schema });
+  }
+
+  /** Insert or replace rows by id: a plain append when none of the ids is there yet. */
+  async #upsertRows(table: LanceTable, rows: readonly object[]): Promise<void> {
+    const ids = rows.map((row) => (row as { id: string }).id);
+    const data = await this.#arrowRows(table, rows);
+    const existing = await table.countRows(sqlIn('id', ids));
+    if (existing === 0) await table.add(data);
+    else await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+  }
+
+  async #readMeta(meta: LanceTable, key: string): Promise<string | undefined> {
+    const rows = (await meta
+      .query()
+      .where(`key = ${sqlString(key)}`)
+      .toArray()) as Array<{ value: string }>;
+    return rows[0]?.value;
+  }
+
+  async #writeMeta(meta: LanceTable, values: Record<string, string>): Promise<void> {
+    const rows = Object.entries(values).map(([key, value]) => ({ key, value }));
+    await this.#retrying(async () => {
+      await meta.mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+    });
+  }
+
+  // ---- embedder ----
+
+  async open(embedder: EmbedderIdentity): Promise<void> {
+    if (
+      typeof embedder?.id !== 'string' ||
+      !embedder.id ||
+      !Number.isInteger(embedder.dimensions) ||
+      embedder.dimensions <= 0
+    ) {
+      throw storeError('open() expects an embedder identity with a non-empty id and positive integer dimensions');
+    }
+    await this.#write(this.#names.memories, [], async (memories) => {
+      const meta = await this.#table(this.#names.meta);
+      const recordedId = await this.#readMeta(meta, 'embedder_id');
+      const held = this.#dimensions !== null && (await hasVectors(memories)) ? this.#dimensions : null;
+      if (held !== null && ((recordedId !== undefined && recordedId !== embedder.id) || held !== embedder.dimensions)) {
+        throw storeError(
+          `${this.#settings.uri} holds vectors from embedder "${recordedId ?? 'unknown'}" (${held} dimensions), but was opened with "${embedder.id}" (${embedder.dimensions} dimensions); their vectors don't compare`,
+          {
+            suggestion:
+              'Run `memoir reindex` to re-embed every memory with the new embedder, or open the store with the embedder it was built with.',
+          },
+        );
+      }
+      if (this.#dimensions !== embedder.dimensions) await this.#replaceVectorColumn(memories, embedder.dimensions);
+      await this.#writeMeta(meta, { embedder_id: embedder.id, embedder_dimensions: String(embedder.dimensions) });
+    });
+  }
+
+  // The column's type carries the dimensions, so another embedder means another column.
+  async #replaceVectorColumn(memories: LanceTable, dimensions: number): Promise<void> {
+    const index = await vectorIndexName(memories);
+    if (index) await memories.dropIndex(index);
+    if (this.#dimensions !== null) await memories.dropColumns(['vector']);
+    await memories.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, '${vectorSqlType(dimensions)}')` }]);
+    this.#dimensions = dimensions;
+  }
+
+  /** The embedder recorded in the meta table, read without checking or recording anything. */
+  recordedEmbedder(): Promise<RecordedEmbedder | null> {
+    return this.#read(this.#names.memories, async (memories) => {
+      const meta = await this.#table(this.#names.meta);
+      const id = await this.#readMeta(meta, 'embedder_id');
+      const dimensions = Number(await this.#readMeta(meta, 'embedder_dimensions'));
+      if (id === undefined || !Number.isInteger(dimensions) || dimensions <= 0) return null;
+      return { id, dimensions, hasEmbeddings: this.#dimensions !== null && (await hasVectors(memories)) };
+    });
+  }
+
+  /** Drop every stored vector (and the vector index) and record a new embedder; `reindex` then re-embeds. */
+  async resetEmbeddings(embedder: EmbedderIdentity): Promise<void> {
+    await this.#write(this.#names.memories, [], async (memories) => {
+      const meta = await this.#table(this.#names.meta);
+      await this.#replaceVectorColumn(memories, embedder.dimensions);
+      await this.#writeMeta(meta, { embedder_id: embedder.id, embedder_dimensions: String(embedder.dimensions) });
+    });
+  }
+
+  // ---- memories ----
+
+  getMemories(ids: readonly string[]): Promise<Memory[]> {
+    return this.#read(this.#names.memories, async (table) => {
+      if (ids.length === 0) return [];
+      const rows = (await table
+        .query()
+        .where(sqlIn('id', [...new Set(ids)]))
+        .select(MEMORY_COLUMNS)
+        .toArray()) as MemoryRow[];
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [rowToMemory(row)] : [];
+      });
+    });
+  }
+
+  async upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
+    this.#assertOpen();
+    // Check and convert the whole batch first: nothing is written unless all of it can be.
+    const dimensions = this.#dimensions;
+    const latest = new Map<string, MemoryRow>();
+    records.forEach(({ memory, embedding }, index) => {
+      if (typeof memory?.id !== 'string' || memory.id.length === 0) {
+        throw storeError(`records[${index}].memory: expected a memory with a non-empty id`);
+      }
+      if (embedding !== null) {
+        if (!(embedding instanceof Float32Array)) {
+          throw storeError(`records[${index}].embedding: expected a Float32Array or null`);
+        }
+        if (dimensions === null || embedding.length !== dimensions) {
+          throw storeError(
+            `records[${index}].embedding: expected ${dimensions ?? 'no'} dimensions, got ${embedding.length} (memory "${memory.id}")`,
+            {
+              suggestion:
+                'Embed every memory with the embedder the store was opened with; after changing embedders run `memoir reindex`.',
+            },
+          );
+        }
+      }
+      latest.set(memory.id, memoryToRow(memory, embedding));
+    });
+    await this.#write(this.#names.memories, [...latest.keys()], async (table) => {
+      if (latest.size === 0) return;
+      await this.#upsertRows(table, [...latest.values()]);
+      this.#maintenance.noteWrites(latest.size);
+    });
+  }
+
+  deleteMemories(ids: readonly string[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    return this.#write(this.#names.memories, unique, async (table) => {
+      if (unique.length === 0) return 0;
+      const where = sqlIn('id', unique);
+      const count = await table.countRows(where);
+      if (count > 0) await table.delete(where);
+      return count;
+    });
+  }
+
+  listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
+    return this.#read(this.#names.memories, async (table) => {
+      const column = ORDER_COLUMNS[query.orderBy ?? 'createdAt'];
+      const sign = query.direction === 'asc' ? 1 : -1;
+      const where = memoryWhere(query.filter);
+      // Sort keys first (two narrow columns), then whole rows only for the page.
+      let keysQuery = table.query().select(['id', column]);
+      if (where) keysQuery = keysQuery.where(where);
+      const keys = (await keysQuery.toArray()) as Array<Record<string, string | number>>;
+      keys.sort((a, b) => {
+        const x = a[column] as number;
+        const y = b[column] as number;
+        if (x !== y) return (x < y ? -1 : 1) * sign;
+        return a.id! < b.id! ? -1 : a.id! > b.id! ? 1 : 0;
+      });
+      const start = Math.max(0, Math.floor(query.offset ?? 0));
+      const end = query.limit === undefined ? undefined : start + Math.max(0, Math.floor(query.limit));
+      const page = keys.slice(start, end).map((row) => row.id as string);
+      if (page.length === 0) return [];
+      const rows = (await table.query().where(sqlIn('id', page)).select(MEMORY_COLUMNS).toArray()) as MemoryRow[];
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return page.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [rowToMemory(row)] : [];
+      });
+    });
+  }
+
+  countMemories(filter?: MemoryFilter): Promise<number> {
+    return this.#read(this.#names.memories, (table) => table.countRows(memoryWhere(filter) ?? undefined));
+  }
+
+  getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    return this.#read(this.#names.memories, async (table) => {
+      const found = new Map<string, Float32Array>();
+      if (ids.length === 0 || this.#dimensions === null) return found;
+      const rows = (await table
+        .query()
+        .where(`${sqlIn('id', [...new Set(ids)])} AND vector IS NOT NULL`)
+        .select(['id', 'vector'])
+        .toArray()) as Array<{ id: string; vector: Iterable<number> }>;
+      for (const row of rows) found.set(row.id, Float32Array.from(row.vector));
+      return found;
+    });
+  }
+
+  recordAccess(ids: readonly string[], at: string): Promise<void> {
+    const unique = [...new Set(ids)];
+    return this.#write(this.#names.memories, unique, async (table) => {
+      if (unique.length === 0) return;
+      await table.update({
+        where: sqlIn('id', unique),
+        valuesSql: { active_count: 'active_count + 1', last_accessed_at: String(toMs(at)) },
+      });
+    });
+  }
+
+  // ---- search ----
+
+  searchLexical(query: LexicalSearchQuery): Promise<SearchHit[]> {
+    return this.#read(this.#names.memories, async (table) => {
+      const terms = [...new Set(analyzeTerms(query.text))];
+      const limit = Math.max(0, Math.floor(query.limit));
+      if (terms.length === 0 || limit === 0) return [];
+      const { MatchQuery, Operator } = this.#libraries!.lancedb;
+      const where = memoryWhere(query.filter);
+      return withTies(limit, async (fetch) => {
+        let search = table
+          .query()
+          .fullTextSearch(new MatchQuery(terms.join(' '), 'lexical_terms', { operator: Operator.Or }))
+          .select(['id'])
+          .limit(fetch);
+        if (where) search = search.where(where);
+        const rows = (await search.toArray()) as Array<{ id: string; _score: number }>;
+        return rows.map((row) => ({ id: row.id, score: row._score }));
+      });
+    });
+  }
+
+  searchVector(query: VectorSearchQuery): Promise<SearchHit[]> {
+    return this.#read(this.#names.memories, async (table) => {
+      const vector = query.vector;
+      if (!(vector instanceof Float32Array)) {
+        throw storeError('searchVector: expected the query vector as a Float32Array');
+      }
+      const dimensions = this.#dimensions;
+      if (dimensions !== null && vector.length !== dimensions) {
+        throw storeError(`searchVector: expected a query vector of ${dimensions} dimensions, got ${vector.length}`, {
+          suggestion: 'Embed the query with the embedder the store was opened with.',
+        });
+      }
+      const limit = Math.max(0, Math.floor(query.limit));
+      if (limit === 0 || dimensions === null) return [];
+      const where = andSql(memoryWhere(query.filter), 'vector IS NOT NULL');
+      const indexed = (await vectorIndexName(table)) !== null;
+      const exact = !indexed || (await this.#fewEnoughForExact(table, query.filter, where));
+      const search = (fetch: number) => this.#nearest(table, vector, where, fetch, exact);
+      const hits = await withTies(limit, search);
+      if (exact || hits.length >= limit) return hits;
+      // The index came back short of a filter's rows: exact search never does.
+      return withTies(limit, (fetch) => this.#nearest(table, vector, where, fetch, true));
+    });
+  }
+
+  async #fewEnoughForExact(table: LanceTable, filter: MemoryFilter | undefined, where: string | null) {
+    const threshold = this.#settings.index.exactSearchMaxRows;
+    if (threshold === 0 || !filter || !where) return false;
+    return (await table.countRows(where)) <= threshold;
+  }
+
+  async #nearest(
+    table: LanceTable,
+    vector: Float32Array,
+    where: string | null,
+    fetch: number,
+    exact: boolean,
+  ): Promise<SearchHit[]> {
+    const index = this.#settings.index;
+    let search = table.vectorSearch(vector).distanceType('cosine').select(['id']).limit(fetch);
+    if (where) search = search.where(where);
+    if (exact) search = search.bypassVectorIndex();
+    else {
+      search = search.minimumNprobes(index.nprobes).maximumNprobes(0).refineFactor(index.refineFactor);
+      if (index.vector === 'ivf-hnsw-sq') search = search.ef(Math.max(index.ef, fetch));
+    }
+    const rows = (await search.toArray()) as Array<{ id: string; _distance: number }>;
+    return rows.map((row) => ({ id: row.id, score: 1 - row._distance }));
+  }
+
+  // ---- transactions, stats, maintenance, close ----
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#transaction.getStore()) {
+      throw storeError('transaction() was called inside a running transaction; transactions do not nest', {
+        suggestion: 'Make the writes directly inside the outer transaction.',
+      });
+    }
+    this.#assertOpen();
+    await this.#connect();
+    const release = await this.#mutex.acquire();
+    try {
+      this.#assertOpen();
+      const undo: UndoLog = new Map();
+      try {
+        return await this.#transaction.run(undo, work);
+      } catch (error) {
+        await this.#rollback(undo);
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.#read(this.#names.memories, async (memories) => {
+      const counts: Record<string, number> = { memories: await memories.countRows() };
+      let bytes = (await memories.stats()).totalBytes;
+      for (const kind of RECORD_KINDS) {
+        const table = await this.#table(this.#names[kind]);
+        counts[kind] = await table.countRows();
+        bytes += (await table.stats()).totalBytes;
+      }
+      return {
+        memories: counts.memories!,
+        opinions: counts.opinions!,
+        procedures: counts.procedures!,
+        sessions: counts.sessions!,
+        entities: counts.entities!,
+        bytes,
+      };
+    });
+  }
+
+  /**
+   * Open every table and read its counts and indexes, reporting what fails instead of
+   * rejecting; changes nothing.
+   */
+  async check(): Promise<StoreCheck> {
+    const problems: string[] = [];
+    const details: Record<string, string | number | boolean | null> = { uri: this.#settings.uri };
+    try {
+      await this.#connect();
+      const meta = await this.#table(this.#names.meta);
+      details.schemaVersion = Number((await this.#readMeta(meta, 'schema_version')) ?? 0);
+      for (const name of [this.#names.memories, ...RECORD_KINDS.map((kind) => this.#names[kind])]) {
+        try {
+          const table = await this.#table(name);
+          details[name] = await table.countRows();
+          await table.query().limit(1).toArray();
+        } catch (error) {
+          problems.push(`table ${name} cannot be read: ${messageOf(error)}`);
+        }
+      }
+      const memories = await this.#table(this.#names.memories);
+      details.indexes = (await memories.listIndices()).map((index) => `${index.name} (${index.indexType})`).join(', ');
+    } catch (error) {
+      problems.push(messageOf(error));
+    }
+    return {
+      ok: problems.length === 0,
+      problems,
+      ...(problems.length > 0 ? { suggestion: 'Restore the newest backup with `memoir restore`.' } : {}),
+      details,
+    };
+  }
+
+  /**
+   * Bring every index up to date now: compact, fold new rows into the full-text and scalar
+   * indexes, and build the vector index when the table is past `index.vectorIndexMinRows`
+   * (or whatever its size, with `vectorIndex: true`). Waits for background work first.
+   */
+  async optimize(options: { vectorIndex?: boolean } = {}): Promise<void> {
+    this.#assertOpen();
+    await this.#connect();
+    await this.#maintenance.drain();
+    await this.#wrap(() => this.#maintenance.run(options.vectorIndex === true));
+  }
+
+  close(): Promise<void> {
+    this.#closePromise ??= this.#shutdown();
+    return this.#closePromise;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closing = true;
+    // Queued writes and a running transaction finish first; from inside one that would deadlock.
+    if (!this.#transaction.getStore()) {
+      const release = await this.#mutex.acquire();
+      release();
+    }
+    if (this.#connecting) await this.#connecting.catch(() => undefined);
+    await this.#maintenance.drain();
+    this.#closed = true;
+    for (const table of this.#tables.values()) table.close();
+    this.#tables.clear();
+    this.#connection?.close();
+    this.#connection = undefined;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The vector column's length, or null when the table has none yet. */
+function vectorDimensions(schema: { fields: Array<{ name: string; type: unknown }> }): number | null {
+  const field = schema.fields.find((each) => each.name === 'vector');
+  const size = (field?.type as { listSize?: number } | undefined)?.listSize;
+  return typeof size === 'number' ? size : null;
+}
+
+async function hasVectors(table: LanceTable): Promise<boolean> {
+  return (await table.query().where('vector IS NOT NULL').select(['id']).limit(1).toArray()).length > 0;
+}
+
+/**
+ * The best `limit` hits, best first, equal scores by id. Asks `search` for a few more than
+ * `limit`, and for more again while the last one fetched ties with the last one kept, so a
+ * tie at the cut is broken by id rather than by the index's order.
+ */
+async function withTies(limit: number, search: (fetch: number) => Promise<SearchHit[]>): Promise<SearchHit[]> {
+  let fetch = limit + 8;
+  while (true) {
+    const hits = (await search(fetch)).sort(compareHits);
+    if (hits.length < fetch || hits[limit - 1]!.score !== hits[hits.length - 1]!.score) return hits.slice(0, limit);
+    fetch *= 4;
+  }
+}
