@@ -7,6 +7,7 @@ export const entries = {
   testing: 'src/testing/index.ts',
   sqlite: 'src/adapters/sqlite/index.ts',
   openai: 'src/adapters/openai/index.ts',
+  lancedb: 'src/adapters/lancedb/index.ts',
 };
 
 export default defineConfig({
@@ -19,6 +20,6 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   // Native modules stay external and load lazily, when a store first opens.
-  external: ['better-sqlite3', 'sqlite-vec', 'openai'],
+  external: ['better-sqlite3', 'sqlite-vec', 'openai', '@lancedb/lancedb', 'apache-arrow'],
   treeshake: true,
 });
