@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { createLanceStore } from '../../src/adapters/lancedb/index.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
 import {
   createInMemoryStore,
@@ -48,6 +49,7 @@ export function freshPaths(name: string, extension = '.sqlite'): () => string {
 }
 
 const sqlitePath = freshPaths('store');
+const lancePath = freshPaths('lancedb', '');
 
 /**
  * Every store the store-matrix tests run on, for `describe.each(STORES)`. A new store joins
@@ -56,6 +58,7 @@ const sqlitePath = freshPaths('store');
 export const STORES: Array<[name: string, make: StoreFactory]> = [
   ['in-memory', () => createInMemoryStore()],
   ['sqlite', () => createSqliteStore({ path: sqlitePath() })],
+  ['lancedb', () => createLanceStore({ uri: lancePath() })],
 ];
 
 /** A fresh store from `make` and a client over it that logs nothing; `options` add to that or override it. */
