@@ -3,7 +3,8 @@ import { createLocalEmbedder } from './adapters/local-embedder/index.js';
 import { createSqliteStore } from './adapters/sqlite/index.js';
 import { createMemoryClient, type MemoryClient } from './core/client/memory-client.js';
 import type { MemoryOptions } from './core/client/memory-options.js';
-import { loadConfig } from './core/config/load-config.js';
+import { loadConfig, type MemoirConfig } from './core/config/load-config.js';
+import type { ProcedureOptions } from './core/procedures/procedure-options.js';
 import { createConsoleLogger } from './core/utils/runtime-defaults.js';
 
 // The zero-configuration path (no store given) takes its settings from loadConfig(): the
@@ -23,6 +24,20 @@ function withConfigDefaults(options: MemoryOptions | undefined): MemoryOptions |
     logger: createConsoleLogger(config.logLevel),
     ...given,
     capture: { enabled: config.captureEnabled, ...given.capture },
+    procedures: { ...procedureSettings(config), ...given.procedures },
+  };
+}
+
+/** The procedure options the config names (a reflection model name needs an adapter, so it is not one). */
+export function procedureSettings(config: MemoirConfig): ProcedureOptions {
+  return {
+    enabled: config.proceduresEnabled,
+    minToolCalls: config.proceduresMinToolCalls,
+    maxPerPrompt: config.proceduresMaxPerPrompt,
+    ...(config.proceduresSimilarityThreshold === null
+      ? {}
+      : { similarityThreshold: config.proceduresSimilarityThreshold }),
+    ...(config.proceduresUpdateThreshold === null ? {} : { updateThreshold: config.proceduresUpdateThreshold }),
   };
 }
 

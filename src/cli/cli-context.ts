@@ -9,7 +9,7 @@ import type { Scope } from '../core/spec/memory.js';
 import type { Logger, LogLevel } from '../core/spec/runtime.js';
 import type { MemoryStore, RecordedEmbedder } from '../core/spec/store.js';
 import { isLevelEnabled } from '../core/utils/runtime-defaults.js';
-import { createMemory } from '../create-memory.js';
+import { createMemory, procedureSettings } from '../create-memory.js';
 import {
   buildEmbedder,
   describeIdentity,
@@ -133,6 +133,7 @@ export function defaultClientFactory({
     maxSizeMb: config.maxSizeMb,
     ...(config.maxMemories === null ? {} : { maxMemories: config.maxMemories }),
     ...(scope ? { scope } : {}),
+    procedures: procedureSettings(config),
   });
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CaptureOptions } from '../capture/index.js';
+import { type ProcedureOptions, procedureOptionsSchema } from '../procedures/procedure-options.js';
 import { type RankingOptions, rankingOptionsSchema } from '../recall/recall-options.js';
 import { type ExtractionOptions, extractionOptionsSchema } from '../retain/conversation/extraction-options.js';
 import type { Embedder } from '../spec/embedder.js';
@@ -68,6 +69,8 @@ export const memoryOptionsSchema = z
       })
       .strict()
       .optional(),
+    /** Procedures learned from finished tasks (`memory.procedures`). */
+    procedures: procedureOptionsSchema.default(procedureOptionsSchema.parse({})),
     /** Auto-capture settings; checked in full by the capture module when the client is created. */
     capture: z.record(z.string(), z.unknown()).optional(),
     /** Concurrency of background work (access bookkeeping, `retainAsync`). Default 1. */
@@ -125,6 +128,11 @@ export interface MemoryOptions {
   extraction?: ExtractionOptions;
   /** Auto-capture of tool calls (`capture()`): opt-in with `{ enabled: true }`. */
   capture?: CaptureOptions;
+  /**
+   * Procedures learned from finished tasks (`memory.procedures`): the reflection model, the
+   * thresholds, and where the Markdown files go (default `<home>/procedures`).
+   */
+  procedures?: ProcedureOptions;
   /** Days `cleanup()` keeps memories; bookmarked and `manual_save` ones are always kept. Default 30. */
   retentionDays?: number;
   /** Storage quota `stats()` reports usage against, megabytes. Default 500. */

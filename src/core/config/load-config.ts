@@ -74,6 +74,31 @@ export interface MemoirConfig {
    * URL needs no key. Default `null`. Environment: `MEMOIR_EMBEDDER_API_KEY_ENV`.
    */
   embedderApiKeyEnv: string | null;
+  /**
+   * Learn procedures from finished tasks (the seed's `[procedures] enabled`). Default `true`.
+   * In the config file also `"procedures": { "enabled": … }`; environment `MEMOIR_PROCEDURES_ENABLED`.
+   */
+  proceduresEnabled: boolean;
+  /**
+   * Chat model name for reflections (`reflection_model`), e.g. `gpt-4o-mini`; `null` for the
+   * client's own model. Default `null`. Environment: `MEMOIR_PROCEDURES_REFLECTION_MODEL`.
+   */
+  proceduresReflectionModel: string | null;
+  /** Fewest tool calls worth reflecting on (`min_tool_calls`). Default 3. Environment: `MEMOIR_PROCEDURES_MIN_TOOL_CALLS`. */
+  proceduresMinToolCalls: number;
+  /**
+   * Least similarity for a procedure to go into a prompt (`similarity_threshold`), 0 to 1;
+   * `null` for the embedder's default (0.5 semantic, calibrated for the local one). Default `null`.
+   * Environment: `MEMOIR_PROCEDURES_SIMILARITY_THRESHOLD`.
+   */
+  proceduresSimilarityThreshold: number | null;
+  /**
+   * Least similarity at which a new procedure updates a stored one (`update_threshold`), 0 to 1;
+   * `null` for the embedder's default (0.7 semantic). Default `null`. Environment: `MEMOIR_PROCEDURES_UPDATE_THRESHOLD`.
+   */
+  proceduresUpdateThreshold: number | null;
+  /** Procedures put into one prompt (`max_per_prompt`). Default 2. Environment: `MEMOIR_PROCEDURES_MAX_PER_PROMPT`. */
+  proceduresMaxPerPrompt: number;
 }
 
 /** The embedder providers {@link MemoirConfig.embedderProvider} names. */
@@ -169,6 +194,12 @@ const settingSchemas = {
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
     .max(128)
     .nullable(),
+  proceduresEnabled: z.boolean(),
+  proceduresReflectionModel: z.string().trim().min(1).max(256).nullable(),
+  proceduresMinToolCalls: z.number().int().min(1).max(1000),
+  proceduresSimilarityThreshold: z.number().min(0).max(1).nullable(),
+  proceduresUpdateThreshold: z.number().min(0).max(1).nullable(),
+  proceduresMaxPerPrompt: z.number().int().min(1).max(50),
 } satisfies Record<Setting, z.ZodType>;
 
 const configSchema = z
@@ -187,6 +218,12 @@ const configSchema = z
     embedderBaseUrl: settingSchemas.embedderBaseUrl.default(null),
     embedderDimensions: settingSchemas.embedderDimensions.default(null),
     embedderApiKeyEnv: settingSchemas.embedderApiKeyEnv.default(null),
+    proceduresEnabled: settingSchemas.proceduresEnabled.default(true),
+    proceduresReflectionModel: settingSchemas.proceduresReflectionModel.default(null),
+    proceduresMinToolCalls: settingSchemas.proceduresMinToolCalls.default(3),
+    proceduresSimilarityThreshold: settingSchemas.proceduresSimilarityThreshold.default(null),
+    proceduresUpdateThreshold: settingSchemas.proceduresUpdateThreshold.default(null),
+    proceduresMaxPerPrompt: settingSchemas.proceduresMaxPerPrompt.default(2),
   })
   .strict();
 
@@ -221,6 +258,15 @@ const EXPECTATIONS: Record<Setting, { expects: string; example: string }> = {
     expects: 'the name of the environment variable holding the API key (never the key itself), or null',
     example: 'OPENAI_API_KEY',
   },
+  proceduresEnabled: { expects: 'true or false', example: 'true' },
+  proceduresReflectionModel: { expects: 'a chat model name, or null for the client’s model', example: 'gpt-4o-mini' },
+  proceduresMinToolCalls: { expects: 'a whole number from 1 to 1000', example: '3' },
+  proceduresSimilarityThreshold: {
+    expects: 'a number from 0 to 1, or null for the embedder’s default',
+    example: '0.5',
+  },
+  proceduresUpdateThreshold: { expects: 'a number from 0 to 1, or null for the embedder’s default', example: '0.7' },
+  proceduresMaxPerPrompt: { expects: 'a whole number from 1 to 50', example: '2' },
 };
 
 const NULLABLE: ReadonlySet<Setting> = new Set([
@@ -230,7 +276,13 @@ const NULLABLE: ReadonlySet<Setting> = new Set([
   'embedderBaseUrl',
   'embedderDimensions',
   'embedderApiKeyEnv',
+  'proceduresReflectionModel',
+  'proceduresSimilarityThreshold',
+  'proceduresUpdateThreshold',
 ]);
+
+/** Settings whose value is true or false. */
+const BOOLEAN: ReadonlySet<Setting> = new Set(['captureEnabled', 'proceduresEnabled']);
 
 /** Settings whose value is text, quoted in a JSON example and never parsed as a number. */
 const TEXT: ReadonlySet<Setting> = new Set([
@@ -240,6 +292,7 @@ const TEXT: ReadonlySet<Setting> = new Set([
   'embedderModel',
   'embedderBaseUrl',
   'embedderApiKeyEnv',
+  'proceduresReflectionModel',
 ]);
 
 /** A setting whose bad value may be a secret pasted in the wrong place: errors don't show it. */
@@ -309,7 +362,7 @@ function parseEnvValue(setting: Setting, raw: string): unknown {
   const text = raw.trim();
   if (setting === 'home') return text || undefined;
   if (text === '' || text.toLowerCase() === 'null') return NULLABLE.has(setting) ? null : text || undefined;
-  if (setting === 'captureEnabled') {
+  if (BOOLEAN.has(setting)) {
     const lower = text.toLowerCase();
     return TRUE.has(lower) ? true : FALSE.has(lower) ? false : raw;
   }
@@ -405,6 +458,39 @@ function readOverrideLayer(overrides: Partial<MemoirConfig> | undefined): Layer 
   return layer;
 }
 
+const PROCEDURE_KEYS: Record<string, Setting> = {
+  enabled: 'proceduresEnabled',
+  reflectionModel: 'proceduresReflectionModel',
+  minToolCalls: 'proceduresMinToolCalls',
+  similarityThreshold: 'proceduresSimilarityThreshold',
+  updateThreshold: 'proceduresUpdateThreshold',
+  maxPerPrompt: 'proceduresMaxPerPrompt',
+};
+
+/**
+ * The seed's `[procedures]` section, written as `"procedures": { "min_tool_calls": 3, … }`
+ * (snake_case as in the seed, or camelCase), becomes the flat `procedures*` settings.
+ */
+function withProcedureSection(record: Record<string, unknown>, path: string): Record<string, unknown> {
+  if (!Object.hasOwn(record, 'procedures')) return record;
+  const { procedures: section, ...rest } = record;
+  if (typeof section !== 'object' || section === null || Array.isArray(section)) {
+    throw new ConfigError(`"procedures" in file ${path} must be an object, e.g. {"min_tool_calls": 3}`, {
+      component: COMPONENT,
+      field: 'procedures',
+      suggestion:
+        'Write e.g. "procedures": {"enabled": true, "min_tool_calls": 3, "similarity_threshold": 0.5, "update_threshold": 0.7, "max_per_prompt": 2}.',
+    });
+  }
+  for (const [key, value] of Object.entries(section)) {
+    const camel = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    const setting = Object.hasOwn(PROCEDURE_KEYS, camel) ? PROCEDURE_KEYS[camel] : undefined;
+    if (setting === undefined) throw unknownKeysError([`procedures.${key}`], `file ${path}`, `procedures.${key}`);
+    rest[setting] = value;
+  }
+  return rest;
+}
+
 function readFileLayer(path: string, explicit: boolean): Layer {
   let text: string;
   try {
@@ -443,7 +529,7 @@ function readFileLayer(path: string, explicit: boolean): Layer {
       suggestion: 'Write an object, e.g. {"retentionDays": 30}.',
     });
   }
-  const record = data as Record<string, unknown>;
+  const record = withProcedureSection(data as Record<string, unknown>, path);
   const unknown = Object.keys(record).filter((key) => !Object.hasOwn(settingSchemas, key));
   if (unknown.length > 0) throw unknownKeysError(unknown, `file ${path}`, unknown[0]!);
   const layer: Layer = {};

@@ -1,5 +1,6 @@
 import type { MemoirError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
+import type { Procedure } from '../spec/records.js';
 
 /**
  * Why something was not stored: `duplicate` (identical, or judged a duplicate by the
@@ -70,6 +71,36 @@ export interface BackgroundErrorEvent {
 }
 
 /**
+ * Payload of `procedure:updated`: a learned procedure was merged into a similar stored one.
+ *
+ * @group Events
+ */
+export interface ProcedureUpdatedEvent {
+  /** The procedure as written now. */
+  procedure: Procedure;
+  /** The version it replaced (kept under `.history/` beside the file). */
+  previous: Procedure;
+  /** Absolute path of its file. */
+  file: string;
+  /** Similarity of the new draft to the stored procedure (1 for `save` of an existing id). */
+  similarity: number;
+}
+
+/**
+ * Payload of `procedure:failed`: a reflection produced no procedure.
+ *
+ * @group Events
+ */
+export interface ProcedureFailedEvent {
+  /** Why, e.g. the model's last validation error. */
+  reason: string;
+  /** The task as `learn` received it (validated), so the host can keep or retry it. */
+  input: unknown;
+  /** The episode memory that keeps the task, or null when none could be stored. */
+  episodeId: string | null;
+}
+
+/**
  * Events a memory client emits, with their listener signatures.
  *
  * @group Events
@@ -104,6 +135,24 @@ export interface MemoirEvents {
   'memory:invalidated': (event: { memory: Memory; reason: string }) => void;
   /** A recall finished. */
   recall: (event: RecallEvent) => void;
+  /** A procedure file was written for a newly learned (or saved) procedure. */
+  'procedure:created': (event: {
+    /** The procedure. */
+    procedure: Procedure;
+    /** Absolute path of its file. */
+    file: string;
+  }) => void;
+  /** A procedure file was rewritten with a merged or saved version. */
+  'procedure:updated': (event: ProcedureUpdatedEvent) => void;
+  /** A reflection produced no procedure; the task was kept as an episode. */
+  'procedure:failed': (event: ProcedureFailedEvent) => void;
+  /** A procedure file is not readable (e.g. broken YAML); it is left untouched and skipped until fixed. */
+  'procedure:invalid': (event: {
+    /** Absolute path of the file. */
+    file: string;
+    /** What is wrong. */
+    reason: string;
+  }) => void;
   /** Background work failed; the agent's call was not affected. */
   error: (event: BackgroundErrorEvent) => void;
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { EventEmitter } from 'eventemitter3';
 import PQueue from 'p-queue';
 import type { Embedder } from '../spec/embedder.js';
@@ -29,6 +30,8 @@ export interface EngineOptions {
   backupDirectory?: string;
   /** Where attachments go. Default `<home>/attachments`. */
   attachmentDirectory?: string;
+  /** Where procedure files go. Default `<home>/procedures`. */
+  procedureDirectory?: string;
   /** The client's scope. */
   scope?: Scope;
   /** The session new memories go to; `'auto'` generates one. */
@@ -143,6 +146,13 @@ export interface MemoryEngine {
   backupDirectory(): string;
   /** Directory of attachments (resolved on first use). */
   attachmentDirectory(): string;
+  /**
+   * Directory of procedure files: `procedureDirectory`, else `<home>/procedures`; undefined
+   * when neither was given (a client over a given store writes no files unless told where).
+   */
+  procedureDirectory(): string | undefined;
+  /** `model` bounded like {@link MemoryEngine.languageModel}: aborted by close, rejected after `providerTimeoutMs`. */
+  boundModel(model: LanguageModel): LanguageModel;
   /** Run `hook` when the client closes, before the queue drains (e.g. to stop timers). */
   onClose(hook: () => void): void;
   /**
@@ -328,6 +338,9 @@ export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefa
       attachmentDirectory ??= settings.attachmentDirectory ?? defaults.attachmentDirectory({ home: settings.home });
       return attachmentDirectory;
     },
+    procedureDirectory: () =>
+      settings.procedureDirectory ?? (settings.home === undefined ? undefined : join(settings.home, 'procedures')),
+    boundModel: (model) => bounds.model(model),
     onClose(hook) {
       closeHooks.push(hook);
     },

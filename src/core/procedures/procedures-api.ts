@@ -11,6 +11,8 @@ import {
   detectWorkflows,
   storeWorkflows,
 } from './detect-workflows.js';
+import { createProcedureLibraryApi, type ProcedureLibraryApi } from './procedure-library-api.js';
+import { type ParsedProcedureOptions, procedureOptionsSchema } from './procedure-options.js';
 import { type Suggestion, suggest } from './suggest.js';
 import { type ActionWarning, type PlannedAction, warn } from './warn.js';
 import { workflowFromSession } from './workflow-from-session.js';
@@ -34,12 +36,22 @@ export interface ProceduresApi {
   warn(action: PlannedAction): Promise<ActionWarning>;
   /** Success rates per tool, with the high- and low-success ones named. */
   analyzePatterns(options?: Omit<AnalyzePatternsOptions, 'scope'>): Promise<PatternAnalysis>;
+  /** Procedures learned from finished tasks, kept as Markdown files: learn, find, format, track use. */
+  readonly procedures: ProcedureLibraryApi;
 }
 
-/** The procedures feature over an engine; detected workflows are stored through `retain`. */
-export function createProceduresApi(engine: MemoryEngine, retain: Pick<RetainApi, 'retain'>): ProceduresApi {
+/**
+ * The procedures feature over an engine; detected workflows and the tasks of failed
+ * reflections are stored through `retain`.
+ */
+export function createProceduresApi(
+  engine: MemoryEngine,
+  retain: Pick<RetainApi, 'retain'>,
+  procedureOptions: ParsedProcedureOptions = procedureOptionsSchema.parse({}),
+): ProceduresApi {
   const { store } = engine;
   const scoped = () => (engine.scope ? { scope: engine.scope } : {});
+  const procedures = createProcedureLibraryApi(engine, { options: procedureOptions, retain });
 
   return {
     async detectWorkflows(options) {
@@ -53,6 +65,8 @@ export function createProceduresApi(engine: MemoryEngine, retain: Pick<RetainApi
       const name = parseInput(z.string().trim().min(1).max(200), nameInput, 'createWorkflowFromSession', 'name');
       await engine.ready('createWorkflowFromSession');
       const procedure = await workflowFromSession(store, sessionId, name, { now: engine.clock.now(), ...scoped() });
+      // With a procedure directory the workflow becomes a file like every procedure; without one it stays a record.
+      if (engine.procedureDirectory() !== undefined) return procedures.save(procedure);
       await store.procedures.upsert([procedure]);
       return procedure;
     },
@@ -68,5 +82,6 @@ export function createProceduresApi(engine: MemoryEngine, retain: Pick<RetainApi
       await engine.ready('analyzePatterns');
       return analyzePatterns(store, { ...options, ...scoped() });
     },
+    procedures,
   };
 }

@@ -1,0 +1,504 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import type { ProcedureOutput } from '../prompts/procedure-prompt.js';
+import type { RetainApi } from '../retain/retain-api.js';
+import { scopeMatches } from '../search/memory-filter.js';
+import { scopeForWrite } from '../search/scope-boundary.js';
+import { cosineSimilarity } from '../search/vector-math.js';
+import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
+import type { LanguageModel } from '../spec/language-model.js';
+import type { Procedure } from '../spec/records.js';
+import { parseInput } from '../utils/validate.js';
+import { type FormatProceduresOptions, formatProcedures } from './format-procedures.js';
+import {
+  fileOf,
+  keepHistory,
+  readProcedureFile,
+  removeProcedureFile,
+  withDirectoryLock,
+  writeFileAtomic,
+} from './procedure-directory.js';
+import {
+  isSlug,
+  ProcedureFileError,
+  parseProcedureFile,
+  renderProcedureFile,
+  rewriteCounters,
+  sha256,
+  slugify,
+} from './procedure-file.js';
+import {
+  type BrokenProcedureFile,
+  embeddedTexts,
+  type IndexedProcedure,
+  type IndexState,
+  syncIndex,
+} from './procedure-index.js';
+import {
+  type FindProceduresOptions,
+  type FoundProcedure,
+  findOptionsSchema,
+  type LearnResult,
+  type ParsedTaskTrace,
+  type ProcedureInput,
+  procedureInputSchema,
+  type ReflectCheck,
+  reflectCheckSchema,
+  type TaskTrace,
+  taskTraceSchema,
+} from './procedure-inputs.js';
+import {
+  deterministicDraft,
+  draftOf,
+  mergeDrafts,
+  reflectOnTask,
+  transcriptOf,
+  withRequestTrigger,
+} from './procedure-learning.js';
+import { type ParsedProcedureOptions, resolveProcedureThresholds } from './procedure-options.js';
+
+/**
+ * Procedures learned from finished tasks, kept as Markdown files a person can edit
+ * (`$MEMOIR_HOME/procedures/<slug>.md`): after a task with enough tool calls the agent
+ * reflects in the background and saves a reusable procedure; on a similar request the best
+ * matches go into the prompt. The files are the source of truth; the store keeps their
+ * embeddings. Every method sees hand edits: a changed file is re-read (and re-embedded when
+ * its title or triggers changed), and a file that does not parse is reported and left alone.
+ *
+ * @example
+ * ```ts
+ * const found = await memory.procedures.findRelevant(request);
+ * const answer = await runAgent(`${memory.procedures.formatProcedures(found)}\n\n${request}`);
+ * for (const { procedure } of found) await memory.procedures.recordUse(procedure.id, { success: answer.ok });
+ * await memory.procedures.learn({ request, toolCalls: answer.toolCalls, narration: answer.narration, response: answer.text });
+ * ```
+ *
+ * @group Procedures
+ */
+export interface ProcedureLibraryApi {
+  /** The directory of the procedure files (absolute). */
+  directory(): string;
+  /**
+   * True when a finished task is worth reflecting on: learning is enabled, at least
+   * `minToolCalls` (default 3) tools ran, and the task did not fail.
+   */
+  shouldReflect(task: ReflectCheck): boolean;
+  /**
+   * When {@link shouldReflect}, queue a reflection on the task and resolve at once. In the
+   * background the reflection model writes a procedure (zod-checked, repaired, retried once);
+   * when a stored one is at least `updateThreshold` similar it is merged into that one (the
+   * earlier version kept under `.history/`), otherwise a new file is written and
+   * "Created procedure: <file>" logged. Without any model the task's tool calls become the
+   * steps. Failures never throw: a reply that stays unusable writes no file, emits
+   * `procedure:failed` and keeps the task as an episode memory.
+   */
+  learn(task: TaskTrace): Promise<LearnResult>;
+  /**
+   * The procedures closest to a request, best first: at most `topK` (default `maxPerPrompt`,
+   * 2) with a similarity of at least `threshold` (default `similarityThreshold`).
+   */
+  findRelevant(query: string, options?: FindProceduresOptions): Promise<FoundProcedure[]>;
+  /** The "Relevant Procedures" prompt section for what `findRelevant` found, escaped as untrusted data. */
+  formatProcedures(found: ReadonlyArray<Procedure | FoundProcedure>, options?: FormatProceduresOptions): string;
+  /**
+   * Record that a procedure was followed: adds 1 to `success_count` (or to `failure_count`)
+   * and sets `last_used`, rewriting only those front-matter keys. Rejects with a
+   * NotFoundError for an unknown id.
+   */
+  recordUse(id: string, outcome: { success: boolean }): Promise<Procedure>;
+  /** Procedures not used (nor created) for `days` (default `staleAfterDays`, 90), oldest first: candidates for review. */
+  stale(options?: { days?: number }): Promise<Procedure[]>;
+  /**
+   * Write a procedure file (source `manual` unless given). With an existing id it replaces
+   * that file, keeping the earlier version under `.history/`; without an id the slug of the
+   * title names a new file.
+   */
+  save(procedure: ProcedureInput): Promise<Procedure>;
+  /** The procedure of `<id>.md`, or null. */
+  get(id: string): Promise<Procedure | null>;
+  /** Every readable procedure of the client's scope, by id. */
+  list(): Promise<Procedure[]>;
+  /** Delete a procedure file (a copy stays under `.history/`) and its embeddings; false when there was none. */
+  delete(id: string): Promise<boolean>;
+  /** Files in the directory that are not readable procedures, with the reason; they are left untouched. */
+  invalidFiles(): Promise<BrokenProcedureFile[]>;
+}
+
+/** What the procedure library is built from. */
+export interface ProcedureLibrarySettings {
+  /** Parsed `procedures` options. */
+  options: ParsedProcedureOptions;
+  /** Keeps a task as an episode when its reflection fails. */
+  retain: Pick<RetainApi, 'retain'>;
+}
+
+const COMPONENT = 'procedures';
+const DAY_MS = 86_400_000;
+// Attempts at merging into a file that keeps changing under us; the last one merges without the model, under the lock.
+const MERGE_ATTEMPTS = 3;
+
+const slugSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine(isSlug, 'expected a procedure id: the file name without .md (letters, digits, ".", "_", "-")');
+const querySchema = z.string().trim().min(1, 'expected a non-empty request').max(20_000);
+const outcomeSchema = z.object({ success: z.boolean() }).strict();
+const staleSchema = z.object({ days: z.number().positive().max(100_000).optional() }).strict();
+
+function bestSimilarity(query: Float32Array, vectors: readonly Float32Array[]): number {
+  let best = -1;
+  for (const vector of vectors) best = Math.max(best, cosineSimilarity(query, vector));
+  return best;
+}
+
+/** The procedure library over an engine. */
+export function createProcedureLibraryApi(
+  engine: MemoryEngine,
+  settings: ProcedureLibrarySettings,
+): ProcedureLibraryApi {
+  const { options } = settings;
+  let directory: string | undefined;
+  const dir = () => {
+    const configured = engine.procedureDirectory();
+    if (configured === undefined) {
+      throw new ConfigError('no directory for procedure files', {
+        component: COMPONENT,
+        field: 'procedures.directory',
+        suggestion:
+          'Pass createMemory({ home }) (files go to <home>/procedures) or createMemory({ procedures: { directory } }).',
+      });
+    }
+    directory ??= resolve(configured);
+    return directory;
+  };
+  let reflectionModel: LanguageModel | undefined;
+  const model = (): LanguageModel | undefined => {
+    if (!options.reflectionModel) return engine.languageModel;
+    reflectionModel ??= engine.boundModel(options.reflectionModel);
+    return reflectionModel;
+  };
+  const thresholds = () => resolveProcedureThresholds(options, engine.embedder);
+  const embed = (texts: readonly string[]) => engine.embed(texts, COMPONENT);
+  // Booting a client with a home creates the directory, as Subrosa's boot creates its table.
+  engine.onOpen(() => {
+    const configured = engine.procedureDirectory();
+    if (configured !== undefined) mkdirSync(configured, { recursive: true });
+  });
+  // A broken file is reported once per content, not on every read.
+  const reported = new Map<string, string>();
+
+  async function sync(only?: readonly string[]): Promise<IndexState> {
+    await engine.ready(COMPONENT);
+    const state = await syncIndex(
+      { store: engine.store, directory: dir(), scope: engine.scope, embedderId: engine.embedder.id, embed },
+      only,
+    );
+    for (const broken of state.broken) {
+      if (reported.get(broken.file) === broken.sha256) continue;
+      reported.set(broken.file, broken.sha256);
+      engine.logger.log(
+        'warn',
+        `procedure file ${broken.file} is not readable and was left as it is: ${broken.reason}`,
+      );
+      engine.emit('procedure:invalid', { file: broken.file, reason: broken.reason });
+    }
+    return state;
+  }
+
+  async function indexedOne(slug: string): Promise<IndexedProcedure | undefined> {
+    const state = await sync([slug]);
+    return state.procedures.find((entry) => entry.procedure.id === slug);
+  }
+
+  async function freeSlug(title: string): Promise<string> {
+    const base = slugify(title);
+    for (let n = 1; ; n++) {
+      const slug = n === 1 ? base : `${base}-${n}`;
+      if (!(await readProcedureFile(dir(), slug))) return slug;
+    }
+  }
+
+  async function writeProcedure(procedure: Procedure, extraSections = ''): Promise<IndexedProcedure> {
+    await writeFileAtomic(fileOf(dir(), procedure.id), renderProcedureFile(procedure, extraSections));
+    const indexed = await indexedOne(procedure.id);
+    if (!indexed) throw new ProcedureFileError(`${fileOf(dir(), procedure.id)} was written but does not read back`);
+    return indexed;
+  }
+
+  function newProcedure(slug: string, draft: ProcedureOutput, source: Procedure['source']): Procedure {
+    const now = engine.nowIso();
+    return {
+      id: slug,
+      ...draft,
+      successCount: 1,
+      failureCount: 0,
+      lastUsedAt: now,
+      source,
+      videoEvidence: [],
+      scope: engine.scope ?? {},
+      createdAt: now,
+      updatedAt: now,
+      metadata: {},
+    };
+  }
+
+  /** Replace a stored procedure's text parts with a merged draft, keeping its counters and history. */
+  async function replaceWithMerge(existing: IndexedProcedure, draft: ProcedureOutput, similarity: number) {
+    const now = engine.nowIso();
+    const history = await keepHistory(dir(), existing.procedure.id, now);
+    const merged: Procedure = { ...existing.procedure, ...draft, updatedAt: now };
+    const indexed = await writeProcedure(merged, existing.extraSections);
+    engine.logger.log('info', `Updated procedure: ${indexed.file}`, { similarity, history });
+    engine.emit('procedure:updated', {
+      procedure: indexed.procedure,
+      previous: existing.procedure,
+      file: indexed.file,
+      similarity,
+    });
+  }
+
+  /**
+   * Store a learned draft: merge it into the most similar procedure of the scope when that one
+   * reaches `updateThreshold`, else create a file. Deciding and writing happen under the
+   * directory lock, so two reflections on similar tasks make one procedure; the model merge
+   * runs outside it, and is redone when the file changed meanwhile (a hand edit is never
+   * overwritten by a merge of the version before it).
+   */
+  async function commitDraft(draft: ProcedureOutput, source: Procedure['source']): Promise<void> {
+    await sync();
+    const [combined] = await embed(embeddedTexts(draft).slice(0, 1));
+    for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
+      const last = attempt === MERGE_ATTEMPTS;
+      const target = await withDirectoryLock(dir(), async () => {
+        const state = await sync();
+        let best: { entry: IndexedProcedure; similarity: number } | undefined;
+        for (const entry of state.procedures) {
+          const similarity = entry.vectors[0] ? cosineSimilarity(combined!, entry.vectors[0]) : -1;
+          if (!best || similarity > best.similarity) best = { entry, similarity };
+        }
+        if (best && best.similarity >= thresholds().update) {
+          if (!last) return best;
+          // The file kept changing: merge without the model, here, where nothing can change it.
+          await replaceWithMerge(
+            best.entry,
+            (await mergeDrafts(undefined, draftOf(best.entry.procedure), draft)).draft,
+            best.similarity,
+          );
+          return null;
+        }
+        const indexed = await writeProcedure(newProcedure(await freeSlug(draft.title), draft, source));
+        engine.logger.log('info', `Created procedure: ${indexed.file}`);
+        engine.emit('procedure:created', { procedure: indexed.procedure, file: indexed.file });
+        return null;
+      });
+      if (!target) return;
+      const merge = await mergeDrafts(model(), draftOf(target.entry.procedure), draft);
+      if (merge.error) engine.logger.log('warn', `procedure merge fell back to a union of both: ${merge.error}`);
+      const done = await withDirectoryLock(dir(), async () => {
+        const current = await readProcedureFile(dir(), target.entry.procedure.id);
+        if (!current || sha256(current.text) !== sha256(target.entry.text)) return false;
+        await replaceWithMerge(target.entry, merge.draft, target.similarity);
+        return true;
+      });
+      if (done) return;
+    }
+  }
+
+  async function keepTaskAsEpisode(task: ParsedTaskTrace, reason: string): Promise<void> {
+    engine.logger.log('warn', `procedure reflection failed, no procedure written: ${reason}`);
+    const stored = await settings.retain.retain({
+      content: transcriptOf(task),
+      kind: 'experience',
+      category: 'events',
+      metadata: { episode: true, reason: `procedure reflection failed: ${reason}`, procedureReflection: true },
+    });
+    engine.emit('procedure:failed', { reason, input: task, episodeId: stored.ids[0] ?? null });
+  }
+
+  async function learnInBackground(task: ParsedTaskTrace): Promise<void> {
+    const reflector = model();
+    let draft: ProcedureOutput;
+    if (reflector) {
+      const reflection = await reflectOnTask(reflector, task);
+      if (!reflection.ok) return keepTaskAsEpisode(task, reflection.error);
+      draft = reflection.draft;
+    } else {
+      draft = deterministicDraft(task);
+    }
+    await commitDraft(withRequestTrigger(draft, task.request), 'reflection');
+  }
+
+  /** The file of `slug` when it belongs to the client's scope; a NotFoundError otherwise. */
+  async function ownFile(slug: string, component: string) {
+    const snapshot = await readProcedureFile(dir(), slug);
+    const notFound = () =>
+      new NotFoundError('procedure', slug, {
+        component,
+        suggestion: `List the procedures with memory.procedures.list() or \`memoir procedures list\`; files live in ${dir()}.`,
+      });
+    if (!snapshot) throw notFound();
+    let parsed: ReturnType<typeof parseProcedureFile>;
+    try {
+      parsed = parseProcedureFile(snapshot.text, slug, snapshot.modifiedAt);
+    } catch (error) {
+      throw new ValidationError(
+        [{ field: 'id', message: `${snapshot.path} is not a readable procedure: ${(error as Error).message}` }],
+        {
+          component,
+          suggestion: 'Fix the file by hand (memoir never rewrites a file it cannot read).',
+        },
+      );
+    }
+    // Another tenant's procedure is reported exactly as a missing one.
+    if (!scopeMatches(parsed.procedure.scope, engine.scope)) throw notFound();
+    return { snapshot, parsed };
+  }
+
+  const api: ProcedureLibraryApi = {
+    directory: dir,
+
+    shouldReflect(task) {
+      const parsed = parseInput(reflectCheckSchema, task, 'procedures.shouldReflect', 'task');
+      const count = typeof parsed.toolCalls === 'number' ? parsed.toolCalls : parsed.toolCalls.length;
+      const failed = (parsed.error !== undefined && parsed.error !== null) || parsed.success === false;
+      return options.enabled && count >= options.minToolCalls && !failed;
+    },
+
+    async learn(task) {
+      const parsed = parseInput(taskTraceSchema, task, 'procedures.learn', 'task');
+      engine.assertOpen('procedures.learn');
+      if (!options.enabled)
+        return { scheduled: false, reason: 'procedure learning is disabled (procedures.enabled: false)' };
+      if (!api.shouldReflect(parsed)) {
+        const reason =
+          parsed.toolCalls.length < options.minToolCalls
+            ? `${parsed.toolCalls.length} tool call(s); reflection needs at least ${options.minToolCalls}`
+            : 'the task failed';
+        engine.logger.log('debug', `no reflection: ${reason}`);
+        return { scheduled: false, reason };
+      }
+      engine.background('learnProcedure', () => learnInBackground(parsed), parsed);
+      return { scheduled: true, reason: null };
+    },
+
+    async findRelevant(query, findOptions) {
+      const text = parseInput(querySchema, query, 'procedures.findRelevant', 'query');
+      const parsed = parseInput(findOptionsSchema, findOptions ?? {}, 'procedures.findRelevant', 'options');
+      const topK = parsed.topK ?? options.maxPerPrompt;
+      const threshold = parsed.threshold ?? thresholds().similarity;
+      const state = await sync();
+      if (state.procedures.length === 0) return [];
+      const [vector] = await embed([text]);
+      const found = state.procedures
+        .map((entry) => ({
+          procedure: entry.procedure,
+          file: entry.file,
+          similarity: bestSimilarity(vector!, entry.vectors),
+        }))
+        .filter((entry) => entry.similarity >= threshold)
+        .sort((a, b) => b.similarity - a.similarity || a.procedure.id.localeCompare(b.procedure.id))
+        .slice(0, topK);
+      for (const entry of found) {
+        engine.logger.log('info', `Relevant procedure: ${entry.file} (similarity ${entry.similarity.toFixed(2)})`);
+      }
+      return found;
+    },
+
+    formatProcedures: (found, formatOptions) => formatProcedures(found, formatOptions),
+
+    async recordUse(id, outcome) {
+      const slug = parseInput(slugSchema, id, 'procedures.recordUse', 'id');
+      const { success } = parseInput(outcomeSchema, outcome, 'procedures.recordUse', 'outcome');
+      await engine.ready(COMPONENT);
+      return withDirectoryLock(dir(), async () => {
+        const { snapshot, parsed } = await ownFile(slug, 'procedures.recordUse');
+        const before = parsed.procedure;
+        const counters = {
+          successCount: before.successCount + (success ? 1 : 0),
+          failureCount: before.failureCount + (success ? 0 : 1),
+          lastUsedAt: engine.nowIso(),
+        };
+        await writeFileAtomic(snapshot.path, rewriteCounters(snapshot.text, counters));
+        const indexed = await indexedOne(slug);
+        return indexed?.procedure ?? { ...before, ...counters };
+      });
+    },
+
+    async stale(staleOptions) {
+      const parsed = parseInput(staleSchema, staleOptions ?? {}, 'procedures.stale', 'options');
+      const cutoff = engine.clock.now() - (parsed.days ?? options.staleAfterDays) * DAY_MS;
+      const lastUse = (procedure: Procedure) => Date.parse(procedure.lastUsedAt ?? procedure.createdAt);
+      const state = await sync();
+      return state.procedures
+        .map((entry) => entry.procedure)
+        .filter((procedure) => lastUse(procedure) < cutoff)
+        .sort((a, b) => lastUse(a) - lastUse(b) || a.id.localeCompare(b.id));
+    },
+
+    async save(input) {
+      const parsed = parseInput(procedureInputSchema, input, 'procedures.save', 'procedure');
+      const scope = scopeForWrite(engine.scope, parsed.scope, 'procedure.scope', 'procedures.save');
+      await engine.ready(COMPONENT);
+      return withDirectoryLock(dir(), async () => {
+        const now = engine.nowIso();
+        const existing = parsed.id ? await readProcedureFile(dir(), parsed.id) : null;
+        let previous: ReturnType<typeof parseProcedureFile> | undefined;
+        if (existing && parsed.id) {
+          previous = (await ownFile(parsed.id, 'procedures.save')).parsed;
+          await keepHistory(dir(), parsed.id, now);
+        }
+        const { id, createdAt, ...fields } = parsed;
+        const procedure: Procedure = {
+          ...fields,
+          id: id ?? (await freeSlug(parsed.title)),
+          scope,
+          createdAt: createdAt ?? previous?.procedure.createdAt ?? now,
+          updatedAt: now,
+        };
+        const indexed = await writeProcedure(procedure, previous?.extraSections);
+        if (previous) {
+          engine.emit('procedure:updated', {
+            procedure: indexed.procedure,
+            previous: previous.procedure,
+            file: indexed.file,
+            similarity: 1,
+          });
+        } else {
+          engine.emit('procedure:created', { procedure: indexed.procedure, file: indexed.file });
+        }
+        return indexed.procedure;
+      });
+    },
+
+    async get(id) {
+      const slug = parseInput(slugSchema, id, 'procedures.get', 'id');
+      return (await indexedOne(slug))?.procedure ?? null;
+    },
+
+    async list() {
+      return (await sync()).procedures.map((entry) => entry.procedure);
+    },
+
+    async delete(id) {
+      const slug = parseInput(slugSchema, id, 'procedures.delete', 'id');
+      await engine.ready(COMPONENT);
+      return withDirectoryLock(dir(), async () => {
+        const snapshot = await readProcedureFile(dir(), slug);
+        if (!snapshot) return false;
+        await ownFile(slug, 'procedures.delete');
+        await keepHistory(dir(), slug, engine.nowIso());
+        await removeProcedureFile(dir(), slug);
+        await engine.store.procedures.delete([slug]);
+        return true;
+      });
+    },
+
+    async invalidFiles() {
+      return (await sync()).broken;
+    },
+  };
+  return api;
+}
