@@ -56,8 +56,9 @@ export interface MemoryClient
  */
 export function createMemoryClient(options: MemoryOptions | undefined, defaults: EngineDefaults): MemoryClient {
   const settings = parseMemoryOptions(options);
-  const engine = createMemoryEngine(settings, defaults);
+  const engine = createMemoryEngine({ ...settings, procedureDirectory: settings.procedures.directory }, defaults);
   const retain = createRetainApi(engine, { extraction: settings.extraction, maxMemories: settings.maxMemories });
+  const procedures = createProceduresApi(engine, retain, settings.procedures);
   // Every async call is tracked, so close() lets calls already started finish.
   const track = <T extends object>(api: T, methods: Parameters<typeof trackCalls<T>>[2]) =>
     trackCalls(engine, api, methods);
@@ -70,12 +71,17 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...track(createMemoriesApi(engine), ['get', 'list', 'update', 'forget', 'invalidate']),
     ...track(createSessionsApi(engine), ['resumeSession', 'listSessions', 'deleteSession']),
     ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
-    ...track(createProceduresApi(engine, retain), [
-      'detectWorkflows',
-      'createWorkflowFromSession',
-      'suggest',
-      'warn',
-      'analyzePatterns',
+    ...track(procedures, ['detectWorkflows', 'createWorkflowFromSession', 'suggest', 'warn', 'analyzePatterns']),
+    procedures: track(procedures.procedures, [
+      'learn',
+      'findRelevant',
+      'recordUse',
+      'stale',
+      'save',
+      'get',
+      'list',
+      'delete',
+      'invalidFiles',
     ]),
     ...track(createStatsApi(engine, { maxSizeMb: settings.maxSizeMb }), ['stats']),
     ...track(createMaintenanceApi(engine, { retentionDays: settings.retentionDays, schedule: settings.schedule }), [
