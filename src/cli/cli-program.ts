@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerBackupCommands } from './cli-commands-backup.js';
 import { registerDoctorCommands } from './cli-commands-doctor.js';
 import { registerMemoryCommands } from './cli-commands-memory.js';
+import { registerProcedureCommands } from './cli-commands-procedures.js';
 import { registerTransferCommands } from './cli-commands-transfer.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
 import { nonEmpty } from './cli-options.js';
@@ -53,5 +54,6 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
   registerTransferCommands(program, context);
   registerBackupCommands(program, context);
   registerDoctorCommands(program, context);
+  registerProcedureCommands(program, context);
   return program;
 }
