@@ -1,4 +1,6 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { readProcedureFiles } from '../procedures/procedure-directory.js';
+import { ProcedureFileError, parseProcedureFile } from '../procedures/procedure-file.js';
 import { MemoirError } from '../spec/errors.js';
 import { type BackupListing, listBackups } from './backup/index.js';
 
@@ -31,6 +33,20 @@ export interface DoctorReport {
     count: number;
     /** The newest, or null when there is none. */
     newest: BackupListing | null;
+  };
+  /** The procedure files: how many, and the ones that are not readable (left untouched until a person fixes them). */
+  procedures: {
+    /** Their directory, or null when the client has none (no home given). */
+    directory: string | null;
+    /** Readable procedure files. */
+    count: number;
+    /** Files that do not parse, with the reason. */
+    invalid: Array<{
+      /** Absolute path. */
+      file: string;
+      /** What is wrong. */
+      reason: string;
+    }>;
   };
 }
 
@@ -65,6 +81,20 @@ async function probe(engine: MemoryEngine): Promise<Pick<DoctorReport, 'ok' | 'p
   }
 }
 
+async function checkProcedureFiles(directory: string | undefined): Promise<DoctorReport['procedures']> {
+  if (directory === undefined) return { directory: null, count: 0, invalid: [] };
+  const files = await readProcedureFiles(directory).catch(() => []);
+  const invalid: DoctorReport['procedures']['invalid'] = [];
+  for (const file of files) {
+    try {
+      parseProcedureFile(file.text, file.slug, file.modifiedAt);
+    } catch (error) {
+      invalid.push({ file: file.path, reason: error instanceof ProcedureFileError ? error.message : String(error) });
+    }
+  }
+  return { directory, count: files.length - invalid.length, invalid };
+}
+
 /** The doctor feature over an engine: the store's own check when it has one, else an open-and-count probe. */
 export function createDoctorApi(engine: MemoryEngine): DoctorApi {
   return {
@@ -83,6 +113,7 @@ export function createDoctorApi(engine: MemoryEngine): DoctorApi {
         ...verdict,
         details: checked?.details ?? {},
         backups: { directory, count: backups.length, newest: backups[0] ?? null },
+        procedures: await checkProcedureFiles(engine.procedureDirectory()),
       };
     },
   };

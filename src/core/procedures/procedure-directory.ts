@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 // The procedure directory is shared: by the background queue, by other clients in this
@@ -77,12 +77,17 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   }
 }
 
-/** Keep the current version of a file as `.history/<slug>/<stamp>.md` before it is replaced. */
+/**
+ * Keep the current version of a file as `.history/<slug>/<stamp>-<hash>.md` before it is
+ * replaced; the content hash keeps two versions of one instant apart.
+ */
 export async function keepHistory(directory: string, slug: string, stamp: string): Promise<string> {
   const folder = join(directory, HISTORY_FOLDER, slug);
   await mkdir(folder, { recursive: true });
-  const target = join(folder, `${stamp.replace(/[:.]/g, '-')}.md`);
-  await copyFile(fileOf(directory, slug), target);
+  const text = await readFile(fileOf(directory, slug), 'utf8');
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 8);
+  const target = join(folder, `${stamp.replace(/[:.]/g, '-')}-${hash}.md`);
+  await writeFileAtomic(target, text);
   return target;
 }
 

@@ -164,5 +164,6 @@ export async function syncIndex(context: IndexContext, only?: readonly string[])
     .map((record) => record.id);
   if (changed.length > 0) await context.store.procedures.upsert(changed);
   if (gone.length > 0) await context.store.procedures.delete(gone);
+  procedures.sort((a, b) => (a.procedure.id < b.procedure.id ? -1 : a.procedure.id > b.procedure.id ? 1 : 0));
   return { procedures, broken };
 }

@@ -66,7 +66,10 @@ export function createProceduresApi(
       await engine.ready('createWorkflowFromSession');
       const procedure = await workflowFromSession(store, sessionId, name, { now: engine.clock.now(), ...scoped() });
       // With a procedure directory the workflow becomes a file like every procedure; without one it stays a record.
-      if (engine.procedureDirectory() !== undefined) return procedures.save(procedure);
+      if (engine.procedureDirectory() !== undefined) {
+        const { updatedAt: _written, ...input } = procedure;
+        return procedures.save(input);
+      }
       await store.procedures.upsert([procedure]);
       return procedure;
     },
