@@ -46,21 +46,33 @@ export async function buildVectorIndex(
  */
 export class LanceMaintenance {
   #pending = 0;
+  #commits = 0;
+  readonly #dirty = new Set<string>();
   #job: Promise<void> | null = null;
 
   constructor(
     private readonly libraries: () => LanceLibraries,
-    private readonly table: () => Promise<LanceTable>,
+    private readonly table: (name: string) => Promise<LanceTable>,
+    private readonly memoriesTable: string,
     private readonly settings: LanceIndexSettings,
     private readonly dimensions: () => number | null,
     private readonly logger: Logger,
   ) {}
 
-  /** Count `rows` written; starts a job when enough have been, if background work is on. */
-  noteWrites(rows: number): void {
+  /**
+   * Count one commit of `rows` rows; starts a job when enough rows or commits have piled up,
+   * if background work is on. Every commit adds a fragment, and a read visits each fragment
+   * (200 one-row fragments make a lookup by id ~40× slower), so many small writes need
+   * compacting as much as many rows need indexing.
+   */
+  noteWrites(table: string, rows: number): void {
+    this.#dirty.add(table);
     this.#pending += rows;
-    if (!this.settings.background || this.#job || this.#pending < this.settings.optimizeAfterRows) return;
+    this.#commits += 1;
+    if (!this.settings.background || this.#job) return;
+    if (this.#pending < this.settings.optimizeAfterRows && this.#commits < this.settings.optimizeAfterCommits) return;
     this.#pending = 0;
+    this.#commits = 0;
     this.#job = this.run(false)
       .catch((error: unknown) => {
         this.logger.log('warn', `lancedb: background index maintenance failed: ${String(error)}`);
@@ -80,7 +92,7 @@ export class LanceMaintenance {
    * whatever the row count (when the store has an embedder and an index type).
    */
   async run(forceVectorIndex: boolean): Promise<void> {
-    const table = await this.table();
+    const table = await this.table(this.memoriesTable);
     const dimensions = this.dimensions();
     let built = false;
     if (dimensions !== null && this.settings.vector !== 'none' && (await vectorIndexName(table)) === null) {
@@ -94,8 +106,12 @@ export class LanceMaintenance {
         });
       }
     }
-    // Versions older than a minute are kept for readers still on them; older ones are cleaned up.
-    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    const dirty = new Set([...this.#dirty, this.memoriesTable]);
+    this.#dirty.clear();
+    for (const name of dirty) {
+      // Versions older than a minute are kept for readers still on them; older ones are cleaned up.
+      await (await this.table(name)).optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    }
     if (built) this.#pending = 0;
   }
 }

@@ -38,6 +38,8 @@ export const lanceIndexOptionsSchema = z
      * (compaction, and folding new rows into the full-text and vector indexes). Default 20000.
      */
     optimizeAfterRows: z.number().int().min(1).default(20_000),
+    /** Commits (writes) since the last optimisation that start one; each leaves a small fragment to compact. Default 16. */
+    optimizeAfterCommits: z.number().int().min(1).default(16),
     /** Run index builds and optimisation in the background after writes. Default true. */
     background: z.boolean().default(true),
   })

@@ -106,8 +106,11 @@ class Mutex {
   }
 }
 
-/** What a rolled-back transaction puts back: per table, each touched id's row before it (null: absent). */
-type UndoLog = Map<string, Map<string, object | null>>;
+/**
+ * What a rolled-back transaction puts back: per table, each touched id's row before it (null:
+ * absent); `written` holds the ids each table's upserts wrote, so a later upsert knows they exist.
+ */
+type UndoLog = Map<string, Map<string, object | null>> & { written?: Map<string, Set<string>> };
 
 // LanceDB commits optimistically; a writer that lost the race to another process (or to the
 // background optimiser) gets one of these and may simply try again.
@@ -163,7 +166,8 @@ export class LanceStore implements MemoryStore {
     this.entities = new LanceCollection(host, this.#names.entities);
     this.#maintenance = new LanceMaintenance(
       () => this.#libraries!,
-      () => this.#table(this.#names.memories),
+      (name) => this.#table(name),
+      this.#names.memories,
       settings.index,
       () => this.#dimensions,
       settings.logger,
@@ -267,15 +271,21 @@ export class LanceStore implements MemoryStore {
     const undo = this.#transaction.getStore();
     if (undo) {
       await this.#remember(undo, name, table, ids);
-      return this.#wrap(() => this.#retrying(() => operation(table)));
+      return this.#committed(name, ids, () => this.#wrap(() => this.#retrying(() => operation(table))));
     }
     const release = await this.#mutex.acquire();
     try {
       this.#assertOpen();
-      return await this.#wrap(() => this.#retrying(() => operation(table)));
+      return await this.#committed(name, ids, () => this.#wrap(() => this.#retrying(() => operation(table))));
     } finally {
       release();
     }
+  }
+
+  async #committed<R>(name: string, ids: readonly string[], write: () => Promise<R>): Promise<R> {
+    const result = await write();
+    this.#maintenance.noteWrites(name, Math.max(1, ids.length));
+    return result;
   }
 
   async #wrap<R>(operation: () => Promise<R>): Promise<R> {
@@ -313,6 +323,21 @@ export class LanceStore implements MemoryStore {
     for (const id of fresh) prior.set(id, byId.get(id) ?? null);
   }
 
+  /**
+   * Inside a transaction, whether none of `ids` is in the table, from what the transaction
+   * noted before its writes: absent before it and not written by it. Undefined outside one.
+   */
+  #knownAbsent(name: string, ids: readonly string[]): boolean | undefined {
+    const undo = this.#transaction.getStore();
+    const prior = undo?.get(name);
+    if (!undo || !prior) return undefined;
+    const written = (undo.written ??= new Map()).get(name) ?? new Set<string>();
+    undo.written.set(name, written);
+    const absent = ids.every((id) => prior.get(id) === null && !written.has(id));
+    for (const id of ids) written.add(id);
+    return absent;
+  }
+
   async #rollback(undo: UndoLog): Promise<void> {
     for (const [name, prior] of undo) {
       const table = await this.#table(name);
@@ -338,8 +363,8 @@ export class LanceStore implements MemoryStore {
   async #upsertRows(table: LanceTable, rows: readonly object[]): Promise<void> {
     const ids = rows.map((row) => (row as { id: string }).id);
     const data = await this.#arrowRows(table, rows);
-    const existing = await table.countRows(sqlIn('id', ids));
-    if (existing === 0) await table.add(data);
+    const absent = this.#knownAbsent(table.name, ids) ?? (await table.countRows(sqlIn('id', ids))) === 0;
+    if (absent) await table.add(data);
     else await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
   }
 
@@ -462,7 +487,6 @@ export class LanceStore implements MemoryStore {
     await this.#write(this.#names.memories, [...latest.keys()], async (table) => {
       if (latest.size === 0) return;
       await this.#upsertRows(table, [...latest.values()]);
-      this.#maintenance.noteWrites(latest.size);
     });
   }
 
@@ -482,18 +506,31 @@ export class LanceStore implements MemoryStore {
       const column = ORDER_COLUMNS[query.orderBy ?? 'createdAt'];
       const sign = query.direction === 'asc' ? 1 : -1;
       const where = memoryWhere(query.filter);
-      // Sort keys first (two narrow columns), then whole rows only for the page.
-      let keysQuery = table.query().select(['id', column]);
-      if (where) keysQuery = keysQuery.where(where);
-      const keys = (await keysQuery.toArray()) as Array<Record<string, string | number>>;
-      keys.sort((a, b) => {
+      const start = Math.max(0, Math.floor(query.offset ?? 0));
+      const end = query.limit === undefined ? undefined : start + Math.max(0, Math.floor(query.limit));
+      const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) => {
         const x = a[column] as number;
         const y = b[column] as number;
         if (x !== y) return (x < y ? -1 : 1) * sign;
-        return a.id! < b.id! ? -1 : a.id! > b.id! ? 1 : 0;
-      });
-      const start = Math.max(0, Math.floor(query.offset ?? 0));
-      const end = query.limit === undefined ? undefined : start + Math.max(0, Math.floor(query.limit));
+        return (a.id as string) < (b.id as string) ? -1 : (a.id as string) > (b.id as string) ? 1 : 0;
+      };
+      // A filter naming ids, fingerprints or a session matches few rows: one query for whole rows.
+      if (query.filter?.ids || query.filter?.fingerprints || query.filter?.sessionId !== undefined) {
+        const rows = (await table
+          .query()
+          .where(where ?? 'true')
+          .select(MEMORY_COLUMNS)
+          .toArray()) as unknown as Array<Record<string, unknown>>;
+        return rows
+          .sort(byKey)
+          .slice(start, end)
+          .map((row) => rowToMemory(row as unknown as MemoryRow));
+      }
+      // Otherwise sort keys first (two narrow columns), then whole rows only for the page.
+      let keysQuery = table.query().select(['id', column]);
+      if (where) keysQuery = keysQuery.where(where);
+      const keys = (await keysQuery.toArray()) as Array<Record<string, unknown>>;
+      keys.sort(byKey);
       const page = keys.slice(start, end).map((row) => row.id as string);
       if (page.length === 0) return [];
       const rows = (await table.query().where(sqlIn('id', page)).select(MEMORY_COLUMNS).toArray()) as MemoryRow[];
