@@ -25,7 +25,8 @@ describe.each(STORES)('close() drains calls in flight (%s)', (_name, makeStore) 
       expect((await reopened.stats()).memories).toBe(1000);
       await reopened.close();
     }
-  });
+    // 1,000 one-memory transactions: LanceDB writes a manifest per commit (~20–40 ms a retain here).
+  }, 120_000);
 
   it('background work queued by calls in flight is done before close() resolves', async () => {
     const memory = createMemory({ store: makeStore(), logger: quiet });
