@@ -13,6 +13,10 @@
  * @groupDescription Recall
  * Finding memories for a query, and putting them into a prompt.
  *
+ * @groupDescription Procedures
+ * `memory.procedures`: procedures learned from finished tasks, kept as Markdown files a
+ * person can edit, found for similar requests and put into prompts.
+ *
  * @groupDescription Models
  * What memoir stores: memories and the records around them (opinions, procedures,
  * sessions, entities).
@@ -60,6 +64,8 @@ export type {
   ExtractionFailedEvent,
   MemoirEvents,
   MemorySkippedEvent,
+  ProcedureFailedEvent,
+  ProcedureUpdatedEvent,
   RecallEvent,
   SkipReason,
 } from './core/engine/events.js';
@@ -77,6 +83,27 @@ export type { ImportResult } from './core/lifecycle/transfer.js';
 export type { InvalidateOptions, ListOptions, MemoriesApi } from './core/memories/memories-api.js';
 export type { AnalyzePatternsOptions, PatternAnalysis, ToolPattern } from './core/procedures/analyze-patterns.js';
 export type { DetectedWorkflow, DetectWorkflowsOptions } from './core/procedures/detect-workflows.js';
+export {
+  type FormatProceduresOptions,
+  formatProcedures,
+} from './core/procedures/format-procedures.js';
+export type { BrokenProcedureFile } from './core/procedures/procedure-index.js';
+export type {
+  FindProceduresOptions,
+  FoundProcedure,
+  LearnResult,
+  ProcedureInput,
+  ReflectCheck,
+  TaskToolCall,
+  TaskTrace,
+} from './core/procedures/procedure-inputs.js';
+export type { ProcedureLibraryApi } from './core/procedures/procedure-library-api.js';
+export {
+  LEXICAL_PROCEDURE_THRESHOLDS,
+  type ProcedureOptions,
+  type ProcedureThresholds,
+  SEMANTIC_PROCEDURE_THRESHOLDS,
+} from './core/procedures/procedure-options.js';
 export type { ProceduresApi } from './core/procedures/procedures-api.js';
 export type { Suggestion } from './core/procedures/suggest.js';
 export type { ActionWarning, Alternative, PlannedAction } from './core/procedures/warn.js';
