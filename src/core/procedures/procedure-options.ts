@@ -68,11 +68,23 @@ export interface ProcedureOptions {
 export type ParsedProcedureOptions = z.output<typeof procedureOptionsSchema>;
 
 /**
+ * The two similarity thresholds of the procedure library.
+ *
+ * @group Procedures
+ */
+export interface ProcedureThresholds {
+  /** Least similarity for `findRelevant`. */
+  readonly similarity: number;
+  /** Least similarity at which `learn` updates a stored procedure instead of creating one. */
+  readonly update: number;
+}
+
+/**
  * Thresholds the seed gives for a neural embedder (all-MiniLM-L6-v2): retrieval 0.5, update 0.7.
  *
  * @group Procedures
  */
-export const SEMANTIC_PROCEDURE_THRESHOLDS = Object.freeze({ similarity: 0.5, update: 0.7 });
+export const SEMANTIC_PROCEDURE_THRESHOLDS: ProcedureThresholds = Object.freeze({ similarity: 0.5, update: 0.7 });
 
 /**
  * Thresholds for the local hashing embedder (`embedder.semantic === false`), measured by
@@ -84,13 +96,13 @@ export const SEMANTIC_PROCEDURE_THRESHOLDS = Object.freeze({ similarity: 0.5, up
  *
  * @group Procedures
  */
-export const LEXICAL_PROCEDURE_THRESHOLDS = Object.freeze({ similarity: 0.3, update: 0.4 });
+export const LEXICAL_PROCEDURE_THRESHOLDS: ProcedureThresholds = Object.freeze({ similarity: 0.3, update: 0.4 });
 
 /** The thresholds in effect: the ones given, else the defaults for the embedder's kind. */
 export function resolveProcedureThresholds(
   options: Pick<ParsedProcedureOptions, 'similarityThreshold' | 'updateThreshold'>,
   embedder: Pick<Embedder, 'semantic'>,
-): { similarity: number; update: number } {
+): ProcedureThresholds {
   const defaults = embedder.semantic === false ? LEXICAL_PROCEDURE_THRESHOLDS : SEMANTIC_PROCEDURE_THRESHOLDS;
   return {
     similarity: options.similarityThreshold ?? defaults.similarity,
