@@ -280,6 +280,12 @@ describe('loadConfig', () => {
       embedderBaseUrl: { kind: 'default' },
       embedderDimensions: { kind: 'default' },
       embedderApiKeyEnv: { kind: 'default' },
+      proceduresEnabled: { kind: 'default' },
+      proceduresReflectionModel: { kind: 'default' },
+      proceduresMinToolCalls: { kind: 'default' },
+      proceduresSimilarityThreshold: { kind: 'default' },
+      proceduresUpdateThreshold: { kind: 'default' },
+      proceduresMaxPerPrompt: { kind: 'default' },
     });
     const info = lines.filter((line) => line.level === 'info').map((line) => line.message);
     expect(info).toEqual([
