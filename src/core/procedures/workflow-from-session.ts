@@ -7,6 +7,7 @@ import type { MemoryStore } from '../spec/store.js';
 import { stableJson } from '../utils/stable-json.js';
 import { parseInput } from '../utils/validate.js';
 import { scopeFilter, scopeOption, succeeded, toolOf } from './action-memories.js';
+import { slugify } from './procedure-file.js';
 
 /** Options of `workflowFromSession`. */
 export interface WorkflowFromSessionOptions {
@@ -34,16 +35,6 @@ function stepOf(memory: Memory): string {
     parameters !== null &&
     !(typeof parameters === 'object' && !Array.isArray(parameters) && Object.keys(parameters).length === 0);
   return `${tool}(${hasParameters ? stableJson(parameters) : ''})`;
-}
-
-function slugOf(name: string): string {
-  const slug = name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return slug || 'workflow';
 }
 
 /**
@@ -96,7 +87,7 @@ export async function workflowFromSession(
     .digest('hex')
     .slice(0, 8);
   return {
-    id: `${slugOf(parsed.name)}-${hash}`,
+    id: `${slugify(parsed.name, 'workflow')}-${hash}`,
     title: parsed.name,
     triggerExamples: [parsed.name],
     steps: actions.map(stepOf),
