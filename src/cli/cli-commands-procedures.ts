@@ -1,5 +1,6 @@
 /** procedures list | show <slug> | find "<request>" | stale: the procedure files under <home>/procedures. */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError } from '../core/spec/errors.js';
 import type { Procedure } from '../core/spec/records.js';
@@ -69,7 +70,7 @@ export function registerProcedureCommands(program: Command, context: CliContext)
           suggestion: '`memoir procedures list` shows the procedures and their ids.',
         });
       }
-      const file = `${api.directory()}/${slug}.md`;
+      const file = join(api.directory(), `${slug}.md`);
       if (context.json) return context.printJson({ file, procedure });
       context.stdout.write(safeText(await readFile(file, 'utf8')));
     });
