@@ -15,7 +15,7 @@ import { defaultLanceUri, type LanceStoreOptions, lanceStoreOptionsSchema } from
 
 export { LANCE_MIGRATIONS, LANCE_SCHEMA_VERSION, type LanceMigration } from './lancedb-schema.js';
 export type { LanceStore } from './lancedb-store.js';
-export type { LanceStoreOptions } from './lancedb-store-options.js';
+export type { LanceIndexSettings, LanceStoreOptions } from './lancedb-store-options.js';
 
 /**
  * Open (lazily, on first use) a LanceDB-backed MemoryStore.

@@ -82,7 +82,7 @@ export function memoryToRow(memory: Memory, embedding: Float32Array | null): Mem
     fingerprint: memory.fingerprint,
     metadata: JSON.stringify(memory.metadata),
     lexical_terms: analyzeTerms(lexicalText(memory)).join(' '),
-    vector: embedding === null ? null : Array.from(embedding),
+    vector: embedding === null ? null : new Float32Array(embedding),
   };
 }
 

@@ -143,8 +143,9 @@ export const LANCE_MIGRATIONS: readonly LanceMigration[] = [
         await ensureIndex(table, 'id', { config: lancedb.Index.btree() });
       }
       await ensureIndex(memories, 'id', { config: lancedb.Index.btree() });
-      // Scope columns are what every tenant-bound query filters on first.
-      for (const column of ['user_id', 'agent_id', 'namespace']) {
+      // Scope columns are what every tenant-bound query filters on first; retain looks
+      // duplicates up by fingerprint, and sessions list their memories.
+      for (const column of ['user_id', 'agent_id', 'namespace', 'fingerprint', 'source_session']) {
         await ensureIndex(memories, column, { config: lancedb.Index.btree() });
       }
       await ensureIndex(memories, 'entity_keys', { config: lancedb.Index.labelList() });

@@ -98,7 +98,11 @@ export const lanceStoreOptionsSchema = z
  */
 export type LanceStoreOptions = z.input<typeof lanceStoreOptionsSchema>;
 
-/** Index options once parsed. */
+/**
+ * The `index` options once parsed, every default filled in.
+ *
+ * @group Adapters
+ */
 export type LanceIndexSettings = z.output<typeof lanceIndexOptionsSchema>;
 
 /** The directory the store uses when no `uri` is given: `$MEMOIR_HOME/lancedb`. */

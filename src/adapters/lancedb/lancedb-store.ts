@@ -19,6 +19,7 @@ import type {
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
 import { compareHits } from '../../core/utils/top-hits.js';
+import { memoryRowsTable } from './lancedb-arrow.js';
 import { LanceCollection, type LanceCollectionHost } from './lancedb-collection.js';
 import { type LanceConnection, type LanceLibraries, type LanceTable, loadLanceLibraries } from './lancedb-driver.js';
 import { andSql, memoryWhere, sqlIn, sqlString } from './lancedb-filter.js';
@@ -179,6 +180,11 @@ export class LanceStore implements MemoryStore {
     return this.#settings.uri;
   }
 
+  /** The vector index and maintenance settings in force (options with their defaults). */
+  get indexSettings(): Readonly<LanceIndexSettings> {
+    return this.#settings.index;
+  }
+
   // ---- connection, tables, locking ----
 
   async #connect(): Promise<LanceConnection> {
@@ -318,7 +324,14 @@ export class LanceStore implements MemoryStore {
     }
     const fresh = [...new Set(ids)].filter((id) => !prior.has(id));
     if (fresh.length === 0) return;
-    const rows = (await table.query().where(sqlIn('id', fresh)).toArray()) as Array<{ id: string }>;
+    // Ids first (one narrow column), whole rows only for those that exist: a retained batch is mostly new.
+    const present = (
+      (await table.query().where(sqlIn('id', fresh)).select(['id']).toArray()) as Array<{ id: string }>
+    ).map((row) => row.id);
+    const rows =
+      present.length === 0
+        ? []
+        : ((await table.query().where(sqlIn('id', present)).toArray()) as Array<{ id: string }>);
     const byId = new Map(rows.map((row) => [row.id, plainRow(row)]));
     for (const id of fresh) prior.set(id, byId.get(id) ?? null);
   }
@@ -351,6 +364,9 @@ export class LanceStore implements MemoryStore {
   }
 
   async #arrowRows(table: LanceTable, rows: readonly object[]) {
+    if (table.name === this.#names.memories && this.#dimensions !== null) {
+      return memoryRowsTable(this.#libraries!.arrow, rows as MemoryRow[], this.#dimensions);
+    }
     const schema = await table.schema();
     const plain = rows.map((row) => {
       const vector = (row as { vector?: unknown }).vector;
@@ -584,7 +600,7 @@ export class LanceStore implements MemoryStore {
         let search = table
           .query()
           .fullTextSearch(new MatchQuery(terms.join(' '), 'lexical_terms', { operator: Operator.Or }))
-          .select(['id'])
+          .select(['id', '_score'])
           .limit(fetch);
         if (where) search = search.where(where);
         const rows = (await search.toArray()) as Array<{ id: string; _score: number }>;
@@ -632,12 +648,13 @@ export class LanceStore implements MemoryStore {
     exact: boolean,
   ): Promise<SearchHit[]> {
     const index = this.#settings.index;
-    let search = table.vectorSearch(vector).distanceType('cosine').select(['id']).limit(fetch);
+    let search = table.vectorSearch(vector).distanceType('cosine').select(['id', '_distance']).limit(fetch);
     if (where) search = search.where(where);
     if (exact) search = search.bypassVectorIndex();
     else {
       search = search.minimumNprobes(index.nprobes).maximumNprobes(0).refineFactor(index.refineFactor);
-      if (index.vector === 'ivf-hnsw-sq') search = search.ef(Math.max(index.ef, fetch));
+      // HNSW refuses an `ef` below the candidates it must return (limit × refine factor).
+      if (index.vector === 'ivf-hnsw-sq') search = search.ef(Math.max(index.ef, fetch * index.refineFactor));
     }
     const rows = (await search.toArray()) as Array<{ id: string; _distance: number }>;
     return rows.map((row) => ({ id: row.id, score: 1 - row._distance }));
