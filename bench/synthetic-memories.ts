@@ -49,16 +49,20 @@ function zipfPick(random: () => number, words: readonly string[]): string {
 
 /** `count` memories, the same for the same `seed`. */
 export function syntheticMemories(count: number, seed = 42): MemoryInput[] {
+  return [...generateMemories(count, seed)];
+}
+
+/** The memories of {@link syntheticMemories}, one at a time: a million need not sit in memory at once. */
+export function* generateMemories(count: number, seed = 42): Generator<MemoryInput> {
   const random = mulberry32(seed);
   const words = vocabulary(random, 5000);
   const start = Date.parse('2024-01-01T00:00:00Z');
-  const memories: MemoryInput[] = [];
   for (let i = 0; i < count; i++) {
     const subject = SUBJECTS[Math.floor(random() * SUBJECTS.length)]!;
     const project = PROJECTS[Math.floor(random() * PROJECTS.length)]!;
     const verb = VERBS[Math.floor(random() * VERBS.length)]!;
     const detail = Array.from({ length: 10 + Math.floor(random() * 14) }, () => zipfPick(random, words)).join(' ');
-    memories.push({
+    yield {
       content: `${subject} ${verb} the ${project} ${zipfPick(random, words)} work: ${detail}.`,
       kind: random() < 0.7 ? 'world' : 'experience',
       category: random() < 0.5 ? 'events' : 'cases',
@@ -66,9 +70,8 @@ export function syntheticMemories(count: number, seed = 42): MemoryInput[] {
       sessionId: `session_${Math.floor(i / 50)}`,
       occurredAt: new Date(start + i * 60_000).toISOString(),
       source: { messageId: `m${i}` },
-    });
+    };
   }
-  return memories;
 }
 
 /** `count` queries in the same vocabulary as {@link syntheticMemories}. */

@@ -181,6 +181,7 @@ export type {
   StoreCapabilities,
   StoreCheck,
   StoreStats,
+  UnembeddedQuery,
   VectorSearchQuery,
 } from './core/spec/store.js';
 export type {

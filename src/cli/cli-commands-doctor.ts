@@ -30,7 +30,9 @@ function summary(check: SqliteFileCheck): string {
   if (check.status === 'missing') return `${check.path}: missing — no store here yet; the first write creates one`;
   const facts = [`${formatBytes(check.bytes)} (write-ahead log ${formatBytes(check.walBytes)})`];
   if (check.schemaVersion !== null) facts.push(`schema ${check.schemaVersion}`);
-  facts.push(`integrity check ${check.integrity}`, `full-text check ${check.fullText}`);
+  facts.push(`integrity check ${check.integrity}`);
+  // Only files from before schema 6 keep a full-text index to check.
+  if (check.fullText !== 'skipped') facts.push(`full-text check ${check.fullText}`);
   if (check.readOnly) facts.push('read-only');
   const counts = check.counts;
   const held = counts ? ` — ${describeCounts(counts)}, ${counts.embeddings} embeddings` : '';

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   checkSqliteFile,
   createSqliteStore,
+  migrate,
   type SqliteStore,
   salvageSqliteFile,
 } from '../../src/adapters/sqlite/index.js';
@@ -141,7 +142,8 @@ describe('checkSqliteFile', () => {
     const path = join(copyHome(pristine, root), 'memoir.sqlite');
     const before = fingerprint(path);
     const check = await checkSqliteFile(path);
-    expect(check).toMatchObject({ status: 'ok', integrity: 'ok', fullText: 'ok', problems: [], readOnly: false });
+    // Schema 6 keeps no full-text index in the file: search is indexed in process.
+    expect(check).toMatchObject({ status: 'ok', integrity: 'ok', fullText: 'skipped', problems: [], readOnly: false });
     expect(check.counts).toMatchObject({ memories: FIXTURE.memories, embeddings: FIXTURE.memories });
     expect(check.counts).toMatchObject({ sessions: FIXTURE.sessions, entities: FIXTURE.entities });
     expect(fingerprint(path)).toBe(before);
@@ -165,9 +167,16 @@ describe('checkSqliteFile', () => {
     expect((await checkSqliteFile(join(dir, 'empty.sqlite'))).status).toBe('empty');
     expect((await checkSqliteFile(join(dir, 'missing.sqlite'))).status).toBe('missing');
 
+    // A schema 5 file, from before search moved into the process, still has an FTS5 index to check.
     const path = join(dir, 'fts.sqlite');
-    copyFileSync(join(pristine, 'memoir.sqlite'), path);
     const db = new Database(path);
+    migrate(db, 5);
+    const insert = db.prepare(
+      `INSERT INTO memories (id, kind, category, abstract, content, entities, occurred_at, created_at, updated_at,
+        valid_from, importance, bookmarked, access_count, fingerprint, metadata, lexical_terms)
+       VALUES (?, 'world', 'note', 'a', 'b', '[]', '2024-01-01', '2024-01-01', '2024-01-01', '2024-01-01', 0.5, 0, 0, 'f', '{}', ?)`,
+    );
+    for (let i = 0; i < 5; i++) insert.run(`m${i}`, `term${i} shared`);
     db.exec('DROP TRIGGER memories_fts_update');
     db.exec("UPDATE memories SET lexical_terms = 'nothing like it' WHERE rowid <= 3");
     db.close();

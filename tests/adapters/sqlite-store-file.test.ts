@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore, migrate, SCHEMA_VERSION } from '../../src/adapters/sqlite/index.js';
 import type { SqliteDatabaseConstructor } from '../../src/adapters/sqlite/sqlite-driver.js';
-import { createLocalEmbedder, createMemory, type LogLevel, StoreError } from '../../src/index.js';
+import { createInMemoryStore, createLocalEmbedder, createMemory, type LogLevel, StoreError } from '../../src/index.js';
 import { makeMemory, unitVector } from '../contracts/memory-fixtures.js';
 import { canMakeReadOnly, fingerprint, makeReadOnly } from '../helpers/damage.js';
 import { quiet, tempDir } from '../helpers/stores.js';
 
-const Database = createRequire(import.meta.url)('better-sqlite3') as SqliteDatabaseConstructor;
+const require = createRequire(import.meta.url);
+const Database = require('better-sqlite3') as SqliteDatabaseConstructor;
+const sqliteVec = require('sqlite-vec') as { load(db: unknown): void };
 const root = tempDir('memoir-sqlite-file-');
 let counter = 0;
 const nextPath = () => join(root, `db-${++counter}.sqlite`);
@@ -41,7 +43,42 @@ describe('schema migrations', () => {
     const reopened = new Database(path);
     expect(reopened.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(reopened.prepare('PRAGMA integrity_check').pluck().get()).toBe('ok');
-    reopened.prepare("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')").run();
+    const tables = reopened.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    expect(tables).not.toContain('memories_fts');
+    expect(tables).toContain('memory_tombstones');
+    reopened.close();
+  });
+
+  it('drops the sqlite-vec table and FTS5 index a schema 5 store kept, and still finds its memories', async () => {
+    const path = nextPath();
+    const old = new Database(path);
+    migrate(old, 5);
+    sqliteVec.load(old);
+    old.exec('CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[4] distance_metric=cosine)');
+    old
+      .prepare(
+        `INSERT INTO memories (id, kind, category, abstract, overview, content, entities, user_id, occurred_at, created_at,
+          updated_at, valid_from, importance, bookmarked, access_count, fingerprint, metadata, lexical_terms)
+         VALUES ('old-5', 'world', 'note', 'Tides', NULL, 'Spring tides follow the full moon.', '[]', NULL,
+          '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z',
+          '2024-01-01T00:00:00.000Z', 0.5, 0, 0, 'fp', '{}', 'spring tide follow full moon')`,
+      )
+      .run();
+    const vector = unitVector(4, 3);
+    old
+      .prepare('INSERT INTO memory_embeddings (memory_rowid, embedding) VALUES (1, ?)')
+      .run(Buffer.from(vector.buffer));
+    old.prepare('INSERT INTO memories_vec (rowid, embedding) VALUES (1, ?)').run(Buffer.from(vector.buffer));
+    old.close();
+
+    const store = createSqliteStore({ path });
+    await store.open({ id: 'e', dimensions: 4 });
+    expect((await store.searchLexical!({ text: 'full moon', limit: 5 })).map((hit) => hit.id)).toEqual(['old-5']);
+    expect((await store.searchVector!({ vector, limit: 5 })).map((hit) => hit.id)).toEqual(['old-5']);
+    await store.close();
+    const reopened = new Database(path);
+    const names = reopened.prepare('SELECT name FROM sqlite_master').pluck().all() as string[];
+    expect(names.filter((name) => name.startsWith('memories_vec') || name.startsWith('memories_fts'))).toEqual([]);
     reopened.close();
   });
 
@@ -122,37 +159,24 @@ describe('the file', () => {
 });
 
 describe('vector search paths', () => {
-  it('warns and falls back to a scan when sqlite-vec cannot load', async () => {
-    const warnings: string[] = [];
-    const logger = { log: (level: LogLevel, message: string) => level === 'warn' && warnings.push(message) };
-    const store = createSqliteStore({ path: nextPath(), vectorExtensionPath: join(root, 'missing-vec0.so'), logger });
-    await store.open({ id: 'e', dimensions: 4 });
-    expect(store.vectorMode).toBe('scan');
-    expect(warnings.join('\n')).toMatch(/sqlite-vec could not load/);
-    await store.upsertMemories([
-      { memory: makeMemory({ id: 'a' }), embedding: unitVector(4, 1) },
-      { memory: makeMemory({ id: 'b' }), embedding: unitVector(4, 2) },
-    ]);
-    const hits = await store.searchVector!({ vector: unitVector(4, 2), limit: 1 });
-    expect(hits[0]?.id).toBe('b');
-    await store.close();
-  });
-
-  it('rebuilds the vector index when another process wrote vectors without the extension', async () => {
+  it('finds the same neighbours with usearch and with the JavaScript scan, on one file', async () => {
     const path = nextPath();
-    const scanning = createSqliteStore({ path, vectorExtension: 'off' });
+    const scanning = createSqliteStore({ path, vectorSearch: 'javascript' });
     await scanning.open({ id: 'e', dimensions: 4 });
-    await scanning.upsertMemories([
-      { memory: makeMemory({ id: 'a' }), embedding: unitVector(4, 1) },
-      { memory: makeMemory({ id: 'b' }), embedding: unitVector(4, 2) },
-    ]);
+    expect(scanning.vectorMode).toBe('javascript');
+    await scanning.upsertMemories(
+      Array.from({ length: 50 }, (_, index) => ({
+        memory: makeMemory({ id: `m${String(index).padStart(2, '0')}` }),
+        embedding: unitVector(4, index),
+      })),
+    );
+    const scanned = await scanning.searchVector!({ vector: unitVector(4, 7), limit: 10 });
     await scanning.close();
-    const indexed = createSqliteStore({ path });
-    await indexed.open({ id: 'e', dimensions: 4 });
-    expect(indexed.vectorMode).toBe('sqlite-vec');
-    const hits = await indexed.searchVector!({ vector: unitVector(4, 1), limit: 2 });
-    expect(hits.map((hit) => hit.id)).toEqual(['a', 'b']);
-    await indexed.close();
+    const simd = createSqliteStore({ path });
+    await simd.open({ id: 'e', dimensions: 4 });
+    expect(simd.vectorMode).toBe('usearch');
+    expect(await simd.searchVector!({ vector: unitVector(4, 7), limit: 10 })).toEqual(scanned);
+    await simd.close();
   });
 
   it('applies a narrow filter exactly, however far down the nearest neighbours it sits', async () => {
@@ -239,4 +263,78 @@ describe('a read-only home', () => {
       expect(fingerprint(path)).toBe(before);
     },
   );
+});
+
+describe('the in-process search index', () => {
+  const hitIds = (hits: Array<{ id: string }>) => hits.map((hit) => hit.id);
+
+  it('follows inserts, updates and deletes made through another connection', async () => {
+    const path = nextPath();
+    const reader = createSqliteStore({ path });
+    const writer = createSqliteStore({ path });
+    await reader.open({ id: 'e', dimensions: 4 });
+    await writer.open({ id: 'e', dimensions: 4 });
+    await writer.upsertMemories([
+      { memory: makeMemory({ id: 'a', content: 'harbour pilots board at dawn' }), embedding: unitVector(4, 1) },
+      { memory: makeMemory({ id: 'b', content: 'the ferry leaves at noon' }), embedding: unitVector(4, 2) },
+    ]);
+    expect(hitIds(await reader.searchLexical!({ text: 'harbour ferry', limit: 5 })).sort()).toEqual(['a', 'b']);
+    expect(reader.searchIndexStats()).toMatchObject({ memories: 2, loads: 1 });
+
+    await writer.upsertMemories([
+      { memory: makeMemory({ id: 'a', content: 'lighthouse keepers' }), embedding: unitVector(4, 3) },
+      { memory: makeMemory({ id: 'c', content: 'harbour fees rise' }), embedding: unitVector(4, 4) },
+    ]);
+    await writer.deleteMemories(['b']);
+    expect(hitIds(await reader.searchLexical!({ text: 'harbour ferry', limit: 5 }))).toEqual(['c']);
+    expect(hitIds(await reader.searchLexical!({ text: 'lighthouse', limit: 5 }))).toEqual(['a']);
+    expect(hitIds(await reader.searchVector!({ vector: unitVector(4, 3), limit: 1 }))).toEqual(['a']);
+    // Caught up from the change sequence, not reloaded.
+    expect(reader.searchIndexStats()).toMatchObject({ memories: 2, loads: 1 });
+
+    await writer.resetEmbeddings({ id: 'e2', dimensions: 4 });
+    expect(await reader.searchVector!({ vector: unitVector(4, 3), limit: 5 })).toEqual([]);
+    expect(reader.searchIndexStats()?.loads).toBe(2);
+    await reader.close();
+    await writer.close();
+  });
+
+  it('forgets what a rolled-back transaction indexed', async () => {
+    const store = createSqliteStore({ path: nextPath() });
+    await store.open({ id: 'e', dimensions: 4 });
+    await store.upsertMemories([{ memory: makeMemory({ id: 'kept', content: 'kept anchor' }), embedding: null }]);
+    const failed = store.transaction(async () => {
+      await store.upsertMemories([{ memory: makeMemory({ id: 'gone', content: 'gone anchor' }), embedding: null }]);
+      expect(hitIds(await store.searchLexical!({ text: 'anchor', limit: 5 })).sort()).toEqual(['gone', 'kept']);
+      throw new Error('abort');
+    });
+    await expect(failed).rejects.toThrow('abort');
+    expect(hitIds(await store.searchLexical!({ text: 'anchor', limit: 5 }))).toEqual(['kept']);
+    await store.close();
+  });
+
+  it('ranks as the in-memory store does, with the same BM25 scores', async () => {
+    const store = createSqliteStore({ path: nextPath() });
+    const reference = createInMemoryStore();
+    await store.open({ id: 'e', dimensions: 4 });
+    await reference.open({ id: 'e', dimensions: 4 });
+    const words = ['tide', 'harbour', 'pilot', 'ferry', 'anchor', 'keeper', 'storm', 'gull'];
+    const records = Array.from({ length: 300 }, (_, index) => ({
+      memory: makeMemory({
+        id: `m${String(index).padStart(3, '0')}`,
+        content: Array.from({ length: 3 + (index % 7) }, (_, j) => words[(index * 7 + j * 3) % words.length]).join(' '),
+      }),
+      embedding: unitVector(4, index),
+    }));
+    await store.upsertMemories(records);
+    await reference.upsertMemories(records);
+    for (const text of ['tide pilot', 'storm gull anchor', 'keeper']) {
+      const ours = await store.searchLexical!({ text, limit: 20 });
+      const theirs = await reference.searchLexical!({ text, limit: 20 });
+      expect(hitIds(ours)).toEqual(hitIds(theirs));
+      for (const [i, hit] of ours.entries()) expect(hit.score).toBeCloseTo(theirs[i]!.score, 9);
+    }
+    await store.close();
+    await reference.close();
+  });
 });

@@ -5,20 +5,20 @@ import { freshPaths } from '../helpers/stores.js';
 
 const nextPath = freshPaths('sqlite');
 
-describe('with sqlite-vec', () => {
+describe('with usearch', () => {
   runMemoryStoreContract({ name: 'sqlite', create: () => createSqliteStore({ path: nextPath() }) });
 });
 
-describe('with the scan fallback', () => {
+describe('with the JavaScript scan', () => {
   runMemoryStoreContract({
-    name: 'sqlite (scan)',
-    create: () => createSqliteStore({ path: nextPath(), vectorExtension: 'off' }),
+    name: 'sqlite (javascript scan)',
+    create: () => createSqliteStore({ path: nextPath(), vectorSearch: 'javascript' }),
   });
 });
 
-it('uses sqlite-vec when it loads', async () => {
+it('uses usearch when it loads', async () => {
   const store = createSqliteStore({ path: nextPath() });
   await store.open({ id: 'e', dimensions: 4 });
-  expect(store.vectorMode).toBe('sqlite-vec');
+  expect(store.vectorMode).toBe('usearch');
   await store.close();
 });

@@ -439,6 +439,23 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect((await store.getEmbeddings(['a'])).size).toBe(0);
       });
 
+      test('listUnembedded pages through memories without a vector, in id order, within the filter', async () => {
+        if (!store.listUnembedded) return;
+        await seed(
+          store,
+          ['e1', 'n3', 'n1', 'n4', 'n2'].map((id) =>
+            makeMemory({ id, scope: id === 'n4' ? { userId: 'other' } : { userId: 'me' } }),
+          ),
+          (memory) => (memory.id.startsWith('e') ? axisVector(DIMS, 0) : null),
+        );
+        const mine = { scope: { userId: 'me' } };
+        expect(idsOf(await store.listUnembedded({ filter: mine, limit: 2 }))).toEqual(['n1', 'n2']);
+        expect(idsOf(await store.listUnembedded({ filter: mine, limit: 2, after: 'n2' }))).toEqual(['n3']);
+        expect(idsOf(await store.listUnembedded({ limit: 10 }))).toEqual(['n1', 'n2', 'n3', 'n4']);
+        await seed(store, [makeMemory({ id: 'n1', scope: { userId: 'me' } })], () => axisVector(DIMS, 1));
+        expect(idsOf(await store.listUnembedded({ filter: mine, limit: 10 }))).toEqual(['n2', 'n3']);
+      });
+
       test('delete returns the count and ignores unknown ids', async () => {
         await seed(
           store,

@@ -17,6 +17,7 @@ import type {
   StoreCapabilities,
   StoreCheck,
   StoreStats,
+  UnembeddedQuery,
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { Bm25Index } from '../../core/text/bm25-index.js';
@@ -257,6 +258,19 @@ class InMemoryStore implements MemoryStore {
         if (embedding) found.set(id, copyVector(embedding));
       }
       return found;
+    });
+  }
+
+  listUnembedded(query: UnembeddedQuery): Promise<Memory[]> {
+    return this.read(() => {
+      const accept = compileFilter(query.filter);
+      const limit = Math.max(0, Math.floor(query.limit));
+      const found = [...this.memories.values()].filter(
+        (memory) =>
+          !this.embeddings.has(memory.id) && (query.after === undefined || memory.id > query.after) && accept(memory),
+      );
+      found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return found.slice(0, limit).map((memory) => structuredClone(memory));
     });
   }
 

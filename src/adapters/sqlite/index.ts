@@ -43,7 +43,6 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   );
   return new SqliteStore({
     ...parsed,
-    vectorExtensionPath: parsed.vectorExtensionPath,
     readOnly: parsed.readOnly,
     logger: parsed.logger ?? createConsoleLogger(),
   });

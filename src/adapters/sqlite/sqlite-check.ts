@@ -55,7 +55,10 @@ export interface SqliteFileCheck {
   schemaVersion: number | null;
   /** Result of `PRAGMA integrity_check` (pages, b-trees, indexes, FTS5 structure). */
   integrity: 'ok' | 'failed' | 'skipped';
-  /** Whether the full-text index matches the memories table (skipped when read-only or busy). */
+  /**
+   * Whether the full-text index of a schema 2–5 file matches the memories table (skipped
+   * when read-only or busy, and for schema 6 on, whose search index is rebuilt in memory).
+   */
   fullText: 'ok' | 'failed' | 'skipped';
   /** Rows counted per table, or null when the tables could not be counted. */
   counts: SqliteTableCounts | null;
@@ -135,7 +138,8 @@ function runChecks(db: SqliteDatabase, maxProblems: number, report: SqliteFileCh
     }
   }
   if (Object.keys(counts).length === Object.keys(TABLES).length) report.counts = counts as SqliteTableCounts;
-  if (!tables.has('memories_fts') && report.schemaVersion >= 2) {
+  // Versions 2 to 5 kept an FTS5 index in the file; from 6 on, search is indexed in process.
+  if (!tables.has('memories_fts') && report.schemaVersion >= 2 && report.schemaVersion < 6) {
     problems.push('the full-text index (memories_fts) is missing');
   }
 }
@@ -222,7 +226,7 @@ export async function checkSqliteFile(path: string, options: CheckSqliteFileOpti
   } finally {
     db.close();
   }
-  if (hasFullText && report.schemaVersion! >= 2 && !readOnly) {
+  if (hasFullText && report.schemaVersion! >= 2 && report.schemaVersion! < 6 && !readOnly) {
     const writer = openDatabase(Database, file, { readOnly: false, timeout }).db;
     try {
       checkFullText(writer, report);

@@ -12,6 +12,7 @@ export interface SqliteStatement {
   all(...params: unknown[]): unknown[];
   iterate(...params: unknown[]): IterableIterator<unknown>;
   pluck(toggle?: boolean): this;
+  raw(toggle?: boolean): this;
 }
 
 /** An open database connection. */

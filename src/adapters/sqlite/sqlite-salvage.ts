@@ -147,6 +147,8 @@ function writeTarget(db: SqliteDatabase, found: Found, report: SalvageReport, or
     `INSERT INTO memories (rowid, ${MEMORY_COLUMNS.join(', ')}) VALUES (?, ${MEMORY_COLUMNS.map(() => '?').join(', ')})`,
   );
   const link = db.prepare('INSERT OR IGNORE INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
+  const setChangeSeq = db.prepare('UPDATE memories SET change_seq = ? WHERE rowid = ?');
+  const changeSeqColumn = found.memoryColumns.indexOf('change_seq');
   const ids = new Set<string>();
   const rowids = new Set<number>();
   const inlineEmbeddings: RawRow[] = [];
@@ -160,6 +162,8 @@ function writeTarget(db: SqliteDatabase, found: Found, report: SalvageReport, or
     ids.add(memory.id);
     rowids.add(stored);
     for (const entity of memory.entities) link.run(stored, entityKey(entity));
+    const changeSeq = changeSeqColumn >= 0 ? row.values[changeSeqColumn] : undefined;
+    if (typeof changeSeq === 'number' || typeof changeSeq === 'bigint') setChangeSeq.run(changeSeq, stored);
     const inline = embeddingColumn >= 0 ? row.values[embeddingColumn] : undefined;
     if (rowid !== null && inline instanceof Uint8Array) inlineEmbeddings.push({ rowid, values: [null, inline] });
     report.recovered.memories += 1;

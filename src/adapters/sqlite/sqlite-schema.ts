@@ -166,7 +166,31 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    description:
+      'search moves into an in-process index that follows a change sequence; the FTS5 index and its triggers go',
+    up(db) {
+      db.exec(`
+        DROP TRIGGER IF EXISTS memories_fts_insert;
+        DROP TRIGGER IF EXISTS memories_fts_delete;
+        DROP TRIGGER IF EXISTS memories_fts_update;
+        DROP TABLE IF EXISTS memories_fts;
+        ALTER TABLE memories ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX memories_change_seq ON memories (change_seq);
+        CREATE TABLE memory_tombstones (memory_rowid INTEGER NOT NULL, change_seq INTEGER NOT NULL);
+        CREATE INDEX memory_tombstones_seq ON memory_tombstones (change_seq);
+      `);
+      const setMeta = db.prepare('INSERT OR REPLACE INTO memoir_meta (key, value) VALUES (?, ?)');
+      setMeta.run('change_seq', '0');
+      setMeta.run('index_generation', newGeneration());
+    },
+  },
 ];
+
+/** A fresh value for `index_generation`: every process's search index reloads when it changes. */
+export function newGeneration(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
 
 /**
  * The schema version this code writes.

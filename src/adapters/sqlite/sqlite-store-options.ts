@@ -9,12 +9,12 @@ export const sqliteStoreOptionsSchema = z
     /** How long a write waits for another process's lock before failing, milliseconds. Default 10000. */
     busyTimeoutMs: z.number().int().min(0).max(600_000).default(10_000),
     /**
-     * `auto` loads sqlite-vec for vector search and falls back to a scan with a warning if it
-     * cannot load; `off` always scans. Default `auto`.
+     * How vectors are scanned: `auto` uses the optional `usearch` package (SIMD over int8,
+     * then exact float32 rescoring) and falls back, with a warning, to the same scan in
+     * JavaScript when it is not installed; `javascript` always uses the JavaScript scan.
+     * Default `auto`.
      */
-    vectorExtension: z.enum(['auto', 'off']).default('auto'),
-    /** Load sqlite-vec from this file instead of the `sqlite-vec` package (e.g. your own build). */
-    vectorExtensionPath: z.string().min(1).optional(),
+    vectorSearch: z.enum(['auto', 'javascript']).default('auto'),
     /**
      * Open the file read-only: reads work, every write is refused with a StoreError that says
      * "read-only". Default: read-only exactly when the file or its directory is not writable

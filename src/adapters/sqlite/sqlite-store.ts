@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname } from 'node:path';
-import { cosineSimilarity } from '../../core/search/vector-math.js';
 import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
@@ -17,10 +16,12 @@ import type {
   StoreCapabilities,
   StoreCheck,
   StoreStats,
+  UnembeddedQuery,
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
-import { topHits } from '../../core/utils/top-hits.js';
+import { SearchIndex, type SearchIndexStats } from './search-index/search-index.js';
+import { loadVectorKernel, type VectorKernel } from './search-index/vector-kernel.js';
 import { checkSqliteFile, type SqliteFileCheck } from './sqlite-check.js';
 import { SqliteCollection } from './sqlite-collection.js';
 import { openConnection } from './sqlite-connection.js';
@@ -36,7 +37,7 @@ import {
   rowToMemory,
   vectorToBlob,
 } from './sqlite-rows.js';
-import { entityKey } from './sqlite-schema.js';
+import { entityKey, newGeneration } from './sqlite-schema.js';
 
 const COMPONENT = 'sqlite-store';
 
@@ -47,19 +48,22 @@ const ORDER_COLUMNS = {
   importance: 'm.importance',
 } as const;
 
+/** Deletions remembered for other processes' search indexes to catch up on, in write transactions. */
+const TOMBSTONE_WINDOW = 10_000;
+
 /**
- * How the store finds nearest neighbours.
+ * How the store scans vectors: `usearch` (SIMD over int8, the optional `usearch` package) or
+ * `javascript` (the same scan in plain JavaScript, about twenty times slower).
  *
  * @group Adapters
  */
-export type VectorMode = 'sqlite-vec' | 'scan';
+export type VectorMode = VectorKernel['name'];
 
 /** Settings the factory resolved. */
 export interface SqliteStoreSettings {
   path: string;
   busyTimeoutMs: number;
-  vectorExtension: 'auto' | 'off';
-  vectorExtensionPath: string | undefined;
+  vectorSearch: 'auto' | 'javascript';
   readOnly: boolean | undefined;
   checkOnOpen: 'auto' | 'always' | 'off';
   logger: Logger | undefined;
@@ -107,7 +111,8 @@ export class SqliteStore implements MemoryStore {
   readonly #inTransaction = new AsyncLocalStorage<boolean>();
   #db: SqliteDatabase | undefined;
   #connecting: Promise<SqliteDatabase> | undefined;
-  #vectorMode: VectorMode = 'scan';
+  #kernel: VectorKernel | undefined;
+  #index: SearchIndex | undefined;
   #dimensions: number | null = null;
   #closed = false;
   /** Why the store is read-only, or null while writable (known once connected). */
@@ -127,9 +132,14 @@ export class SqliteStore implements MemoryStore {
     this.entities = new SqliteCollection(host, 'entities');
   }
 
-  /** Where vectors are searched: `sqlite-vec` when the extension loaded, else `scan`. */
+  /** How vectors are scanned (known once the store has connected; `javascript` before). */
   get vectorMode(): VectorMode {
-    return this.#vectorMode;
+    return this.#kernel?.name ?? 'javascript';
+  }
+
+  /** What the in-process search index holds, or null before the first search loads it. */
+  searchIndexStats(): SearchIndexStats | null {
+    return this.#index?.stats() ?? null;
   }
 
   /** The file this store lives in. */
@@ -148,16 +158,13 @@ export class SqliteStore implements MemoryStore {
     this.#connecting ??= (async () => {
       const { db, readOnly } = await openConnection(this.#settings);
       this.#readOnly = readOnly;
-      if (this.#settings.vectorExtension === 'auto') {
-        const failure = await loadVectorExtension(db, this.#settings.vectorExtensionPath);
-        if (failure === null) this.#vectorMode = 'sqlite-vec';
-        else {
-          this.#settings.logger?.log(
-            'warn',
-            `sqlite-vec could not load (${failure}); vector search falls back to a scan`,
-          );
-        }
-      }
+      this.#kernel = await loadVectorKernel(this.#settings.vectorSearch, (reason) =>
+        this.#settings.logger?.log(
+          'warn',
+          `usearch could not load (${reason}); vectors are scanned in JavaScript, which is slower past 10,000 memories`,
+        ),
+      );
+      if (readOnly === null) await this.#dropLegacyVectorTable(db);
       // A store opened before (or by another process) already names its embedder's dimensions.
       const recorded = Number(this.#meta(db, 'embedder_dimensions'));
       if (Number.isInteger(recorded) && recorded > 0) this.#dimensions = recorded;
@@ -223,27 +230,42 @@ export class SqliteStore implements MemoryStore {
     ).run(key, value);
   }
 
-  // The vec0 table is created per embedder because its column type carries the dimensions.
-  #ensureVectorTable(db: SqliteDatabase, dimensions: number) {
-    this.#dimensions = dimensions;
-    if (this.#vectorMode !== 'sqlite-vec') return;
-    const existing = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memories_vec'").pluck().get() as
-      | string
-      | undefined;
-    if (existing?.includes(`float[${dimensions}]`)) {
-      const indexed = db.prepare('SELECT count(*) FROM memories_vec').pluck().get() as number;
-      const embedded = db.prepare('SELECT count(*) FROM memory_embeddings').pluck().get() as number;
-      // Another process without the extension may have written vectors the index lacks.
-      if (indexed === embedded) return;
-    }
-    // A read-only store cannot rebuild the index: it scans the stored vectors instead.
-    if (this.#readOnly !== null) {
-      this.#vectorMode = 'scan';
+  // Versions before schema 6 kept vectors in a sqlite-vec table too; dropping it needs the
+  // extension loaded, so it goes when the store first connects with sqlite-vec at hand.
+  async #dropLegacyVectorTable(db: SqliteDatabase) {
+    const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memories_vec'").get();
+    if (!legacy) return;
+    const failure = await loadVectorExtension(db);
+    if (failure !== null) {
+      this.#settings.logger?.log('debug', `the unused memories_vec table stays until sqlite-vec loads (${failure})`);
       return;
     }
-    if (existing) db.exec('DROP TABLE memories_vec');
-    db.exec(`CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[${dimensions}] distance_metric=cosine)`);
-    db.exec('INSERT INTO memories_vec (rowid, embedding) SELECT memory_rowid, embedding FROM memory_embeddings');
+    db.exec('DROP TABLE memories_vec');
+  }
+
+  /** The search index, made for the store's dimensions (0 until an embedder is known). */
+  #searchIndex(): SearchIndex {
+    const dimensions = this.#dimensions ?? 0;
+    if (this.#index?.dimensions !== dimensions) {
+      this.#index = new SearchIndex(this.#connectedKernel(), dimensions);
+    }
+    return this.#index;
+  }
+
+  #connectedKernel(): VectorKernel {
+    if (!this.#kernel) throw storeError('the store searched before it connected');
+    return this.#kernel;
+  }
+
+  #nextChangeSeq(db: SqliteDatabase): number {
+    return Number(
+      db
+        .prepare(
+          "INSERT INTO memoir_meta (key, value) VALUES ('change_seq', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value",
+        )
+        .pluck()
+        .get(),
+    );
   }
 
   async open(embedder: EmbedderIdentity): Promise<void> {
@@ -282,7 +304,7 @@ export class SqliteStore implements MemoryStore {
         this.#setMeta(db, 'embedder_id', embedder.id);
         this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
       }
-      this.#ensureVectorTable(db, embedder.dimensions);
+      this.#dimensions = embedder.dimensions;
     });
   }
 
@@ -302,10 +324,12 @@ export class SqliteStore implements MemoryStore {
   async resetEmbeddings(embedder: EmbedderIdentity): Promise<void> {
     await this.#write((db) => {
       db.exec('DELETE FROM memory_embeddings');
-      if (this.#vectorMode === 'sqlite-vec') db.exec('DROP TABLE IF EXISTS memories_vec');
       this.#setMeta(db, 'embedder_id', embedder.id);
       this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
-      this.#ensureVectorTable(db, embedder.dimensions);
+      // Every process's search index holds the old vectors: a new generation makes each reload.
+      this.#setMeta(db, 'index_generation', newGeneration());
+      this.#dimensions = embedder.dimensions;
+      this.#index?.markChanged();
     });
   }
 
@@ -326,22 +350,6 @@ export class SqliteStore implements MemoryStore {
 
   upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
     return this.#write((db) => {
-      const placeholders = MEMORY_COLUMNS.map(() => '?').join(', ');
-      const updates = MEMORY_COLUMNS.filter((column) => column !== 'id')
-        .map((column) => `${column} = excluded.${column}`)
-        .join(', ');
-      const upsert = db.prepare(
-        `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${placeholders}) ON CONFLICT (id) DO UPDATE SET ${updates} RETURNING rowid`,
-      );
-      const clearEntities = db.prepare('DELETE FROM memory_entities WHERE memory_rowid = ?');
-      const clearEmbedding = db.prepare('DELETE FROM memory_embeddings WHERE memory_rowid = ?');
-      const setEmbedding = db.prepare(
-        'INSERT INTO memory_embeddings (memory_rowid, embedding) VALUES (?, ?) ON CONFLICT (memory_rowid) DO UPDATE SET embedding = excluded.embedding',
-      );
-      const addEntity = db.prepare('INSERT OR IGNORE INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
-      const vectors = this.#vectorMode === 'sqlite-vec' && this.#dimensions !== null;
-      const clearVector = vectors ? db.prepare('DELETE FROM memories_vec WHERE rowid = ?') : null;
-      const addVector = vectors ? db.prepare('INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)') : null;
       const dimensions = this.#dimensions;
       records.forEach(({ memory, embedding }, index) => {
         if (embedding !== null && dimensions !== null && embedding.length !== dimensions) {
@@ -354,26 +362,51 @@ export class SqliteStore implements MemoryStore {
           );
         }
       });
-      // Only replaced memories have old entity links and vectors to clear; deleting from
-      // vec0 is not free, so new memories skip it.
-      const existing = new Set(
-        db
-          .prepare('SELECT id FROM memories WHERE id IN (SELECT value FROM json_each(?))')
-          .pluck()
-          .all(JSON.stringify(records.map((record) => record.memory.id))) as string[],
+      if (records.length === 0) return;
+      const seq = this.#nextChangeSeq(db);
+      const columns = [...MEMORY_COLUMNS, 'change_seq'];
+      // New memories take a plain INSERT: an upsert with RETURNING costs a third of retain.
+      const insert = db.prepare(
+        `INSERT INTO memories (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      );
+      const update = db.prepare(
+        `UPDATE memories SET ${columns
+          .filter((column) => column !== 'id')
+          .map((column) => `${column} = ?`)
+          .join(', ')} WHERE rowid = ?`,
+      );
+      const clearEntities = db.prepare('DELETE FROM memory_entities WHERE memory_rowid = ?');
+      const addEntity = db.prepare('INSERT OR IGNORE INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
+      const addEmbedding = db.prepare('INSERT INTO memory_embeddings (memory_rowid, embedding) VALUES (?, ?)');
+      const setEmbedding = db.prepare(
+        'INSERT INTO memory_embeddings (memory_rowid, embedding) VALUES (?, ?) ON CONFLICT (memory_rowid) DO UPDATE SET embedding = excluded.embedding',
+      );
+      const clearEmbedding = db.prepare('DELETE FROM memory_embeddings WHERE memory_rowid = ?');
+      const rowidOf = new Map(
+        (
+          db
+            .prepare('SELECT id, rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))')
+            .raw(true)
+            .all(JSON.stringify(records.map((record) => record.memory.id))) as Array<[string, number]>
+        ).map(([id, rowid]) => [id, Number(rowid)]),
       );
       for (const { memory, embedding } of records) {
-        const { rowid } = upsert.get(...memoryToRow(memory)) as { rowid: number };
-        const replaced = existing.has(memory.id);
-        if (replaced) clearEntities.run(rowid);
+        const row = memoryToRow(memory);
+        let rowid = rowidOf.get(memory.id);
+        if (rowid === undefined) {
+          rowid = Number(insert.run(...row, seq).lastInsertRowid);
+          rowidOf.set(memory.id, rowid);
+          for (const entity of memory.entities) addEntity.run(rowid, entityKey(entity));
+          if (embedding !== null) addEmbedding.run(rowid, vectorToBlob(embedding));
+          continue;
+        }
+        update.run(...row.slice(1), seq, rowid);
+        clearEntities.run(rowid);
         for (const entity of memory.entities) addEntity.run(rowid, entityKey(entity));
         if (embedding !== null) setEmbedding.run(rowid, vectorToBlob(embedding));
-        else if (replaced) clearEmbedding.run(rowid);
-        if (clearVector && addVector) {
-          if (replaced) clearVector.run(BigInt(rowid));
-          if (embedding !== null) addVector.run(BigInt(rowid), vectorToBlob(embedding));
-        }
+        else clearEmbedding.run(rowid);
       }
+      this.#index?.markChanged();
     });
   }
 
@@ -384,13 +417,24 @@ export class SqliteStore implements MemoryStore {
         .pluck()
         .all(JSON.stringify(ids)) as number[];
       if (rowids.length === 0) return 0;
-      if (this.#vectorMode === 'sqlite-vec' && this.#dimensions !== null) {
-        const clearVector = db.prepare('DELETE FROM memories_vec WHERE rowid = ?');
-        for (const rowid of rowids) clearVector.run(BigInt(rowid));
+      const list = JSON.stringify(rowids.map(Number));
+      const seq = this.#nextChangeSeq(db);
+      // Other processes' search indexes learn of deletions here; old ones are pruned, and an
+      // index that fell further behind than the window reloads in full.
+      db.prepare('INSERT INTO memory_tombstones (memory_rowid, change_seq) SELECT value, ? FROM json_each(?)').run(
+        seq,
+        list,
+      );
+      const floor = seq - TOMBSTONE_WINDOW;
+      if (floor > 0) {
+        db.prepare('DELETE FROM memory_tombstones WHERE change_seq <= ?').run(floor);
+        this.#setMeta(db, 'tombstone_floor', String(floor));
       }
-      return db
+      const deleted = db
         .prepare('DELETE FROM memories WHERE rowid IN (SELECT value FROM json_each(?))')
-        .run(JSON.stringify(rowids)).changes;
+        .run(list).changes;
+      this.#index?.markChanged();
+      return deleted;
     });
   }
 
@@ -431,6 +475,22 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
+  listUnembedded(query: UnembeddedQuery): Promise<Memory[]> {
+    return this.#read((db) => {
+      const condition = memoryCondition(query.filter);
+      const limit = Math.max(0, Math.floor(query.limit));
+      const after = query.after === undefined ? '' : 'AND m.id > ?';
+      const rows = db
+        .prepare(
+          `SELECT ${MEMORY_SELECT} FROM memories m
+           WHERE NOT EXISTS (SELECT 1 FROM memory_embeddings e WHERE e.memory_rowid = m.rowid) ${after} AND ${condition.sql}
+           ORDER BY m.id ASC LIMIT ?`,
+        )
+        .all(...(query.after === undefined ? [] : [query.after]), ...condition.params, limit) as MemoryRow[];
+      return rows.map(rowToMemory);
+    });
+  }
+
   async recordAccess(ids: readonly string[], at: string): Promise<void> {
     // Access counts are bookkeeping: a read-only store still answers recall, it just doesn't count.
     await this.#connect();
@@ -447,16 +507,7 @@ export class SqliteStore implements MemoryStore {
       const terms = [...new Set(analyzeTerms(query.text))];
       const limit = Math.max(0, Math.floor(query.limit));
       if (terms.length === 0 || limit === 0) return [];
-      // Each term quoted, so no word in user text is read as FTS5 syntax.
-      const match = terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(' OR ');
-      const condition = memoryCondition(query.filter);
-      const rows = db
-        .prepare(
-          `SELECT m.id AS id, -bm25(memories_fts) AS score FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-           WHERE memories_fts MATCH ? AND ${condition.sql} ORDER BY score DESC, m.id ASC LIMIT ?`,
-        )
-        .all(match, ...condition.params, limit) as SearchHit[];
-      return rows;
+      return this.#searchIndex().searchLexical(db, terms, query.filter, limit);
     });
   }
 
@@ -473,57 +524,9 @@ export class SqliteStore implements MemoryStore {
       }
       const limit = Math.max(0, Math.floor(query.limit));
       if (limit === 0) return [];
-      if (this.#vectorMode === 'sqlite-vec' && this.#dimensions !== null) {
-        return this.#nearestWithIndex(db, vector, query.filter, limit);
-      }
-      return this.#nearestByScan(db, vector, query.filter, limit);
+      this.#dimensions ??= dimensions;
+      return this.#searchIndex().searchVector(db, vector, query.filter, limit);
     });
-  }
-
-  // vec0 finds the k nearest over all vectors; filters apply after. Ask for a little more
-  // than needed and widen until enough pass the filter, or score the filtered rows exactly
-  // once k nears the table's size.
-  #nearestWithIndex(db: SqliteDatabase, vector: Float32Array, filter: MemoryFilter | undefined, limit: number) {
-    const condition = memoryCondition(filter);
-    const blob = vectorToBlob(vector);
-    const knn = db.prepare(
-      `WITH knn AS (SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?)
-       SELECT m.id AS id, 1 - knn.distance AS score FROM knn JOIN memories m ON m.rowid = knn.rowid
-       WHERE ${condition.sql} ORDER BY knn.distance ASC, m.id ASC LIMIT ?`,
-    );
-    if (condition.sql === '1') return knn.all(blob, limit, limit) as SearchHit[];
-    // Most filters (validity, scope in a one-user store) pass nearly everything: start just above `limit`.
-    let k = Math.ceil(limit * 1.25) + 8;
-    let total: number | undefined;
-    while (true) {
-      const hits = knn.all(blob, k, ...condition.params, limit) as SearchHit[];
-      if (hits.length >= limit) return hits;
-      // Counting memories reads an index, unlike counting vectors, and bounds the vectors from above.
-      total ??= db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
-      if (k >= total) return hits;
-      if (k * 4 >= total / 2) {
-        return db
-          .prepare(
-            `SELECT m.id AS id, 1 - vec_distance_cosine(e.embedding, ?) AS score
-             FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid
-             WHERE ${condition.sql} ORDER BY score DESC, m.id ASC LIMIT ?`,
-          )
-          .all(blob, ...condition.params, limit) as SearchHit[];
-      }
-      k *= 4;
-    }
-  }
-
-  #nearestByScan(db: SqliteDatabase, vector: Float32Array, filter: MemoryFilter | undefined, limit: number) {
-    const condition = memoryCondition(filter);
-    const hits: SearchHit[] = [];
-    const rows = db
-      .prepare(
-        `SELECT m.id AS id, e.embedding AS embedding FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid WHERE ${condition.sql}`,
-      )
-      .iterate(...condition.params) as IterableIterator<{ id: string; embedding: Uint8Array }>;
-    for (const row of rows) hits.push({ id: row.id, score: cosineSimilarity(vector, blobToVector(row.embedding)) });
-    return topHits(hits, limit);
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -545,6 +548,8 @@ export class SqliteStore implements MemoryStore {
         return result;
       } catch (error) {
         if (db.inTransaction) db.exec('ROLLBACK');
+        // A search inside the transaction may have indexed what was just rolled back.
+        this.#index = undefined;
         throw error;
       }
     } finally {
@@ -603,6 +608,7 @@ export class SqliteStore implements MemoryStore {
         this.#db.close();
       }
       this.#db = undefined;
+      this.#index = undefined;
     } finally {
       release();
     }

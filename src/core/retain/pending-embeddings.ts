@@ -68,6 +68,12 @@ export function pendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
   return pending;
 }
 
+/** Where a pass goes on: an offset into all memories, or the last id of the unembedded ones. */
+interface Cursor {
+  offset: number;
+  after: string | undefined;
+}
+
 function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
   const { store } = engine;
   // `due`: something may lack an embedding. `deferrals` counts announcements, so a pass that
@@ -154,25 +160,40 @@ function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
     });
   }
 
+  // A page of candidates: straight from the store when it can list unembedded memories
+  // (keyset by id), else every memory by creation order.
+  async function readPage(cursor: Cursor): Promise<{ page: Memory[]; next: Cursor }> {
+    if (store.listUnembedded) {
+      const page = await store.listUnembedded({
+        filter: filter(),
+        limit: PAGE_SIZE,
+        ...(cursor.after === undefined ? {} : { after: cursor.after }),
+      });
+      return { page, next: { offset: 0, after: page.at(-1)?.id } };
+    }
+    const page = await store.listMemories({
+      filter: filter(),
+      orderBy: 'createdAt',
+      direction: 'asc',
+      limit: PAGE_SIZE,
+      offset: cursor.offset,
+    });
+    return { page, next: { offset: cursor.offset + page.length, after: undefined } };
+  }
+
   // One page per queued job, so a long pass never holds up the agent's own background work.
-  function runPage(offset: number, pass: Pass): void {
+  function runPage(cursor: Cursor, pass: Pass): void {
     engine.background(COMPONENT, async () => {
       if (engine.closed) {
         queued = false;
         return;
       }
       try {
-        const page = await store.listMemories({
-          filter: filter(),
-          orderBy: 'createdAt',
-          direction: 'asc',
-          limit: PAGE_SIZE,
-          offset,
-        });
+        const { page, next } = await readPage(cursor);
         const { down } = await embedPage(page, pass);
         // Still down: wait for the next sign of life (a successful embed) or the next open.
         if (down) throw down;
-        if (page.length === PAGE_SIZE) return runPage(offset + page.length, pass);
+        if (page.length === PAGE_SIZE) return runPage(next, pass);
         queued = false;
         due = deferrals !== pass.startedAt;
         // Announced while this pass ran: their page may have been read before they were written.
@@ -188,7 +209,7 @@ function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
   function schedule(answered: boolean): void {
     if (queued || engine.closed) return;
     queued = true;
-    runPage(0, { startedAt: deferrals, answered });
+    runPage({ offset: 0, after: undefined }, { startedAt: deferrals, answered });
   }
 
   return {

@@ -39,6 +39,20 @@ export interface MemoryFilter {
 }
 
 /**
+ * Arguments of {@link MemoryStore.listUnembedded}.
+ *
+ * @group Ports
+ */
+export interface UnembeddedQuery {
+  /** Which memories. */
+  filter?: MemoryFilter;
+  /** Maximum memories. */
+  limit: number;
+  /** Only ids after this one (the last id of the previous page). */
+  after?: string;
+}
+
+/**
  * Sort keys for {@link MemoryStore.listMemories}.
  *
  * @group Ports
@@ -269,6 +283,12 @@ export interface MemoryStore {
   countMemories(filter?: MemoryFilter): Promise<number>;
   /** Stored embeddings by memory id; memories without one are left out. */
   getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>>;
+  /**
+   * Memories matching `filter` with no stored embedding, in id order, starting after
+   * `after`. Optional: without it, memoir finds them by paging through every memory, which
+   * costs a pass over the whole store each time a client opens.
+   */
+  listUnembedded?(query: UnembeddedQuery): Promise<Memory[]>;
   /**
    * Record that recall returned these memories: add 1 to `accessCount` and set
    * `lastAccessedAt` to `at`. Does not change `updatedAt`.

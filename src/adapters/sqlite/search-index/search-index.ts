@@ -1,0 +1,264 @@
+import { cosineSimilarity } from '../../../core/search/vector-math.js';
+import type { MemoryFilter, SearchHit } from '../../../core/spec/store.js';
+import { topHits } from '../../../core/utils/top-hits.js';
+import type { SqliteDatabase } from '../sqlite-driver.js';
+import { memoryCondition } from '../sqlite-filter.js';
+import { blobToVector } from '../sqlite-rows.js';
+import { INDEXED_COLUMNS, type IndexedRow, indexedRowOf } from './indexed-row.js';
+import { LexicalPostings } from './lexical-postings.js';
+import { compileSlotFilter, type SlotFilter } from './slot-filter.js';
+import { SlotTable } from './slot-table.js';
+import { topSlots } from './top-slots.js';
+import type { VectorKernel } from './vector-kernel.js';
+import { VectorSlab } from './vector-slab.js';
+
+/** Rows the int8 scan hands to float32 rescoring, at least; four times the limit when more. */
+const RESCORE_AT_LEAST = 200;
+/** Past this share of dead slots (replaced or deleted memories) the index is rebuilt. */
+const REBUILD_DEAD_SHARE = 0.25;
+
+/** What the index holds and what building it cost, for stats and the bench. */
+export interface SearchIndexStats {
+  /** Live memories indexed. */
+  memories: number;
+  /** Slots, dead ones included. */
+  slots: number;
+  /** Full loads since the store opened. */
+  loads: number;
+  /** Milliseconds the last full load took. */
+  lastLoadMs: number;
+  /** The vector kernel in use. */
+  kernel: VectorKernel['name'];
+}
+
+const meta = (db: SqliteDatabase, key: string) =>
+  db.prepare('SELECT value FROM memoir_meta WHERE key = ?').pluck().get(key) as string | undefined;
+
+/**
+ * The store's search index, held in process memory and derived from the file: BM25
+ * postings over each memory's analysed terms and an int8 matrix of its vector, with the
+ * columns filters test. It loads on the first search and then follows the file through
+ * the change sequence every write records (`memories.change_seq`, `memory_tombstones`),
+ * so writes by this connection, other connections and other processes are all seen, and
+ * it can always be thrown away and rebuilt.
+ */
+export class SearchIndex {
+  readonly #kernel: VectorKernel;
+  readonly #dimensions: number;
+  #table = new SlotTable();
+  #postings = new LexicalPostings();
+  #slab: VectorSlab;
+  #loaded = false;
+  #knownSeq = 0;
+  #generation: string | undefined;
+  #dataVersion: number | undefined;
+  #dirty = false;
+  #loads = 0;
+  #lastLoadMs = 0;
+
+  constructor(kernel: VectorKernel, dimensions: number) {
+    this.#kernel = kernel;
+    this.#dimensions = dimensions;
+    this.#slab = new VectorSlab(dimensions);
+  }
+
+  /** The vector dimensions this index was built for. */
+  get dimensions(): number {
+    return this.#dimensions;
+  }
+
+  /** This connection wrote: catch up before the next search (other connections show in data_version). */
+  markChanged(): void {
+    this.#dirty = true;
+  }
+
+  /** What the index holds now (not loading it). */
+  stats(): SearchIndexStats {
+    return {
+      memories: this.#table.live,
+      slots: this.#table.count,
+      loads: this.#loads,
+      lastLoadMs: this.#lastLoadMs,
+      kernel: this.#kernel.name,
+    };
+  }
+
+  /** Bring the index in step with the file: load it, catch up on changes, or do nothing. */
+  sync(db: SqliteDatabase): void {
+    const version = db.pragma('data_version', { simple: true }) as number;
+    if (this.#loaded && !this.#dirty && version === this.#dataVersion) return;
+    const step = db.transaction(() => {
+      const seq = Number(meta(db, 'change_seq') ?? 0);
+      const generation = meta(db, 'index_generation');
+      const floor = Number(meta(db, 'tombstone_floor') ?? 0);
+      const rebuild =
+        !this.#loaded ||
+        generation !== this.#generation ||
+        this.#knownSeq < floor ||
+        (this.#table.count > 1000 && this.#table.deadShare > REBUILD_DEAD_SHARE);
+      if (rebuild) this.#load(db);
+      else if (seq !== this.#knownSeq) this.#catchUp(db);
+      this.#knownSeq = seq;
+      this.#generation = generation;
+    });
+    step();
+    this.#dataVersion = version;
+    this.#dirty = false;
+  }
+
+  #load(db: SqliteDatabase): void {
+    const started = performance.now();
+    this.#table = new SlotTable();
+    this.#postings = new LexicalPostings();
+    this.#slab = new VectorSlab(this.#dimensions);
+    const expected = db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number | null;
+    if (expected) {
+      this.#table.reserve(expected);
+      this.#postings.reserve(expected, 24);
+      this.#slab.reserve(expected);
+    }
+    const rows = db
+      .prepare(
+        `SELECT ${INDEXED_COLUMNS} FROM memories m LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid ORDER BY m.rowid`,
+      )
+      .raw(true)
+      .iterate() as IterableIterator<unknown[]>;
+    for (const raw of rows) this.#add(indexedRowOf(raw));
+    this.#loaded = true;
+    this.#loads++;
+    this.#lastLoadMs = performance.now() - started;
+  }
+
+  #catchUp(db: SqliteDatabase): void {
+    const removed = db
+      .prepare('SELECT memory_rowid FROM memory_tombstones WHERE change_seq > ?')
+      .pluck()
+      .all(this.#knownSeq) as number[];
+    for (const rowid of removed) this.#remove(Number(rowid));
+    const rows = db
+      .prepare(
+        `SELECT ${INDEXED_COLUMNS} FROM memories m LEFT JOIN memory_embeddings e ON e.memory_rowid = m.rowid WHERE m.change_seq > ? ORDER BY m.rowid`,
+      )
+      .raw(true)
+      .iterate(this.#knownSeq) as IterableIterator<unknown[]>;
+    for (const raw of rows) {
+      const row = indexedRowOf(raw);
+      this.#remove(row.rowid);
+      this.#add(row);
+    }
+  }
+
+  #add(row: IndexedRow): void {
+    const slot = this.#table.add(row);
+    this.#postings.add(slot, row.terms);
+    this.#slab.set(slot, row.embedding);
+  }
+
+  #remove(rowid: number): void {
+    const slot = this.#table.remove(rowid);
+    if (slot < 0) return;
+    this.#postings.remove(slot);
+    this.#slab.clear(slot);
+  }
+
+  #compile(db: SqliteDatabase, filter: MemoryFilter | undefined): SlotFilter {
+    return compileSlotFilter(filter, this.#table, (sqlFilter) => {
+      const condition = memoryCondition(sqlFilter);
+      const rowids = db
+        .prepare(`SELECT m.rowid FROM memories m WHERE ${condition.sql}`)
+        .pluck()
+        .all(...condition.params) as number[];
+      return new Set(rowids.map(Number));
+    });
+  }
+
+  /** BM25 over `terms` (analysed, distinct), filtered, best `limit` first. */
+  searchLexical(db: SqliteDatabase, terms: readonly string[], filter: MemoryFilter | undefined, limit: number) {
+    this.sync(db);
+    const compiled = this.#compile(db, filter);
+    if (compiled.kind === 'none' || terms.length === 0) return [];
+    const table = this.#table;
+    let hits: SearchHit[] = [];
+    this.#postings.score(terms, table.alive, table.count, (slots, scores, count) => {
+      const best = topSlots(
+        slots,
+        count,
+        (slot) => scores[slot]!,
+        (slot) => table.ids[slot]!,
+        limit,
+        compiled.accepts,
+      );
+      hits = best.map((slot) => ({ id: table.ids[slot]!, score: scores[slot]! }));
+    });
+    return hits;
+  }
+
+  /** Cosine nearest neighbours of `vector`, filtered, best `limit` first, scored exactly in float32. */
+  searchVector(db: SqliteDatabase, vector: Float32Array, filter: MemoryFilter | undefined, limit: number) {
+    this.sync(db);
+    const compiled = this.#compile(db, filter);
+    if (compiled.kind === 'none') return [];
+    const accepts = compiled.accepts;
+    const table = this.#table;
+    const slab = this.#slab;
+    const usable = (slot: number) =>
+      table.alive[slot] === 1 && slab.hasVector[slot] === 1 && (accepts === undefined || accepts(slot));
+    const query = slab.quantise(vector);
+    const count = table.count;
+    let candidates: number[];
+    if (query === null) {
+      // A zero query is equally far from everything: every usable memory scores 0.
+      candidates = [];
+      for (let slot = 0; slot < count; slot++) if (usable(slot)) candidates.push(slot);
+    } else {
+      candidates = this.#nearestUsable(query, limit, usable);
+    }
+    return this.#rescore(db, vector, candidates, limit);
+  }
+
+  #nearestUsable(query: Int8Array, limit: number, usable: (slot: number) => boolean): number[] {
+    const table = this.#table;
+    const slab = this.#slab;
+    const d = this.#dimensions;
+    const count = table.count;
+    const wanted = Math.max(RESCORE_AT_LEAST, limit * 4);
+    let k = Math.min(count, wanted + (count - table.live));
+    while (true) {
+      const rows = this.#kernel.nearest(slab.matrix, count, d, query, k);
+      const found: number[] = [];
+      for (const slot of rows) if (usable(slot)) found.push(slot);
+      if (found.length >= Math.min(limit, table.live) || k >= count) return found.slice(0, wanted);
+      if (k * 4 < count / 2) {
+        k *= 4;
+        continue;
+      }
+      // A filter that passes few memories (one tenant of many): scan only the ones it passes.
+      const accepted: number[] = [];
+      for (let slot = 0; slot < count; slot++) if (usable(slot)) accepted.push(slot);
+      if (accepted.length <= wanted) return accepted;
+      const gathered = new Int8Array(accepted.length * d);
+      for (const [i, slot] of accepted.entries()) gathered.set(slab.matrix.subarray(slot * d, (slot + 1) * d), i * d);
+      return [...this.#kernel.nearest(gathered, accepted.length, d, query, wanted)].map((i) => accepted[i]!);
+    }
+  }
+
+  // The int8 scan shortlists; exact float32 cosine over the stored vectors decides the order.
+  #rescore(db: SqliteDatabase, vector: Float32Array, slots: number[], limit: number): SearchHit[] {
+    if (slots.length === 0) return [];
+    const table = this.#table;
+    const rows = db
+      .prepare(
+        'SELECT memory_rowid, embedding FROM memory_embeddings WHERE memory_rowid IN (SELECT value FROM json_each(?))',
+      )
+      .raw(true)
+      .all(JSON.stringify(slots.map((slot) => table.rowids[slot]))) as Array<[number, Uint8Array]>;
+    const vectors = new Map(rows.map(([rowid, blob]) => [Number(rowid), blob]));
+    const hits: SearchHit[] = [];
+    for (const slot of slots) {
+      const blob = vectors.get(table.rowids[slot]!);
+      if (!blob) continue;
+      hits.push({ id: table.ids[slot]!, score: cosineSimilarity(vector, blobToVector(blob)) });
+    }
+    return topHits(hits, limit);
+  }
+}
