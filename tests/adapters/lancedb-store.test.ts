@@ -1,7 +1,81 @@
-import { createLanceStore } from '../../src/adapters/lancedb/index.js';
+import { describe, expect, it } from 'vitest';
+import { createLanceStore, LANCE_SCHEMA_VERSION } from '../../src/adapters/lancedb/index.js';
+import { cosineSimilarity, makeMemory, unitVector } from '../contracts/memory-fixtures.js';
 import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
 import { freshPaths } from '../helpers/stores.js';
 
 const nextDir = freshPaths('lancedb', '');
 
 runMemoryStoreContract({ name: 'lancedb', create: () => createLanceStore({ uri: nextDir() }) });
+
+describe('lancedb store specifics', () => {
+  const dims = 4;
+  const open = async (uri: string) => {
+    const store = createLanceStore({ uri, logger: { log() {} } });
+    await store.open({ id: 'e', dimensions: dims });
+    return store;
+  };
+
+  it('gathered accesses are counted at once in this process and written by close()', async () => {
+    const uri = nextDir();
+    const store = await open(uri);
+    await store.upsertMemories([{ memory: makeMemory({ id: 'a' }), embedding: unitVector(dims, 1) }]);
+    const other = await open(uri);
+    await store.recordAccess(['a'], '2025-01-02T00:00:00.000Z');
+    await store.recordAccess(['a', 'a'], '2025-01-03T00:00:00.000Z');
+    expect((await store.getMemories(['a']))[0]).toMatchObject({
+      accessCount: 2,
+      lastAccessedAt: '2025-01-03T00:00:00.000Z',
+    });
+    // Not yet written: another process's store reads the stored count.
+    expect((await other.getMemories(['a']))[0]!.accessCount).toBe(0);
+    await store.close();
+    expect((await other.getMemories(['a']))[0]).toMatchObject({
+      accessCount: 2,
+      lastAccessedAt: '2025-01-03T00:00:00.000Z',
+    });
+    await other.close();
+  });
+
+  it('records the schema version and reopens an existing directory without migrating again', async () => {
+    const uri = nextDir();
+    const store = await open(uri);
+    await store.upsertMemories([{ memory: makeMemory({ id: 'a' }), embedding: unitVector(dims, 1) }]);
+    await store.close();
+    const again = await open(uri);
+    const check = await again.check();
+    expect(check).toMatchObject({ ok: true, details: { schemaVersion: LANCE_SCHEMA_VERSION } });
+    expect(await again.countMemories()).toBe(1);
+    expect(await again.recordedEmbedder()).toEqual({ id: 'e', dimensions: dims, hasEmbeddings: true });
+    await again.close();
+  });
+
+  it('past the row threshold a vector index is built, and scoped searches neither leak nor come back short', async () => {
+    const store = createLanceStore({
+      uri: nextDir(),
+      logger: { log() {} },
+      index: { vectorIndexMinRows: 256, exactSearchMaxRows: 0, background: false },
+    });
+    await store.open({ id: 'e', dimensions: 8 });
+    // 600 memories, one user holding only 12, scattered across every partition.
+    const records = Array.from({ length: 600 }, (_, i) => ({
+      memory: makeMemory({ id: `m${String(i).padStart(3, '0')}`, scope: { userId: i % 50 === 0 ? 'rare' : 'common' } }),
+      embedding: unitVector(8, i + 1),
+    }));
+    await store.upsertMemories(records);
+    await store.optimize();
+    expect((await store.check()).details?.indexes).toMatch(/vector/);
+    const query = unitVector(8, 7);
+    const hits = await store.searchVector({ vector: query, limit: 20, filter: { scope: { userId: 'rare' } } });
+    expect(hits).toHaveLength(12);
+    expect(hits.every((hit) => Number(hit.id.slice(1)) % 50 === 0)).toBe(true);
+    // Scores are exact cosines (the index re-ranks on full vectors).
+    const byId = new Map(records.map((record) => [record.memory.id, record.embedding]));
+    for (const hit of hits) expect(hit.score).toBeCloseTo(cosineSimilarity(query, byId.get(hit.id)!), 5);
+    await store.close();
+  });
+
+  it('a bad option is a ConfigError naming the field', () => {
+    expect(() => createLanceStore({ tableName: '1 bad' })).toThrow(/tableName/);
+  });
+});

@@ -2,6 +2,15 @@ import type { Logger } from '../../core/spec/runtime.js';
 import type { LanceLibraries, LanceTable } from './lancedb-driver.js';
 import type { LanceIndexSettings } from './lancedb-store-options.js';
 
+// LanceDB commits optimistically; a writer that lost the race to another process (or to the
+// background optimiser) gets one of these and may simply try again.
+const COMMIT_CONFLICT = /conflict|retryable|preempted|concurrent|Too many concurrent writers/i;
+
+/** Whether `error` is a lost commit race, which trying again resolves. */
+export function isCommitConflict(error: unknown): boolean {
+  return COMMIT_CONFLICT.test(error instanceof Error ? error.message : String(error));
+}
+
 /** The vector column's index, if any. */
 export async function vectorIndexName(table: LanceTable): Promise<string | null> {
   const indices = await table.listIndices();
@@ -75,7 +84,11 @@ export class LanceMaintenance {
     this.#commits = 0;
     this.#job = this.run(false)
       .catch((error: unknown) => {
-        this.logger.log('warn', `lancedb: background index maintenance failed: ${String(error)}`);
+        // A writer won the race for the commit: the work is redone on the next round.
+        if (isCommitConflict(error)) {
+          this.#commits = this.settings.optimizeAfterCommits;
+          this.logger.log('debug', `lancedb: background optimisation deferred: ${String(error)}`);
+        } else this.logger.log('warn', `lancedb: background index maintenance failed: ${String(error)}`);
       })
       .finally(() => {
         this.#job = null;
@@ -92,14 +105,14 @@ export class LanceMaintenance {
    * whatever the row count (when the store has an embedder and an index type).
    */
   async run(forceVectorIndex: boolean): Promise<void> {
-    const table = await this.table(this.memoriesTable);
+    const memories = await this.table(this.memoriesTable);
     const dimensions = this.dimensions();
     let built = false;
-    if (dimensions !== null && this.settings.vector !== 'none' && (await vectorIndexName(table)) === null) {
-      const embedded = forceVectorIndex ? Number.POSITIVE_INFINITY : await table.countRows('vector IS NOT NULL');
+    if (dimensions !== null && this.settings.vector !== 'none' && (await vectorIndexName(memories)) === null) {
+      const embedded = forceVectorIndex ? Number.POSITIVE_INFINITY : await memories.countRows('vector IS NOT NULL');
       if (embedded >= this.settings.vectorIndexMinRows) {
         const started = performance.now();
-        await buildVectorIndex(this.libraries(), table, this.settings, dimensions);
+        await buildVectorIndex(this.libraries(), memories, this.settings, dimensions);
         built = true;
         this.logger.log('info', `lancedb: built the ${this.settings.vector} vector index`, {
           ms: Math.round(performance.now() - started),
@@ -110,7 +123,15 @@ export class LanceMaintenance {
     this.#dirty.clear();
     for (const name of dirty) {
       // Versions older than a minute are kept for readers still on them; older ones are cleaned up.
-      await (await this.table(name)).optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+      const table = await this.table(name);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+          break;
+        } catch (error) {
+          if (attempt >= 4 || !isCommitConflict(error)) throw error;
+        }
+      }
     }
     if (built) this.#pending = 0;
   }

@@ -19,11 +19,12 @@ import type {
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
 import { compareHits } from '../../core/utils/top-hits.js';
+import { PendingAccess } from './lancedb-access.js';
 import { memoryRowsTable } from './lancedb-arrow.js';
 import { LanceCollection, type LanceCollectionHost } from './lancedb-collection.js';
 import { type LanceConnection, type LanceLibraries, type LanceTable, loadLanceLibraries } from './lancedb-driver.js';
 import { andSql, memoryWhere, sqlIn, sqlString } from './lancedb-filter.js';
-import { LanceMaintenance, vectorIndexName } from './lancedb-maintenance.js';
+import { isCommitConflict, LanceMaintenance, vectorIndexName } from './lancedb-maintenance.js';
 import { type MemoryRow, memoryToRow, plainRow, rowToMemory, toMs } from './lancedb-rows.js';
 import {
   LANCE_MIGRATIONS,
@@ -113,9 +114,11 @@ class Mutex {
  */
 type UndoLog = Map<string, Map<string, object | null>> & { written?: Map<string, Set<string>> };
 
-// LanceDB commits optimistically; a writer that lost the race to another process (or to the
-// background optimiser) gets one of these and may simply try again.
-const COMMIT_CONFLICT = /conflict|retryable|concurrent|version \d+ .*already exists|Too many concurrent writers/i;
+/** Gathered accesses are written after this long, or at once when this many memories have some. */
+const ACCESS_FLUSH_MS = 1000;
+const ACCESS_FLUSH_SIZE = 5000;
+/** How long the store trusts what it read about its vector index and a filter's row count. */
+const CACHE_MS = 10_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -149,6 +152,10 @@ export class LanceStore implements MemoryStore {
   #connecting: Promise<LanceConnection> | undefined;
   readonly #tables = new Map<string, LanceTable>();
   #dimensions: number | null = null;
+  readonly #access = new PendingAccess();
+  #indexedCache: { indexed: boolean; until: number } | undefined;
+  readonly #countCache = new Map<string, { count: number; until: number }>();
+  #accessTimer: NodeJS.Timeout | undefined;
   #closing = false;
   #closed = false;
   #closePromise: Promise<void> | undefined;
@@ -308,7 +315,7 @@ export class LanceStore implements MemoryStore {
       try {
         return await operation();
       } catch (error) {
-        if (attempt >= this.#settings.commitRetries || !COMMIT_CONFLICT.test(messageOf(error))) throw error;
+        if (attempt >= this.#settings.commitRetries || !isCommitConflict(error)) throw error;
         // Jittered backoff, so two processes that collided do not collide again in step.
         await sleep(Math.min(200, 5 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random()));
       }
@@ -435,6 +442,7 @@ export class LanceStore implements MemoryStore {
     if (this.#dimensions !== null) await memories.dropColumns(['vector']);
     await memories.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, '${vectorSqlType(dimensions)}')` }]);
     this.#dimensions = dimensions;
+    this.#indexedCache = undefined;
   }
 
   /** The embedder recorded in the meta table, read without checking or recording anything. */
@@ -470,7 +478,7 @@ export class LanceStore implements MemoryStore {
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.flatMap((id) => {
         const row = byId.get(id);
-        return row ? [rowToMemory(row)] : [];
+        return row ? [this.#access.overlay(rowToMemory(row))] : [];
       });
     });
   }
@@ -503,6 +511,7 @@ export class LanceStore implements MemoryStore {
     await this.#write(this.#names.memories, [...latest.keys()], async (table) => {
       if (latest.size === 0) return;
       await this.#upsertRows(table, [...latest.values()]);
+      this.#access.forget([...latest.keys()]);
     });
   }
 
@@ -513,6 +522,7 @@ export class LanceStore implements MemoryStore {
       const where = sqlIn('id', unique);
       const count = await table.countRows(where);
       if (count > 0) await table.delete(where);
+      this.#access.forget(unique);
       return count;
     });
   }
@@ -540,7 +550,7 @@ export class LanceStore implements MemoryStore {
         return rows
           .sort(byKey)
           .slice(start, end)
-          .map((row) => rowToMemory(row as unknown as MemoryRow));
+          .map((row) => this.#access.overlay(rowToMemory(row as unknown as MemoryRow)));
       }
       // Otherwise sort keys first (two narrow columns), then whole rows only for the page.
       let keysQuery = table.query().select(['id', column]);
@@ -553,7 +563,7 @@ export class LanceStore implements MemoryStore {
       const byId = new Map(rows.map((row) => [row.id, row]));
       return page.flatMap((id) => {
         const row = byId.get(id);
-        return row ? [rowToMemory(row)] : [];
+        return row ? [this.#access.overlay(rowToMemory(row))] : [];
       });
     });
   }
@@ -576,15 +586,62 @@ export class LanceStore implements MemoryStore {
     });
   }
 
-  recordAccess(ids: readonly string[], at: string): Promise<void> {
+  async recordAccess(ids: readonly string[], at: string): Promise<void> {
+    this.#assertOpen();
     const unique = [...new Set(ids)];
-    return this.#write(this.#names.memories, unique, async (table) => {
-      if (unique.length === 0) return;
-      await table.update({
-        where: sqlIn('id', unique),
-        valuesSql: { active_count: 'active_count + 1', last_accessed_at: String(toMs(at)) },
+    if (unique.length === 0) return;
+    // Inside a transaction the update is part of it (and rolls back with it); outside, accesses
+    // are gathered and written together (see PendingAccess).
+    if (this.#transaction.getStore()) {
+      await this.#write(this.#names.memories, unique, async (table) => {
+        await table.update({
+          where: sqlIn('id', unique),
+          valuesSql: { active_count: 'active_count + 1', last_accessed_at: String(toMs(at)) },
+        });
       });
-    });
+      return;
+    }
+    this.#access.add(unique, toMs(at));
+    if (this.#access.size >= ACCESS_FLUSH_SIZE) await this.#flushAccess();
+    else this.#accessTimer ??= setTimeout(() => void this.#flushAccess().catch(() => undefined), ACCESS_FLUSH_MS);
+  }
+
+  /**
+   * Write the gathered accesses in one commit: read the counts, add, merge the two columns
+   * back. LanceDB's SQL has no CASE for a per-row increment; a read and a merge inside one
+   * retried step lose nothing to another process's increments, as the merge conflicts with
+   * theirs and is redone on fresh counts.
+   */
+  async #flushAccess(): Promise<void> {
+    if (this.#accessTimer) clearTimeout(this.#accessTimer);
+    this.#accessTimer = undefined;
+    const taken = this.#access.take();
+    if (!taken) return;
+    try {
+      await this.#write(this.#names.memories, [], async (table) => {
+        const ids = [...taken.entries.keys()];
+        const rows = (await table
+          .query()
+          .where(sqlIn('id', ids))
+          .select(['id', 'active_count', 'last_accessed_at'])
+          .toArray()) as Array<{ id: string; active_count: number; last_accessed_at: number | null }>;
+        if (rows.length === 0) return;
+        const updated = rows.map((row) => {
+          const entry = taken.entries.get(row.id)!;
+          return {
+            id: row.id,
+            active_count: row.active_count + entry.count,
+            last_accessed_at: Math.max(row.last_accessed_at ?? entry.at, entry.at),
+          };
+        });
+        const { lancedb, arrow } = this.#libraries!;
+        const data = lancedb.makeArrowTable(updated, { schema: accessSchema(arrow) });
+        await table.mergeInsert('id').whenMatchedUpdateAll().execute(data);
+      });
+    } catch (error) {
+      taken.restore();
+      this.#settings.logger.log('warn', `lancedb: access counts not written yet: ${messageOf(error).slice(0, 300)}`);
+    }
   }
 
   // ---- search ----
@@ -624,7 +681,7 @@ export class LanceStore implements MemoryStore {
       const limit = Math.max(0, Math.floor(query.limit));
       if (limit === 0 || dimensions === null) return [];
       const where = andSql(memoryWhere(query.filter), 'vector IS NOT NULL');
-      const indexed = (await vectorIndexName(table)) !== null;
+      const indexed = await this.#vectorIndexed(table);
       const exact = !indexed || (await this.#fewEnoughForExact(table, query.filter, where));
       const search = (fetch: number) => this.#nearest(table, vector, where, fetch, exact);
       const hits = await withTies(limit, search);
@@ -634,10 +691,26 @@ export class LanceStore implements MemoryStore {
     });
   }
 
+  // Both answers change only as the table grows by many rows or an index is built, so they are
+  // kept for a while rather than asked of LanceDB before every search.
+  async #vectorIndexed(table: LanceTable): Promise<boolean> {
+    const now = Date.now();
+    if (this.#indexedCache && this.#indexedCache.until > now) return this.#indexedCache.indexed;
+    const indexed = (await vectorIndexName(table)) !== null;
+    this.#indexedCache = { indexed, until: now + CACHE_MS };
+    return indexed;
+  }
+
   async #fewEnoughForExact(table: LanceTable, filter: MemoryFilter | undefined, where: string | null) {
     const threshold = this.#settings.index.exactSearchMaxRows;
     if (threshold === 0 || !filter || !where) return false;
-    return (await table.countRows(where)) <= threshold;
+    const now = Date.now();
+    const cached = this.#countCache.get(where);
+    if (cached && cached.until > now) return cached.count <= threshold;
+    const count = await table.countRows(where);
+    if (this.#countCache.size >= 1000) this.#countCache.clear();
+    this.#countCache.set(where, { count, until: now + CACHE_MS });
+    return count <= threshold;
   }
 
   async #nearest(
@@ -670,6 +743,8 @@ export class LanceStore implements MemoryStore {
     }
     this.#assertOpen();
     await this.#connect();
+    // Accesses gathered before it are written before it, so a rollback cannot undo them.
+    await this.#flushAccess();
     const release = await this.#mutex.acquire();
     try {
       this.#assertOpen();
@@ -748,6 +823,7 @@ export class LanceStore implements MemoryStore {
     await this.#connect();
     await this.#maintenance.drain();
     await this.#wrap(() => this.#maintenance.run(options.vectorIndex === true));
+    this.#indexedCache = undefined;
   }
 
   close(): Promise<void> {
@@ -756,6 +832,7 @@ export class LanceStore implements MemoryStore {
   }
 
   async #shutdown(): Promise<void> {
+    if (this.#connection) await this.#flushAccess();
     this.#closing = true;
     // Queued writes and a running transaction finish first; from inside one that would deadlock.
     if (!this.#transaction.getStore()) {
@@ -770,6 +847,16 @@ export class LanceStore implements MemoryStore {
     this.#connection?.close();
     this.#connection = undefined;
   }
+}
+
+/** The columns an access update writes. */
+function accessSchema(arrow: LanceLibraries['arrow']) {
+  const { Field, Schema, Utf8, Int32, Float64 } = arrow;
+  return new Schema([
+    new Field('id', new Utf8(), false),
+    new Field('active_count', new Int32(), false),
+    new Field('last_accessed_at', new Float64(), true),
+  ]);
 }
 
 function messageOf(error: unknown): string {
