@@ -19,6 +19,7 @@ interface Manifest {
   version: string;
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   bin: Record<string, string>;
   exports: Record<
     string,
@@ -262,7 +263,11 @@ describe('the tarball', () => {
   it('the build and its declarations import only Node built-ins and declared dependencies', () => {
     // In the consumer every package resolves, as the project's node_modules is above it:
     // an import of an undeclared package would only fail for a real user.
-    const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
+    const declared = new Set([
+      ...Object.keys(pkg.dependencies),
+      ...Object.keys(pkg.peerDependencies ?? {}),
+      ...Object.keys(pkg.optionalDependencies ?? {}),
+    ]);
     const builtins = new Set(builtinModules);
     const undeclared = new Set<string>();
     const specifiers = /\bfrom\s*(['"])([^'"\n]+)\1|\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\3\s*\)/g;

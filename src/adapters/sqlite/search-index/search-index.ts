@@ -227,12 +227,16 @@ export class SearchIndex {
       const rows = this.#kernel.nearest(slab.matrix, count, d, query, k);
       const found: number[] = [];
       for (const slot of rows) if (usable(slot)) found.push(slot);
-      if (found.length >= Math.min(limit, table.live) || k >= count) return found.slice(0, wanted);
-      if (k * 4 < count / 2) {
-        k *= 4;
+      const needed = Math.min(limit, table.live);
+      if (found.length >= needed || k >= count) return found.slice(0, wanted);
+      // Widen by the share the filter passed so far, once; a filter that passes few
+      // memories (one tenant of many) goes straight to scanning only those.
+      const share = Math.max(found.length, 1) / k;
+      const next = Math.ceil((wanted / share) * 1.5);
+      if (next < count / 2) {
+        k = Math.max(k * 2, next);
         continue;
       }
-      // A filter that passes few memories (one tenant of many): scan only the ones it passes.
       const accepted: number[] = [];
       for (let slot = 0; slot < count; slot++) if (usable(slot)) accepted.push(slot);
       if (accepted.length <= wanted) return accepted;
