@@ -11,6 +11,7 @@ import type { EmbedderIdentity } from '../core/spec/store.js';
 import type { CliContext, CliOutput, StoreAccess } from './cli-context.js';
 import { type EmbedderChoice, embedderChoice, refuses, settingsFor } from './cli-embedder.js';
 import { CliError, CliUsageError } from './cli-errors.js';
+import { foreignTable, importFromLanceDb } from './cli-import-lancedb.js';
 import { integer } from './cli-options.js';
 import { createProgress } from './cli-progress.js';
 
@@ -152,9 +153,22 @@ export function registerTransferCommands(program: Command, context: CliContext):
   program
     .command('import')
     .description('Read a JSON Lines file written by export; records are replaced by id, so importing twice is safe.')
-    .argument('<file>', 'file to read, or - for stdin')
+    .argument('[file]', 'file to read, or - for stdin')
     .option('--batch-size <n>', 'memories and records per transaction (default 1000)', integer(1, 100_000))
-    .action(async (file: string, flags: { batchSize?: number }) => {
+    .option('--from-lancedb <dir>', 'read an OpenClaw memory-lancedb or ePro v2 LanceDB directory instead of a file')
+    .option('--table <name>', 'with --from-lancedb: memories (OpenClaw) or agent_memories (ePro v2)')
+    .action(async (file: string | undefined, flags: { batchSize?: number; fromLancedb?: string; table?: string }) => {
+      if (flags.fromLancedb !== undefined) {
+        const table = foreignTable(flags.table);
+        const client = await openedClient(context, 'vectors');
+        return importFromLanceDb(context, client, flags.fromLancedb, table, flags.batchSize);
+      }
+      if (file === undefined) {
+        throw new CliUsageError(
+          'import needs a file (or --from-lancedb <dir>)',
+          'Run `memoir import <file>`, e.g. a file written by `memoir export`.',
+        );
+      }
       const fromStdin = file === '-';
       const path = fromStdin ? '-' : resolve(file);
       if (!fromStdin) {
