@@ -156,9 +156,11 @@ for (const size of sizes) {
   const store = createLanceStore({ uri, logger: quiet });
   const writer = createMemory({ store, embedder, logger: quiet });
   const retainPerSecond = await ingest(writer, size);
+  console.error(`retained ${size.toLocaleString('en-US')} at ${Math.round(retainPerSecond)}/s`);
   const indexStarted = performance.now();
   await store.optimize({ vectorIndex: true });
   const indexSeconds = (performance.now() - indexStarted) / 1000;
+  console.error(`indexes built in ${indexSeconds.toFixed(1)} s`);
   await writer.close();
   const diskMiB = diskBytes(uri) / 2 ** 20;
 
@@ -181,7 +183,8 @@ for (const size of sizes) {
     vectorRecall: vectorRecallAt50,
   });
   rmSync(uri, { recursive: true, force: true });
-  console.error(`measured ${size.toLocaleString('en-US')} memories`);
+  // Each size as soon as it is measured: a million rows take a while.
+  console.error(`measured ${size.toLocaleString('en-US')} memories: ${JSON.stringify(rows.at(-1))}`);
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);

@@ -56,6 +56,8 @@ export async function buildVectorIndex(
 export class LanceMaintenance {
   #pending = 0;
   #commits = 0;
+  /** Rows in the memories table at the last round. */
+  #tableRows = 0;
   readonly #dirty = new Set<string>();
   #job: Promise<void> | null = null;
 
@@ -79,7 +81,10 @@ export class LanceMaintenance {
     this.#pending += rows;
     this.#commits += 1;
     if (!this.settings.background || this.#job) return;
-    if (this.#pending < this.settings.optimizeAfterRows && this.#commits < this.settings.optimizeAfterCommits) return;
+    // Each round re-reads what it folds in, so on a large table it waits for a tenth more rows:
+    // bulk loading then costs O(n log n) index work instead of O(n²).
+    const rowsDue = Math.max(this.settings.optimizeAfterRows, Math.floor(this.#tableRows / 10));
+    if (this.#pending < rowsDue && this.#commits < this.settings.optimizeAfterCommits) return;
     this.#pending = 0;
     this.#commits = 0;
     this.#job = this.run(false)
@@ -134,5 +139,6 @@ export class LanceMaintenance {
       }
     }
     if (built) this.#pending = 0;
+    this.#tableRows = await memories.countRows();
   }
 }
