@@ -338,3 +338,74 @@ describe('the in-process search index', () => {
     await reference.close();
   });
 });
+
+describe('the search index snapshot', () => {
+  const hitIds = (hits: Array<{ id: string }>) => hits.map((hit) => hit.id);
+  const words = ['tide', 'harbour', 'pilot', 'ferry', 'anchor', 'keeper', 'storm', 'gull', 'reef', 'buoy'];
+  const record = (index: number, salt = 0) => ({
+    memory: makeMemory({
+      id: `m${String(index).padStart(3, '0')}`,
+      content: Array.from({ length: 4 + (index % 5) }, (_, j) => words[(index * 3 + j * 7 + salt) % words.length]).join(
+        ' ',
+      ),
+      scope: { userId: index % 3 === 0 ? 'ann' : 'bob' },
+    }),
+    embedding: unitVector(8, index + salt * 1000),
+  });
+  const probe = async (store: ReturnType<typeof createSqliteStore>) => ({
+    lexical: await store.searchLexical!({ text: 'tide storm reef', limit: 15, filter: { scope: { userId: 'ann' } } }),
+    vector: await store.searchVector!({ vector: unitVector(8, 5), limit: 10 }),
+  });
+
+  it('is written once the index is big enough, read back by the next process, and caught up with later writes', async () => {
+    const path = nextPath();
+    const first = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
+    await first.open({ id: 'e', dimensions: 8 });
+    await first.upsertMemories(Array.from({ length: 120 }, (_, i) => record(i)));
+    await first.searchLexical!({ text: 'tide', limit: 1 });
+    expect(first.searchIndexStats()?.lastLoadFrom).toBe('rows');
+    await first.close();
+
+    // Changes after the snapshot: replaced, deleted and new memories, from another connection.
+    const writer = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
+    await writer.open({ id: 'e', dimensions: 8 });
+    await writer.upsertMemories([record(3, 1), record(7, 2), record(200), record(201)]);
+    await writer.deleteMemories(['m010', 'm011']);
+    await writer.close();
+
+    const restored = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
+    await restored.open({ id: 'e', dimensions: 8 });
+    const fromSnapshot = await probe(restored);
+    expect(restored.searchIndexStats()).toMatchObject({ lastLoadFrom: 'snapshot', memories: 120 });
+    await restored.close();
+
+    const db = new Database(path);
+    db.exec('DROP TABLE search_index_snapshot');
+    db.close();
+    const rebuilt = createSqliteStore({ path, indexSnapshotMinMemories: 1_000_000 });
+    await rebuilt.open({ id: 'e', dimensions: 8 });
+    const fromRows = await probe(rebuilt);
+    expect(rebuilt.searchIndexStats()?.lastLoadFrom).toBe('rows');
+    expect(fromSnapshot).toEqual(fromRows);
+    expect(hitIds(fromRows.lexical).length).toBeGreaterThan(0);
+    await rebuilt.close();
+  });
+
+  it('a damaged snapshot is ignored: the index is rebuilt from the rows', async () => {
+    const path = nextPath();
+    const first = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
+    await first.open({ id: 'e', dimensions: 8 });
+    await first.upsertMemories(Array.from({ length: 80 }, (_, i) => record(i)));
+    const expected = await probe(first);
+    await first.close();
+    const db = new Database(path);
+    expect(db.prepare('SELECT count(*) FROM search_index_snapshot').pluck().get()).toBeGreaterThan(0);
+    db.prepare("UPDATE search_index_snapshot SET data = x'0102' WHERE name = 'postings.slots'").run();
+    db.close();
+    const reopened = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
+    await reopened.open({ id: 'e', dimensions: 8 });
+    expect(await probe(reopened)).toEqual(expected);
+    expect(reopened.searchIndexStats()?.lastLoadFrom).toBe('rows');
+    await reopened.close();
+  });
+});

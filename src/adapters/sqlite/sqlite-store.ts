@@ -20,6 +20,7 @@ import type {
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
+import { dropSnapshot, writeSnapshot } from './search-index/index-snapshot.js';
 import { SearchIndex, type SearchIndexStats } from './search-index/search-index.js';
 import { loadVectorKernel, type VectorKernel } from './search-index/vector-kernel.js';
 import { checkSqliteFile, type SqliteFileCheck } from './sqlite-check.js';
@@ -64,6 +65,7 @@ export interface SqliteStoreSettings {
   path: string;
   busyTimeoutMs: number;
   vectorSearch: 'auto' | 'javascript';
+  indexSnapshotMinMemories: number;
   readOnly: boolean | undefined;
   checkOnOpen: 'auto' | 'always' | 'off';
   logger: Logger | undefined;
@@ -112,6 +114,7 @@ export class SqliteStore implements MemoryStore {
   #db: SqliteDatabase | undefined;
   #connecting: Promise<SqliteDatabase> | undefined;
   #kernel: VectorKernel | undefined;
+  #snapshotting: Promise<void> | undefined;
   #index: SearchIndex | undefined;
   #dimensions: number | null = null;
   #closed = false;
@@ -247,9 +250,32 @@ export class SqliteStore implements MemoryStore {
   #searchIndex(): SearchIndex {
     const dimensions = this.#dimensions ?? 0;
     if (this.#index?.dimensions !== dimensions) {
-      this.#index = new SearchIndex(this.#connectedKernel(), dimensions);
+      this.#index = new SearchIndex(this.#connectedKernel(), dimensions, this.#settings.indexSnapshotMinMemories);
     }
     return this.#index;
+  }
+
+  // After a search that built a large index from rows: write it into the file in the
+  // background, so the next process reads it back. A failure costs only that head start.
+  #snapshotLater() {
+    const index = this.#index;
+    if (!index?.snapshotDue || this.#readOnly !== null || this.#damaged || this.#snapshotting) return;
+    // Outside any transaction() the search ran in: the snapshot is a write of its own.
+    this.#snapshotting = this.#inTransaction.exit(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      try {
+        await this.#write((db) => {
+          if (this.#index === index && index.snapshotDue) writeSnapshot(db, index.snapshotParts());
+        });
+      } catch (error) {
+        this.#settings.logger?.log(
+          'debug',
+          `the search index was not written into ${this.#settings.path}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      } finally {
+        this.#snapshotting = undefined;
+      }
+    });
   }
 
   #connectedKernel(): VectorKernel {
@@ -328,6 +354,7 @@ export class SqliteStore implements MemoryStore {
       this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
       // Every process's search index holds the old vectors: a new generation makes each reload.
       this.#setMeta(db, 'index_generation', newGeneration());
+      dropSnapshot(db);
       this.#dimensions = embedder.dimensions;
       this.#index?.markChanged();
     });
@@ -508,7 +535,7 @@ export class SqliteStore implements MemoryStore {
       const limit = Math.max(0, Math.floor(query.limit));
       if (terms.length === 0 || limit === 0) return [];
       return this.#searchIndex().searchLexical(db, terms, query.filter, limit);
-    });
+    }).finally(() => this.#snapshotLater());
   }
 
   searchVector(query: VectorSearchQuery): Promise<SearchHit[]> {
@@ -526,7 +553,7 @@ export class SqliteStore implements MemoryStore {
       if (limit === 0) return [];
       this.#dimensions ??= dimensions;
       return this.#searchIndex().searchVector(db, vector, query.filter, limit);
-    });
+    }).finally(() => this.#snapshotLater());
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -593,6 +620,7 @@ export class SqliteStore implements MemoryStore {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    await this.#snapshotting;
     const release = await this.#mutex.acquire();
     try {
       if (this.#closed) return;

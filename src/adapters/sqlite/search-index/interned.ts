@@ -16,6 +16,18 @@ export class InternedStrings {
     return id;
   }
 
+  /** Every string, in the order of its number. */
+  values(): string[] {
+    return [...this.#ids.keys()];
+  }
+
+  /** Strings numbered in the order given (the inverse of {@link InternedStrings.values}). */
+  static from(values: readonly string[]): InternedStrings {
+    const strings = new InternedStrings();
+    for (const value of values) strings.intern(value);
+    return strings;
+  }
+
   /** The number already assigned to `value`, or undefined when no memory holds it. */
   lookup(value: string): number | undefined {
     return this.#ids.get(value);

@@ -1,5 +1,6 @@
 import { BM25_B, BM25_K1, bm25Idf } from '../../../core/text/bm25-index.js';
 import { ensureCapacity } from './growable.js';
+import { bytesOf, fromJson, jsonBytes, part, type SnapshotParts, viewOf } from './index-snapshot.js';
 
 /** Receives each matching live slot with its BM25 score. */
 export type ScoredSlots = (slots: Int32Array, scores: Float64Array, count: number) => void;
@@ -10,7 +11,7 @@ export type ScoredSlots = (slots: Int32Array, scores: Float64Array, count: numbe
  * index is rebuilt; they are skipped, and document frequencies count live slots only.
  */
 export class LexicalPostings {
-  readonly #termIds = new Map<string, number>();
+  #termIds = new Map<string, number>();
   #postingSlots: Int32Array[] = [];
   #postingFrequencies: Uint16Array[] = [];
   #postingLengths = new Int32Array(0);
@@ -74,6 +75,60 @@ export class LexicalPostings {
     this.#lengths[slot] = length;
     this.#totalLength += length;
     this.#live++;
+  }
+
+  /** The postings of `slotCount` slots as snapshot parts. */
+  toParts(parts: SnapshotParts, slotCount: number): void {
+    const terms = this.#postingSlots.length;
+    let total = 0;
+    for (let term = 0; term < terms; term++) total += this.#postingLengths[term]!;
+    const slots = new Int32Array(total);
+    const frequencies = new Uint16Array(total);
+    let at = 0;
+    for (let term = 0; term < terms; term++) {
+      const n = this.#postingLengths[term]!;
+      slots.set(this.#postingSlots[term]!.subarray(0, n), at);
+      frequencies.set(this.#postingFrequencies[term]!.subarray(0, n), at);
+      at += n;
+    }
+    parts.set('postings.terms', jsonBytes([...this.#termIds.keys()]));
+    parts.set('postings.lengths', bytesOf(this.#postingLengths.subarray(0, terms)));
+    parts.set('postings.slots', bytesOf(slots));
+    parts.set('postings.frequencies', bytesOf(frequencies));
+    parts.set('postings.df', bytesOf(this.#documentFrequency.subarray(0, terms)));
+    parts.set('postings.slotTerms', bytesOf(this.#slotTerms.subarray(0, this.#termStart[slotCount]!)));
+    parts.set('postings.termStart', bytesOf(this.#termStart.subarray(0, slotCount + 1)));
+    parts.set('postings.docLengths', bytesOf(this.#lengths.subarray(0, slotCount)));
+    parts.set('postings.totals', jsonBytes({ totalLength: this.#totalLength, live: this.#live }));
+  }
+
+  /** Postings restored from {@link LexicalPostings.toParts}. */
+  static fromParts(parts: SnapshotParts): LexicalPostings {
+    const postings = new LexicalPostings();
+    const terms = fromJson<string[]>(part(parts, 'postings.terms'));
+    const lengths = viewOf(part(parts, 'postings.lengths'), Int32Array);
+    const slots = viewOf(part(parts, 'postings.slots'), Int32Array);
+    const frequencies = viewOf(part(parts, 'postings.frequencies'), Uint16Array);
+    if (lengths.length !== terms.length) throw new Error('search index snapshot postings disagree');
+    postings.#termIds = new Map(terms.map((term, id) => [term, id]));
+    postings.#postingLengths = lengths;
+    postings.#documentFrequency = viewOf(part(parts, 'postings.df'), Int32Array);
+    postings.#counts = new Int32Array(terms.length);
+    let at = 0;
+    for (let term = 0; term < terms.length; term++) {
+      const n = lengths[term]!;
+      postings.#postingSlots.push(slots.subarray(at, at + n));
+      postings.#postingFrequencies.push(frequencies.subarray(at, at + n));
+      at += n;
+    }
+    if (at !== slots.length) throw new Error('search index snapshot postings disagree');
+    postings.#slotTerms = viewOf(part(parts, 'postings.slotTerms'), Int32Array);
+    postings.#termStart = viewOf(part(parts, 'postings.termStart'), Int32Array);
+    postings.#lengths = viewOf(part(parts, 'postings.docLengths'), Int32Array);
+    const totals = fromJson<{ totalLength: number; live: number }>(part(parts, 'postings.totals'));
+    postings.#totalLength = totals.totalLength;
+    postings.#live = totals.live;
+    return postings;
   }
 
   /** Take a dead slot out of the statistics (its postings are skipped from now on). */

@@ -4,6 +4,7 @@ import { topHits } from '../../../core/utils/top-hits.js';
 import type { SqliteDatabase } from '../sqlite-driver.js';
 import { memoryCondition } from '../sqlite-filter.js';
 import { blobToVector } from '../sqlite-rows.js';
+import { fromJson, jsonBytes, part, readSnapshot, type SnapshotParts } from './index-snapshot.js';
 import { INDEXED_COLUMNS, type IndexedRow, indexedRowOf } from './indexed-row.js';
 import { LexicalPostings } from './lexical-postings.js';
 import { compileSlotFilter, type SlotFilter } from './slot-filter.js';
@@ -17,6 +18,18 @@ const RESCORE_AT_LEAST = 200;
 /** Past this share of dead slots (replaced or deleted memories) the index is rebuilt. */
 const REBUILD_DEAD_SHARE = 0.25;
 
+/** Version of the snapshot layout: a snapshot of another layout is ignored. */
+const SNAPSHOT_FORMAT = 1;
+
+/** What a snapshot says about itself. */
+interface SnapshotHeader {
+  format: number;
+  generation: string | undefined;
+  seq: number;
+  dimensions: number;
+  scale: number;
+}
+
 /** What the index holds and what building it cost, for stats and the bench. */
 export interface SearchIndexStats {
   /** Live memories indexed. */
@@ -27,6 +40,8 @@ export interface SearchIndexStats {
   loads: number;
   /** Milliseconds the last full load took. */
   lastLoadMs: number;
+  /** Where the last full load came from: the rows, or a snapshot plus the rows changed since. */
+  lastLoadFrom: 'rows' | 'snapshot' | null;
   /** The vector kernel in use. */
   kernel: VectorKernel['name'];
 }
@@ -56,10 +71,41 @@ export class SearchIndex {
   #loads = 0;
   #lastLoadMs = 0;
 
-  constructor(kernel: VectorKernel, dimensions: number) {
+  #lastLoadFrom: 'rows' | 'snapshot' | null = null;
+  readonly #snapshotMinMemories: number;
+  #snapshotDue = false;
+
+  constructor(kernel: VectorKernel, dimensions: number, snapshotMinMemories = Number.POSITIVE_INFINITY) {
     this.#kernel = kernel;
     this.#dimensions = dimensions;
     this.#slab = new VectorSlab(dimensions);
+    this.#snapshotMinMemories = snapshotMinMemories;
+  }
+
+  /** True when the index is large and was built from rows: writing a snapshot would pay off. */
+  get snapshotDue(): boolean {
+    return this.#snapshotDue;
+  }
+
+  /**
+   * The index as snapshot parts, for the store to write inside a write transaction; it
+   * reflects the change sequence the index has caught up to, which the header records.
+   */
+  snapshotParts(): SnapshotParts {
+    const parts: SnapshotParts = new Map();
+    const header: SnapshotHeader = {
+      format: SNAPSHOT_FORMAT,
+      generation: this.#generation,
+      seq: this.#knownSeq,
+      dimensions: this.#dimensions,
+      scale: this.#slab.scale,
+    };
+    parts.set('header', jsonBytes(header));
+    this.#table.toParts(parts);
+    this.#postings.toParts(parts, this.#table.count);
+    this.#slab.toParts(parts, this.#table.count);
+    this.#snapshotDue = false;
+    return parts;
   }
 
   /** The vector dimensions this index was built for. */
@@ -79,6 +125,7 @@ export class SearchIndex {
       slots: this.#table.count,
       loads: this.#loads,
       lastLoadMs: this.#lastLoadMs,
+      lastLoadFrom: this.#lastLoadFrom,
       kernel: this.#kernel.name,
     };
   }
@@ -96,7 +143,7 @@ export class SearchIndex {
         generation !== this.#generation ||
         this.#knownSeq < floor ||
         (this.#table.count > 1000 && this.#table.deadShare > REBUILD_DEAD_SHARE);
-      if (rebuild) this.#load(db);
+      if (rebuild) this.#load(db, generation, floor);
       else if (seq !== this.#knownSeq) this.#catchUp(db);
       this.#knownSeq = seq;
       this.#generation = generation;
@@ -106,8 +153,52 @@ export class SearchIndex {
     this.#dirty = false;
   }
 
-  #load(db: SqliteDatabase): void {
+  #load(db: SqliteDatabase, generation: string | undefined, floor: number): void {
     const started = performance.now();
+    const restored = this.#restore(db, generation, floor);
+    if (restored === null) this.#loadRows(db);
+    else {
+      // The snapshot holds the index as of its sequence; the rows changed since go on top.
+      this.#knownSeq = restored.seq;
+      const caughtUp = this.#catchUp(db);
+      this.#snapshotDue = caughtUp > Math.max(10_000, this.#table.live / 10);
+    }
+    this.#loaded = true;
+    this.#loads++;
+    this.#lastLoadFrom = restored === null ? 'rows' : 'snapshot';
+    this.#lastLoadMs = performance.now() - started;
+  }
+
+  // A snapshot is used only when it was made from this generation, for these dimensions,
+  // and no tombstone it would need has been pruned since; anything unreadable is ignored.
+  #restore(db: SqliteDatabase, generation: string | undefined, floor: number): SnapshotHeader | null {
+    if (!Number.isFinite(this.#snapshotMinMemories)) return null;
+    const parts = readSnapshot(db);
+    if (!parts) return null;
+    try {
+      const header = fromJson<SnapshotHeader>(part(parts, 'header'));
+      const slab = new VectorSlab(this.#dimensions);
+      if (
+        header.format !== SNAPSHOT_FORMAT ||
+        header.generation !== generation ||
+        header.dimensions !== this.#dimensions ||
+        header.scale !== slab.scale ||
+        header.seq < floor
+      ) {
+        return null;
+      }
+      const table = SlotTable.fromParts(parts);
+      const postings = LexicalPostings.fromParts(parts);
+      this.#slab = VectorSlab.fromParts(parts, this.#dimensions, table.count);
+      this.#table = table;
+      this.#postings = postings;
+      return header;
+    } catch {
+      return null;
+    }
+  }
+
+  #loadRows(db: SqliteDatabase): void {
     this.#table = new SlotTable();
     this.#postings = new LexicalPostings();
     this.#slab = new VectorSlab(this.#dimensions);
@@ -124,12 +215,11 @@ export class SearchIndex {
       .raw(true)
       .iterate() as IterableIterator<unknown[]>;
     for (const raw of rows) this.#add(indexedRowOf(raw));
-    this.#loaded = true;
-    this.#loads++;
-    this.#lastLoadMs = performance.now() - started;
+    this.#snapshotDue = this.#table.live >= this.#snapshotMinMemories;
   }
 
-  #catchUp(db: SqliteDatabase): void {
+  /** Apply the changes after the known sequence; resolves to how many rows and deletions it read. */
+  #catchUp(db: SqliteDatabase): number {
     const removed = db
       .prepare('SELECT memory_rowid FROM memory_tombstones WHERE change_seq > ?')
       .pluck()
@@ -141,11 +231,14 @@ export class SearchIndex {
       )
       .raw(true)
       .iterate(this.#knownSeq) as IterableIterator<unknown[]>;
+    let changed = removed.length;
     for (const raw of rows) {
       const row = indexedRowOf(raw);
       this.#remove(row.rowid);
       this.#add(row);
+      changed++;
     }
+    return changed;
   }
 
   #add(row: IndexedRow): void {

@@ -1,4 +1,5 @@
 import { ensureCapacity } from './growable.js';
+import { bytesOf, fromJson, jsonBytes, part, type SnapshotParts, viewOf } from './index-snapshot.js';
 import type { IndexedRow } from './indexed-row.js';
 import { InternedStrings } from './interned.js';
 
@@ -10,7 +11,7 @@ export const instant = (iso: string) => Date.parse(iso);
  * or deleted memory's slot is marked dead and skipped; {@link SlotTable.live} counts the rest.
  */
 export class SlotTable {
-  readonly strings = new InternedStrings();
+  strings = new InternedStrings();
   ids: string[] = [];
   rowids = new Float64Array(0);
   alive = new Uint8Array(0);
@@ -76,6 +77,60 @@ export class SlotTable {
     this.alive[slot] = 0;
     this.live--;
     return slot;
+  }
+
+  /** The table as snapshot parts (views, not copies). */
+  toParts(parts: SnapshotParts): void {
+    const n = this.count;
+    parts.set('slots.ids', jsonBytes(this.ids.slice(0, n)));
+    parts.set('slots.strings', jsonBytes(this.strings.values()));
+    parts.set('slots.rowids', bytesOf(this.rowids.subarray(0, n)));
+    parts.set('slots.alive', bytesOf(this.alive.subarray(0, n)));
+    for (const [name, column] of this.#intColumns()) parts.set(`slots.${name}`, bytesOf(column.subarray(0, n)));
+    parts.set('slots.bookmarked', bytesOf(this.bookmarked.subarray(0, n)));
+    parts.set('slots.occurredAt', bytesOf(this.occurredAt.subarray(0, n)));
+    parts.set('slots.validFrom', bytesOf(this.validFrom.subarray(0, n)));
+    parts.set('slots.validTo', bytesOf(this.validTo.subarray(0, n)));
+  }
+
+  /** A table restored from {@link SlotTable.toParts}. */
+  static fromParts(parts: SnapshotParts): SlotTable {
+    const table = new SlotTable();
+    table.ids = fromJson<string[]>(part(parts, 'slots.ids'));
+    table.strings = InternedStrings.from(fromJson<string[]>(part(parts, 'slots.strings')));
+    table.rowids = viewOf(part(parts, 'slots.rowids'), Float64Array);
+    table.alive = viewOf(part(parts, 'slots.alive'), Uint8Array);
+    table.agent = viewOf(part(parts, 'slots.agent'), Int32Array);
+    table.user = viewOf(part(parts, 'slots.user'), Int32Array);
+    table.namespace = viewOf(part(parts, 'slots.namespace'), Int32Array);
+    table.kind = viewOf(part(parts, 'slots.kind'), Int32Array);
+    table.category = viewOf(part(parts, 'slots.category'), Int32Array);
+    table.session = viewOf(part(parts, 'slots.session'), Int32Array);
+    table.bookmarked = viewOf(part(parts, 'slots.bookmarked'), Uint8Array);
+    table.occurredAt = viewOf(part(parts, 'slots.occurredAt'), Float64Array);
+    table.validFrom = viewOf(part(parts, 'slots.validFrom'), Float64Array);
+    table.validTo = viewOf(part(parts, 'slots.validTo'), Float64Array);
+    table.count = table.ids.length;
+    const lengths = [table.rowids, table.alive, table.agent, table.validTo].map((column) => column.length);
+    if (lengths.some((length) => length !== table.count)) throw new Error('search index snapshot columns disagree');
+    for (let slot = 0; slot < table.count; slot++) {
+      if (table.alive[slot] === 1) {
+        table.slotOfRowid.set(table.rowids[slot]!, slot);
+        table.live++;
+      }
+    }
+    return table;
+  }
+
+  #intColumns(): Array<[string, Int32Array]> {
+    return [
+      ['agent', this.agent],
+      ['user', this.user],
+      ['namespace', this.namespace],
+      ['kind', this.kind],
+      ['category', this.category],
+      ['session', this.session],
+    ];
   }
 
   /** Dead slots, as a share of all slots: past a point the index is rebuilt. */

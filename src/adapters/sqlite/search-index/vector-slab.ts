@@ -1,4 +1,5 @@
 import { ensureCapacity } from './growable.js';
+import { bytesOf, part, type SnapshotParts, viewOf } from './index-snapshot.js';
 
 /**
  * Every slot's vector, normalised and quantised to int8 in one contiguous matrix for the
@@ -17,6 +18,23 @@ export class VectorSlab {
     // Components of a unit vector are about 1/√d; four times that keeps nearly all of them
     // unclamped while spending the int8 range on the values that occur.
     this.scale = 127 / Math.min(1, 4 / Math.sqrt(dimensions));
+  }
+
+  /** The first `slotCount` rows as snapshot parts. */
+  toParts(parts: SnapshotParts, slotCount: number): void {
+    parts.set('vectors.matrix', bytesOf(this.matrix.subarray(0, slotCount * this.dimensions)));
+    parts.set('vectors.has', bytesOf(this.hasVector.subarray(0, slotCount)));
+  }
+
+  /** A slab restored from {@link VectorSlab.toParts}. */
+  static fromParts(parts: SnapshotParts, dimensions: number, slotCount: number): VectorSlab {
+    const slab = new VectorSlab(dimensions);
+    slab.matrix = viewOf(part(parts, 'vectors.matrix'), Int8Array);
+    slab.hasVector = viewOf(part(parts, 'vectors.has'), Uint8Array);
+    if (slab.matrix.length !== slotCount * dimensions || slab.hasVector.length !== slotCount) {
+      throw new Error('search index snapshot vectors disagree');
+    }
+    return slab;
   }
 
   /** Make room for `slots` rows at once. */
