@@ -20,6 +20,7 @@ export {
 } from './sqlite-check.js';
 export { type SalvageReport, salvageSqliteFile } from './sqlite-salvage.js';
 export { MIGRATIONS, migrate, SCHEMA_VERSION } from './sqlite-schema.js';
+export type { SearchIndexStats } from './search-index/search-index.js';
 export type { SqliteStore, VectorMode } from './sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite-store-options.js';
 
