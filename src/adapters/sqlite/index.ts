@@ -11,6 +11,7 @@ import { createConsoleLogger } from '../../core/utils/runtime-defaults.js';
 import { SqliteStore } from './sqlite-store.js';
 import { type SqliteStoreOptions, sqliteStoreOptionsSchema } from './sqlite-store-options.js';
 
+export type { SearchIndexStats } from './search-index/search-index.js';
 export {
   type CheckSqliteFileOptions,
   checkSqliteFile,
@@ -20,7 +21,6 @@ export {
 } from './sqlite-check.js';
 export { type SalvageReport, salvageSqliteFile } from './sqlite-salvage.js';
 export { MIGRATIONS, migrate, SCHEMA_VERSION } from './sqlite-schema.js';
-export type { SearchIndexStats } from './search-index/search-index.js';
 export type { SqliteStore, VectorMode } from './sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite-store-options.js';
 
