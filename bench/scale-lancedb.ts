@@ -1,4 +1,4 @@
-// npm run bench:scale:lancedb [-- --sizes 100000,1000000 --queries 200 --users 20 --json out.json]
+// npm run bench:scale:lancedb [-- --sizes 100000,1000000 --queries 200 --users 20 --index ivf-hnsw-sq --json out.json]
 //
 // The LanceDB store at scale: retain throughput (local embedder, batches of 10,000), the
 // index build, disk size and peak RSS; then recall latency of a client scoped to one user
@@ -11,7 +11,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLanceStore, type LanceStore } from '../src/adapters/lancedb/index.js';
-import { andSql, memoryWhere } from '../src/adapters/lancedb/lancedb-filter.js';
+import { memoryWhere } from '../src/adapters/lancedb/lancedb-filter.js';
 import { analyzeTerms } from '../src/core/text/analyze.js';
 import { createLocalEmbedder, createMemory, type MemoryClient } from '../src/index.js';
 import { syntheticMemories, syntheticQueries } from './synthetic-memories.js';
@@ -25,12 +25,14 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '100000,1000000' },
     queries: { type: 'string', default: '200' },
     users: { type: 'string', default: '20' },
+    index: { type: 'string', default: 'ivf-hnsw-sq' },
     json: { type: 'string' },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
 const queryCount = Number(values.queries);
 const users = Number(values.users);
+const indexKind = values.index as 'ivf-hnsw-sq' | 'ivf-flat' | 'ivf-pq' | 'none';
 const BATCH = 10_000;
 const CANDIDATES = 100; // what recall asks each list for at k=10
 const RECALL_AT = 50;
@@ -89,7 +91,7 @@ async function floorRecall(uri: string, queries: string[], vectors: Float32Array
     let search = table
       .vectorSearch(vectors[index]!)
       .distanceType('cosine')
-      .where(andSql(where, 'vector IS NOT NULL')!)
+      .where(where)
       .select(['id', '_distance'])
       .limit(CANDIDATES + 8)
       .minimumNprobes(settings.nprobes)
@@ -114,7 +116,7 @@ async function floorRecall(uri: string, queries: string[], vectors: Float32Array
 async function vectorRecall(uri: string, store: LanceStore, vectors: Float32Array[]) {
   const db = await lancedb.connect(uri);
   const table = await db.openTable('memories');
-  const where = `(user_id = '${userOf(0)}') AND (vector IS NOT NULL)`;
+  const where = `user_id = '${userOf(0)}'`;
   const recalls: number[] = [];
   for (const vector of vectors) {
     const hits = await store.searchVector({ vector, limit: RECALL_AT, filter: { scope: { userId: userOf(0) } } });
@@ -153,7 +155,7 @@ const vectors = await embedder.embed(queries);
 
 for (const size of sizes) {
   const uri = mkdtempSync(join(tmpdir(), 'memoir-bench-lancedb-'));
-  const store = createLanceStore({ uri, logger: quiet });
+  const store = createLanceStore({ uri, logger: quiet, index: { vector: indexKind } });
   const writer = createMemory({ store, embedder, logger: quiet });
   const retainPerSecond = await ingest(writer, size);
   console.error(`retained ${size.toLocaleString('en-US')} at ${Math.round(retainPerSecond)}/s`);
@@ -164,7 +166,7 @@ for (const size of sizes) {
   await writer.close();
   const diskMiB = diskBytes(uri) / 2 ** 20;
 
-  const reader = createLanceStore({ uri, logger: quiet });
+  const reader = createLanceStore({ uri, logger: quiet, index: { vector: indexKind } });
   const memory = createMemory({ store: reader, embedder, scope: { userId: userOf(0) }, logger: quiet });
   const recall = await timeRecall(memory, queries);
   const floor = await floorRecall(uri, queries, vectors, reader);
@@ -190,7 +192,7 @@ for (const size of sizes) {
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const whole = (value: number) => Math.round(value).toLocaleString('en-US');
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
-const settings = createLanceStore({ uri: tmpdir() }).indexSettings;
+const settings = createLanceStore({ uri: tmpdir(), index: { vector: indexKind } }).indexSettings;
 
 const lines = [
   `memoir bench:scale:lancedb — ${new Date().toISOString().slice(0, 10)} — ${machine}`,

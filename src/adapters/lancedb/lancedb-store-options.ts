@@ -13,10 +13,11 @@ export const lanceIndexOptionsSchema = z
     /**
      * The vector index built once the table holds `vectorIndexMinRows` embedded memories:
      * `ivf-hnsw-sq` (an HNSW graph per IVF partition over 8-bit scalar-quantised vectors),
-     * `ivf-pq` (product quantisation, smaller and less exact), or `none` (always exact search).
+     * `ivf-flat` (partitions of full vectors: quickest to build, twice the vector bytes),
+     * `ivf-pq` (product quantisation: smallest, least exact), or `none` (always exact search).
      * Default `ivf-hnsw-sq`, chosen by measurement (see the README's LanceDB section).
      */
-    vector: z.enum(['ivf-hnsw-sq', 'ivf-pq', 'none']).default('ivf-hnsw-sq'),
+    vector: z.enum(['ivf-hnsw-sq', 'ivf-flat', 'ivf-pq', 'none']).default('ivf-hnsw-sq'),
     /** Embedded memories before the vector index is built; below it every search is exact. Default 100000. */
     vectorIndexMinRows: z.number().int().min(256).default(100_000),
     /**

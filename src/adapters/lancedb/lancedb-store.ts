@@ -680,7 +680,9 @@ export class LanceStore implements MemoryStore {
       }
       const limit = Math.max(0, Math.floor(query.limit));
       if (limit === 0 || dimensions === null) return [];
-      const where = andSql(memoryWhere(query.filter), 'vector IS NOT NULL');
+      // No `vector IS NOT NULL` here: LanceDB's vector search skips null vectors itself, and
+      // the condition would make the prefilter read every vector (5× the query time at 50k).
+      const where = memoryWhere(query.filter);
       const indexed = await this.#vectorIndexed(table);
       const exact = !indexed || (await this.#fewEnoughForExact(table, query.filter, where));
       const search = (fetch: number) => this.#nearest(table, vector, where, fetch, exact);
