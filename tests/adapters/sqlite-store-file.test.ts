@@ -75,6 +75,8 @@ describe('schema migrations', () => {
     await store.open({ id: 'e', dimensions: 4 });
     expect((await store.searchLexical!({ text: 'full moon', limit: 5 })).map((hit) => hit.id)).toEqual(['old-5']);
     expect((await store.searchVector!({ vector, limit: 5 })).map((hit) => hit.id)).toEqual(['old-5']);
+    // Its vector was stored before memories flagged one (schema 7): it is not taken for missing.
+    expect(await store.listUnembedded!({ limit: 10 })).toEqual([]);
     await store.close();
     const reopened = new Database(path);
     const names = reopened.prepare('SELECT name FROM sqlite_master').pluck().all() as string[];

@@ -201,6 +201,7 @@ function writeTarget(db: SqliteDatabase, found: Found, report: SalvageReport, or
   for (const row of inlineEmbeddings) addEmbedding(row, false);
   for (const row of orphanEmbeddings) addEmbedding(row, true);
   if (dimensions > 0 && !meta.has('embedder_dimensions')) setMeta.run('embedder_dimensions', String(dimensions));
+  db.exec('UPDATE memories SET has_embedding = 1 WHERE rowid IN (SELECT memory_rowid FROM memory_embeddings)');
 
   for (const table of RECORD_TABLES) {
     const insert = db.prepare(

@@ -185,6 +185,16 @@ export const MIGRATIONS: readonly Migration[] = [
       setMeta.run('index_generation', newGeneration());
     },
   },
+  {
+    description: 'memories flag whether they have an embedding, so the ones waiting for one are found by index',
+    up(db) {
+      db.exec(`
+        ALTER TABLE memories ADD COLUMN has_embedding INTEGER NOT NULL DEFAULT 0;
+        UPDATE memories SET has_embedding = 1 WHERE rowid IN (SELECT memory_rowid FROM memory_embeddings);
+        CREATE INDEX memories_unembedded ON memories (id) WHERE has_embedding = 0;
+      `);
+    },
+  },
 ];
 
 /** A fresh value for `index_generation`: every process's search index reloads when it changes. */

@@ -350,6 +350,7 @@ export class SqliteStore implements MemoryStore {
   async resetEmbeddings(embedder: EmbedderIdentity): Promise<void> {
     await this.#write((db) => {
       db.exec('DELETE FROM memory_embeddings');
+      db.exec('UPDATE memories SET has_embedding = 0 WHERE has_embedding = 1');
       this.#setMeta(db, 'embedder_id', embedder.id);
       this.#setMeta(db, 'embedder_dimensions', String(embedder.dimensions));
       // Every process's search index holds the old vectors: a new generation makes each reload.
@@ -391,7 +392,7 @@ export class SqliteStore implements MemoryStore {
       });
       if (records.length === 0) return;
       const seq = this.#nextChangeSeq(db);
-      const columns = [...MEMORY_COLUMNS, 'change_seq'];
+      const columns = [...MEMORY_COLUMNS, 'change_seq', 'has_embedding'];
       // New memories take a plain INSERT: an upsert with RETURNING costs a third of retain.
       const insert = db.prepare(
         `INSERT INTO memories (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
@@ -421,13 +422,13 @@ export class SqliteStore implements MemoryStore {
         const row = memoryToRow(memory);
         let rowid = rowidOf.get(memory.id);
         if (rowid === undefined) {
-          rowid = Number(insert.run(...row, seq).lastInsertRowid);
+          rowid = Number(insert.run(...row, seq, embedding === null ? 0 : 1).lastInsertRowid);
           rowidOf.set(memory.id, rowid);
           for (const entity of memory.entities) addEntity.run(rowid, entityKey(entity));
           if (embedding !== null) addEmbedding.run(rowid, vectorToBlob(embedding));
           continue;
         }
-        update.run(...row.slice(1), seq, rowid);
+        update.run(...row.slice(1), seq, embedding === null ? 0 : 1, rowid);
         clearEntities.run(rowid);
         for (const entity of memory.entities) addEntity.run(rowid, entityKey(entity));
         if (embedding !== null) setEmbedding.run(rowid, vectorToBlob(embedding));
@@ -510,7 +511,7 @@ export class SqliteStore implements MemoryStore {
       const rows = db
         .prepare(
           `SELECT ${MEMORY_SELECT} FROM memories m
-           WHERE NOT EXISTS (SELECT 1 FROM memory_embeddings e WHERE e.memory_rowid = m.rowid) ${after} AND ${condition.sql}
+           WHERE m.has_embedding = 0 ${after} AND ${condition.sql}
            ORDER BY m.id ASC LIMIT ?`,
         )
         .all(...(query.after === undefined ? [] : [query.after]), ...condition.params, limit) as MemoryRow[];
