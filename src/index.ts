@@ -193,4 +193,8 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
+export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
+export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';
+export type { WorkspaceIndexReport } from './core/workspace/workspace-index.js';
 export { createMemory } from './create-memory.js';
+export { createWorkspace, type WorkspaceOptions, workspaceIndexPath } from './workspace.js';

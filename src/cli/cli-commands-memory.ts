@@ -16,6 +16,7 @@ import {
   type StatsView,
 } from './cli-format.js';
 import { integer, kind, nonEmpty, repeatable, time, unitInterval } from './cli-options.js';
+import { withWorkspace } from './cli-workspace.js';
 
 interface RetainFlags {
   kind?: MemoryKind;
@@ -88,6 +89,7 @@ interface RecallFlags {
   minScore?: number;
   tokenBudget?: number;
   includeInvalid?: boolean;
+  workspace?: string;
 }
 
 /** Add the commands that work on single memories and the store's counts. */
@@ -144,6 +146,11 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--min-score <0..1>', 'drop results scoring below this', unitInterval)
     .option('--token-budget <n>', 'keep the best results that fit in this many tokens', integer(1))
     .option('--include-invalid', 'include invalidated memories')
+    .option(
+      '--workspace <dir>',
+      'recall from this Markdown workspace (its index is brought up to date first)',
+      nonEmpty,
+    )
     .action(async (words: string[], flags: RecallFlags) => {
       warnOnEmptyRange(context, flags.since, flags.until);
       const config = context.config;
@@ -159,8 +166,10 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         tokenBudget: flags.tokenBudget ?? config.tokenBudget ?? undefined,
         includeInvalid: flags.includeInvalid,
       };
-      const client = await context.client('vectors');
-      const response = await client.recall(words.join(' '), options);
+      const response =
+        flags.workspace === undefined
+          ? await (await context.client('vectors')).recall(words.join(' '), options)
+          : await withWorkspace(context, flags.workspace, (client) => client.recall(words.join(' '), options));
       if (context.json) return context.printJson(response);
       context.print(formatRecall(response, context.width, options.tokenBudget));
     });

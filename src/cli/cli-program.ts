@@ -5,6 +5,7 @@ import { registerDoctorCommands } from './cli-commands-doctor.js';
 import { registerMemoryCommands } from './cli-commands-memory.js';
 import { registerProcedureCommands } from './cli-commands-procedures.js';
 import { registerTransferCommands } from './cli-commands-transfer.js';
+import { registerWorkspaceCommands } from './cli-commands-workspace.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
 import { nonEmpty } from './cli-options.js';
 import { packageVersion } from './cli-version.js';
@@ -55,5 +56,6 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
   registerBackupCommands(program, context);
   registerDoctorCommands(program, context);
   registerProcedureCommands(program, context);
+  registerWorkspaceCommands(program, context);
   return program;
 }

@@ -14,6 +14,7 @@ import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { MemoryStore } from '../spec/store.js';
+import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
 import { trackCalls } from './track-calls.js';
 
@@ -33,7 +34,8 @@ export interface MemoryClient
     MaintenanceApi,
     BackupApi,
     AttachmentsApi,
-    DoctorApi {
+    DoctorApi,
+    WorkspaceApi {
   /** The store in use. */
   readonly store: MemoryStore;
   /** The embedder in use. */
@@ -92,6 +94,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...track(createBackupApi(engine), ['backup', 'restore', 'clearAll', 'import']),
     ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
     ...track(createDoctorApi(engine), ['doctor']),
+    ...createWorkspaceApi(engine, { root: settings.workspace }),
     on(event, listener) {
       engine.events.on(event, listener as never);
       return client;

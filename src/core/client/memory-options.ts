@@ -69,6 +69,8 @@ export const memoryOptionsSchema = z
       })
       .strict()
       .optional(),
+    /** Root of a Markdown workspace (`memory.md`, `memory/`, `bank/`) that `memory.workspace.index()` reads. */
+    workspace: z.string().min(1).optional(),
     /** Procedures learned from finished tasks (`memory.procedures`). */
     procedures: procedureOptionsSchema.default(procedureOptionsSchema.parse({})),
     /** Auto-capture settings; checked in full by the capture module when the client is created. */
@@ -133,6 +135,11 @@ export interface MemoryOptions {
    * thresholds, and where the Markdown files go (default `<home>/procedures`).
    */
   procedures?: ProcedureOptions;
+  /**
+   * Root of a Markdown workspace (`memory.md`, `memory/YYYY-MM-DD.md`, `bank/`), the source of
+   * truth `memory.workspace.index()` derives the store's contents from. See `createWorkspace`.
+   */
+  workspace?: string;
   /** Days `cleanup()` keeps memories; bookmarked and `manual_save` ones are always kept. Default 30. */
   retentionDays?: number;
   /** Storage quota `stats()` reports usage against, megabytes. Default 500. */

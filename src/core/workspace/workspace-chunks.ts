@@ -1,0 +1,165 @@
+/** Splitting one Markdown file of a workspace into the items the index holds. */
+import type { MemoryKind } from '../spec/memory.js';
+import { mentionsOf, parseRetainBullet } from './retain-bullet.js';
+import { type StatedRange, statedTime } from './stated-range.js';
+
+/** One indexed item of a workspace file. */
+export interface WorkspaceItem {
+  /** 1-based line it starts on. */
+  line: number;
+  /** Its epistemic network. */
+  kind: MemoryKind;
+  /** The text, without list markers, type prefixes or `@`. */
+  content: string;
+  /** Mentioned entities (and the page's own entity on an entity page). */
+  entities: string[];
+  /** The heading it sits under, for search context. */
+  heading: string | null;
+  /** True for a typed `## Retain` bullet. */
+  retained: boolean;
+  /** An opinion's `O(c=…)`. */
+  confidence?: number;
+  /** A time range the item states itself. */
+  range?: StatedRange;
+}
+
+/** A line that could not be read as written; it is still indexed as plain text. */
+export interface WorkspaceWarning {
+  /** Workspace-relative path. */
+  file: string;
+  /** 1-based line. */
+  line: number;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** What a file is for, from its path. */
+export interface FileRole {
+  /** Kind of its plain paragraphs. */
+  kind: MemoryKind;
+  /** Category of its items. */
+  category: string;
+  /** The entity an entity page is about. */
+  entity?: string;
+  /** Whether typed bullets are read everywhere in it, not only under `## Retain` (curated bank pages). */
+  typedEverywhere: boolean;
+}
+
+const ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/;
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const FENCE = /^\s*(```|~~~)/;
+
+interface Block {
+  line: number;
+  text: string;
+  listItem: boolean;
+  heading: string | null;
+  inRetain: boolean;
+}
+
+function blocksOf(text: string): Block[] {
+  const lines = text.split(/\r?\n/);
+  const blocks: Block[] = [];
+  let heading: string | null = null;
+  let inRetain = false;
+  let current: Block | null = null;
+  let fence: string | null = null;
+  const close = () => {
+    if (current && current.text.trim() !== '') blocks.push({ ...current, text: current.text.trim() });
+    current = null;
+  };
+  let start = 0;
+  // Front matter is metadata for tools, not memory.
+  if (lines[0]?.trim() === '---') {
+    const end = lines.findIndex((line, index) => index > 0 && line.trim() === '---');
+    if (end > 0) start = end + 1;
+  }
+  for (let index = start; index < lines.length; index++) {
+    const raw = lines[index]!;
+    const lineNumber = index + 1;
+    if (fence !== null) {
+      current!.text += `\n${raw}`;
+      if (raw.trim().startsWith(fence)) {
+        fence = null;
+        close();
+      }
+      continue;
+    }
+    const fenceOpen = FENCE.exec(raw);
+    if (fenceOpen) {
+      close();
+      fence = fenceOpen[1]!;
+      current = { line: lineNumber, text: raw, listItem: false, heading, inRetain };
+      continue;
+    }
+    if (raw.trim() === '' || /^\s*<!--.*-->\s*$/.test(raw)) {
+      close();
+      continue;
+    }
+    const headingMatch = HEADING.exec(raw);
+    if (headingMatch) {
+      close();
+      heading = headingMatch[2]!;
+      inRetain = /^retain\b/i.test(heading);
+      continue;
+    }
+    const item = ITEM.exec(raw);
+    if (item && item[1]!.length < 2) {
+      close();
+      current = { line: lineNumber, text: item[2]!, listItem: true, heading, inRetain };
+      continue;
+    }
+    if (current) {
+      // A nested item or a wrapped line continues the item or paragraph above it.
+      current.text += `\n${item ? item[2]! : raw.trim()}`;
+      continue;
+    }
+    current = { line: lineNumber, text: raw.trim(), listItem: false, heading, inRetain };
+  }
+  if (fence !== null) close();
+  close();
+  return blocks;
+}
+
+/**
+ * The items of one workspace file: typed Retain bullets with their kind, mentions and
+ * confidence, and every other paragraph or list item as plain text. A line that looks typed
+ * but is not well formed is kept as plain text, with a warning.
+ */
+export function parseWorkspaceFile(
+  file: string,
+  text: string,
+  role: FileRole,
+): { items: WorkspaceItem[]; warnings: WorkspaceWarning[] } {
+  const items: WorkspaceItem[] = [];
+  const warnings: WorkspaceWarning[] = [];
+  const pageEntity = role.entity === undefined ? [] : [role.entity];
+  const withPage = (entities: string[]) => [...new Set([...pageEntity, ...entities])];
+  for (const block of blocksOf(text)) {
+    const base = { line: block.line, heading: block.heading };
+    const typedHere = block.listItem && (block.inRetain || role.typedEverywhere);
+    const parsed = typedHere ? parseRetainBullet(block.text) : { untyped: true as const };
+    if ('malformed' in parsed) warnings.push({ file, line: block.line, message: parsed.malformed });
+    else if ('untyped' in parsed && block.inRetain && block.listItem)
+      warnings.push({ file, line: block.line, message: 'expected a type prefix W, B, O or S (e.g. "- W @Name: …")' });
+    const typed = 'bullet' in parsed ? parsed.bullet : undefined;
+    const content = typed ? typed.content : block.text.replace(/@(?=[\p{L}\p{N}])/gu, '');
+    const stated = statedTime(content);
+    if (stated && 'broken' in stated)
+      warnings.push({
+        file,
+        line: block.line,
+        message: `"${stated.broken}" is not a date that exists; the file's date is used`,
+      });
+    items.push({
+      ...base,
+      kind: typed?.kind ?? role.kind,
+      content,
+      entities: withPage(typed ? typed.entities : mentionsOf(block.text)),
+      retained: typed !== undefined,
+      ...(typed?.confidence === undefined ? {} : { confidence: typed.confidence }),
+      ...(stated && 'range' in stated ? { range: stated.range } : {}),
+    });
+  }
+  return { items, warnings };
+}
