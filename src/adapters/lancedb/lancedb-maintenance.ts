@@ -17,6 +17,20 @@ export async function vectorIndexName(table: LanceTable): Promise<string | null>
   return indices.find((index) => index.columns.includes('vector'))?.name ?? null;
 }
 
+/**
+ * Rebuild a scalar index that covers no rows while the table has some. Seen with LanceDB
+ * 0.37.1: the B-tree on `id`, created on the empty table, stayed at 0 of 50,000 rows through
+ * every optimize while the others were folded in, so each lookup by id scanned the table.
+ */
+async function reviveStaleIndexes({ lancedb }: LanceLibraries, table: LanceTable): Promise<void> {
+  for (const index of await table.listIndices()) {
+    if (index.indexType.toUpperCase() !== 'BTREE') continue;
+    const stats = await table.indexStats(index.name);
+    if (!stats || stats.numIndexedRows > 0 || stats.numUnindexedRows === 0) continue;
+    await table.createIndex(index.columns[0]!, { config: lancedb.Index.btree(), replace: true });
+  }
+}
+
 /** How many partitions an IVF index of `rows` vectors gets. */
 function partitionsFor(rows: number, kind: LanceIndexSettings['vector']): number {
   // HNSW graphs search well when large, so few partitions; PQ scans each partition, so ~√n.
@@ -142,6 +156,7 @@ export class LanceMaintenance {
         }
       }
     }
+    await reviveStaleIndexes(this.libraries(), memories);
     if (built) this.#pending = 0;
     this.#tableRows = await memories.countRows();
   }

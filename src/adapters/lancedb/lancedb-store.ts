@@ -878,14 +878,17 @@ async function hasVectors(table: LanceTable): Promise<boolean> {
 
 /**
  * The best `limit` hits, best first, equal scores by id. Asks `search` for a few more than
- * `limit`, and for more again while the last one fetched ties with the last one kept, so a
- * tie at the cut is broken by id rather than by the index's order.
+ * `limit`, and once for four times as many when the last one fetched ties with the last one
+ * kept, so a tie at the cut is broken by id rather than by the index's order. Past that,
+ * ties are broken among those fetched: BM25 gives equal scores to many short memories, and
+ * fetching them all would cost more than the search itself.
  */
 async function withTies(limit: number, search: (fetch: number) => Promise<SearchHit[]>): Promise<SearchHit[]> {
   let fetch = limit + 8;
-  while (true) {
+  for (let round = 0; ; round++) {
     const hits = (await search(fetch)).sort(compareHits);
-    if (hits.length < fetch || hits[limit - 1]!.score !== hits[hits.length - 1]!.score) return hits.slice(0, limit);
-    fetch *= 4;
+    const tiedAtCut = hits.length >= fetch && hits[limit - 1]!.score === hits[hits.length - 1]!.score;
+    if (!tiedAtCut || round === 1) return hits.slice(0, limit);
+    fetch = limit * 4 + 8;
   }
 }
