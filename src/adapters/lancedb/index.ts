@@ -13,7 +13,7 @@ import { createConsoleLogger } from '../../core/utils/runtime-defaults.js';
 import { LanceStore } from './lancedb-store.js';
 import { defaultLanceUri, type LanceStoreOptions, lanceStoreOptionsSchema } from './lancedb-store-options.js';
 
-export { LANCE_MIGRATIONS, LANCE_SCHEMA_VERSION, type LanceMigration } from './lancedb-schema.js';
+export { LANCE_SCHEMA_VERSION } from './lancedb-schema.js';
 export type { LanceStore } from './lancedb-store.js';
 export type { LanceIndexSettings, LanceStoreOptions } from './lancedb-store-options.js';
 
