@@ -411,3 +411,62 @@ describe('the search index snapshot', () => {
     await reopened.close();
   });
 });
+
+describe("lexicalStatistics: 'scope' keeps BM25 statistics inside the scope", () => {
+  const tenant = (userId: string, count: number, words: string[]) =>
+    Array.from({ length: count }, (_, index) => ({
+      memory: makeMemory({
+        id: `${userId}-${String(index).padStart(3, '0')}`,
+        content: Array.from({ length: 3 + (index % 4) }, (_, j) => words[(index + j * 3) % words.length]).join(' '),
+        scope: { userId },
+      }),
+      embedding: unitVector(4, index),
+    }));
+  const ann = tenant('ann', 40, ['tide', 'harbour', 'pilot', 'ferry', 'anchor', 'keeper']);
+  const bob = tenant('bob', 400, ['tide', 'tide', 'pilot', 'storm', 'gull']);
+
+  for (const [name, make] of [
+    ['sqlite', () => createSqliteStore({ path: nextPath(), lexicalStatistics: 'scope' })],
+    ['in-memory', () => createInMemoryStore({ lexicalStatistics: 'scope' })],
+  ] as const) {
+    it(`${name}: a tenant's scores do not move when another tenant writes`, async () => {
+      const store = make();
+      await store.open({ id: 'e', dimensions: 4 });
+      await store.upsertMemories(ann);
+      const query = { text: 'tide pilot anchor', limit: 10, filter: { scope: { userId: 'ann' } } };
+      const before = await store.searchLexical!(query);
+      await store.upsertMemories(bob);
+      const after = await store.searchLexical!(query);
+      expect(after).toEqual(before);
+      // With the default, store-wide statistics, the same write does move them.
+      const shared = name === 'sqlite' ? createSqliteStore({ path: nextPath() }) : createInMemoryStore();
+      await shared.open({ id: 'e', dimensions: 4 });
+      await shared.upsertMemories(ann);
+      const sharedBefore = await shared.searchLexical!(query);
+      await shared.upsertMemories(bob);
+      expect(await shared.searchLexical!(query)).not.toEqual(sharedBefore);
+      await shared.close();
+      expect(after.length).toBe(10);
+      // Unscoped (admin) search still ranks over everything.
+      const all = await store.searchLexical!({ text: 'tide pilot anchor', limit: 450 });
+      expect(all.some((hit) => hit.id.startsWith('bob'))).toBe(true);
+      await store.close();
+    });
+  }
+
+  it('the SQLite and in-memory stores give the same scoped scores', async () => {
+    const sqlite = createSqliteStore({ path: nextPath(), lexicalStatistics: 'scope' });
+    const memory = createInMemoryStore({ lexicalStatistics: 'scope' });
+    for (const store of [sqlite, memory]) {
+      await store.open({ id: 'e', dimensions: 4 });
+      await store.upsertMemories([...ann, ...bob]);
+    }
+    const query = { text: 'tide storm anchor', limit: 20, filter: { scope: { userId: 'bob' } } };
+    const ours = await sqlite.searchLexical!(query);
+    const theirs = await memory.searchLexical!(query);
+    expect(ours.map((hit) => hit.id)).toEqual(theirs.map((hit) => hit.id));
+    for (const [i, hit] of ours.entries()) expect(hit.score).toBeCloseTo(theirs[i]!.score, 9);
+    await sqlite.close();
+    await memory.close();
+  });
+});

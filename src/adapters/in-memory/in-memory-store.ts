@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
-import { compileFilter } from '../../core/search/memory-filter.js';
+import { compileFilter, scopeMatches } from '../../core/search/memory-filter.js';
+import { isEmptyScope } from '../../core/search/scope-boundary.js';
 import { cosineSimilarity } from '../../core/search/vector-math.js';
 import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
@@ -43,6 +44,13 @@ const COMPONENT = 'in-memory-store';
 export interface InMemoryStoreOptions {
   /** The store's {@link MemoryStore.name}, used in messages. Default `in-memory`. */
   name?: string;
+  /**
+   * Where a scoped lexical search takes its BM25 statistics (document count, term
+   * frequencies, average length): `store` — every memory, the usual choice and the better
+   * ranking for small scopes; `scope` — only the scope's memories, so one tenant's scores
+   * never move with what other tenants write. Default `store`.
+   */
+  lexicalStatistics?: 'store' | 'scope';
 }
 
 const optionsSchema = z
@@ -53,6 +61,7 @@ const optionsSchema = z
       .min(1, 'expected a non-empty string')
       .max(128, 'expected at most 128 characters')
       .optional(),
+    lexicalStatistics: z.enum(['store', 'scope']).optional(),
   })
   .strict();
 
@@ -124,7 +133,10 @@ class InMemoryStore implements MemoryStore {
   private closed = false;
   private closePromise: Promise<void> | undefined;
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    private readonly lexicalStatistics: 'store' | 'scope' = 'store',
+  ) {
     const host: CollectionHost = {
       read: (operation) => this.read(operation),
       write: (operation) => this.write(operation),
@@ -289,6 +301,10 @@ class InMemoryStore implements MemoryStore {
 
   searchLexical(query: LexicalSearchQuery): Promise<SearchHit[]> {
     const accept = compileFilter(query.filter);
+    const scope = query.filter?.scope;
+    // With `lexicalStatistics: 'scope'` a scoped search takes its BM25 statistics from its
+    // own scope: a tenant's scores never depend on what other tenants hold.
+    const scoped = this.lexicalStatistics === 'scope' && scope !== undefined && !isEmptyScope(scope);
     return this.read(() =>
       this.lexicalIndex.search(query.text, {
         limit: query.limit,
@@ -296,6 +312,14 @@ class InMemoryStore implements MemoryStore {
           const memory = this.memories.get(id);
           return memory !== undefined && accept(memory);
         },
+        ...(scoped
+          ? {
+              corpus: (id: string) => {
+                const memory = this.memories.get(id);
+                return memory !== undefined && scopeMatches(memory.scope, scope);
+              },
+            }
+          : {}),
       }),
     );
   }
@@ -479,5 +503,5 @@ class InMemoryStore implements MemoryStore {
  */
 export function createInMemoryStore(options?: InMemoryStoreOptions): MemoryStore {
   const parsed = parseOptions(optionsSchema, options, COMPONENT, 'createInMemoryStore accepts { name?: string }.');
-  return new InMemoryStore(parsed.name ?? 'in-memory');
+  return new InMemoryStore(parsed.name ?? 'in-memory', parsed.lexicalStatistics ?? 'store');
 }

@@ -23,6 +23,14 @@ export const sqliteStoreOptionsSchema = z
      */
     indexSnapshotMinMemories: z.number().int().min(1).default(20_000),
     /**
+     * Where a scoped lexical search takes its BM25 statistics (document count, term
+     * frequencies, average length): `store` — every memory in the file, the usual choice and
+     * the better ranking for small scopes (LoCoMo, one scope per conversation: 64.1 / 75.4 /
+     * 83.5 / 88.1 against 63.5 / 73.7 / 82.0 / 86.1); `scope` — only the scope's memories,
+     * so one tenant's scores never move with what other tenants write. Default `store`.
+     */
+    lexicalStatistics: z.enum(['store', 'scope']).default('store'),
+    /**
      * Open the file read-only: reads work, every write is refused with a StoreError that says
      * "read-only". Default: read-only exactly when the file or its directory is not writable
      * (checked with access(2)), otherwise read-write.

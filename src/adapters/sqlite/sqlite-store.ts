@@ -66,6 +66,7 @@ export interface SqliteStoreSettings {
   busyTimeoutMs: number;
   vectorSearch: 'auto' | 'javascript';
   indexSnapshotMinMemories: number;
+  lexicalStatistics: 'store' | 'scope';
   readOnly: boolean | undefined;
   checkOnOpen: 'auto' | 'always' | 'off';
   logger: Logger | undefined;
@@ -250,7 +251,10 @@ export class SqliteStore implements MemoryStore {
   #searchIndex(): SearchIndex {
     const dimensions = this.#dimensions ?? 0;
     if (this.#index?.dimensions !== dimensions) {
-      this.#index = new SearchIndex(this.#connectedKernel(), dimensions, this.#settings.indexSnapshotMinMemories);
+      this.#index = new SearchIndex(this.#connectedKernel(), dimensions, {
+        snapshotMinMemories: this.#settings.indexSnapshotMinMemories,
+        scopedStatistics: this.#settings.lexicalStatistics === 'scope',
+      });
     }
     return this.#index;
   }

@@ -25,6 +25,12 @@ export interface Bm25SearchOptions {
   limit: number;
   /** Only documents for which this returns true are scored. */
   accept?: (id: string) => boolean;
+  /**
+   * The corpus the statistics (N, df, average length) are taken over: a tenant's own
+   * documents, so that its scores never depend on what other tenants hold. Default: every
+   * indexed document. Documents outside it are not scored.
+   */
+  corpus?: (id: string) => boolean;
 }
 
 /**
@@ -94,22 +100,41 @@ export class Bm25Index {
 
   /**
    * Documents sharing at least one term with `query`, best first; equal scores in id order.
-   * Corpus statistics (N, df, average length) cover every indexed document, not only accepted ones.
+   * Corpus statistics (N, df, average length) cover the `corpus` (every indexed document by
+   * default), not only the accepted ones.
    */
   search(query: string, options: Bm25SearchOptions): SearchHit[] {
     const limit = Math.max(0, Math.floor(options.limit));
     if (limit === 0 || this.documents.size === 0) return [];
-    const count = this.documents.size;
-    const averageLength = this.averageLength;
+    const { corpus } = options;
+    let count = this.documents.size;
+    let totalLength = this.totalLength;
+    if (corpus) {
+      count = 0;
+      totalLength = 0;
+      for (const [id, document] of this.documents) {
+        if (!corpus(id)) continue;
+        count++;
+        totalLength += document.length;
+      }
+      if (count === 0) return [];
+    }
+    const averageLength = totalLength / count;
     const scores = new Map<string, number>();
     const rejected = new Set<string>();
     for (const term of new Set(analyzeTerms(query))) {
       const posting = this.postings.get(term);
       if (!posting) continue;
-      const idf = bm25Idf(count, posting.size);
+      let frequencyOfTerm = posting.size;
+      if (corpus) {
+        frequencyOfTerm = 0;
+        for (const id of posting.keys()) if (corpus(id)) frequencyOfTerm++;
+        if (frequencyOfTerm === 0) continue;
+      }
+      const idf = bm25Idf(count, frequencyOfTerm);
       for (const [id, frequency] of posting) {
         if (rejected.has(id)) continue;
-        if (options.accept && !scores.has(id) && !options.accept(id)) {
+        if (!scores.has(id) && ((corpus && !corpus(id)) || (options.accept && !options.accept(id)))) {
           rejected.add(id);
           continue;
         }

@@ -2,6 +2,16 @@ import { BM25_B, BM25_K1, bm25Idf } from '../../../core/text/bm25-index.js';
 import { ensureCapacity } from './growable.js';
 import { bytesOf, fromJson, jsonBytes, part, type SnapshotParts, viewOf } from './index-snapshot.js';
 
+/** The corpus a scoped search takes its statistics from: the tenant's slots and their size. */
+export interface ScoringCorpus {
+  /** True for the corpus's slots; slots outside it are neither counted nor scored. */
+  test: (slot: number) => boolean;
+  /** Live slots in the corpus. */
+  live: number;
+  /** Their lengths in terms, summed. */
+  totalLength: number;
+}
+
 /** Receives each matching live slot with its BM25 score. */
 export type ScoredSlots = (slots: Int32Array, scores: Float64Array, count: number) => void;
 
@@ -131,6 +141,11 @@ export class LexicalPostings {
     return postings;
   }
 
+  /** Length in terms of `slot`. */
+  lengthOf(slot: number): number {
+    return this.#lengths[slot]!;
+  }
+
   /** Take a dead slot out of the statistics (its postings are skipped from now on). */
   remove(slot: number): void {
     for (let i = this.#termStart[slot]!; i < this.#termStart[slot + 1]!; i++) {
@@ -158,8 +173,15 @@ export class LexicalPostings {
    * Score every live slot holding at least one of `terms` (analysed, distinct) and hand
    * them to `receive`; the arrays are scratch space, valid only during the call.
    */
-  score(terms: readonly string[], alive: Uint8Array, slotCount: number, receive: ScoredSlots): void {
-    if (this.#live === 0) {
+  score(
+    terms: readonly string[],
+    alive: Uint8Array,
+    slotCount: number,
+    receive: ScoredSlots,
+    corpus?: ScoringCorpus,
+  ): void {
+    const live = corpus ? corpus.live : this.#live;
+    if (live === 0) {
       receive(this.#touched, this.#scores, 0);
       return;
     }
@@ -168,18 +190,25 @@ export class LexicalPostings {
     const scores = this.#scores;
     const touched = this.#touched;
     const lengths = this.#lengths;
-    const averageLength = this.#totalLength / this.#live;
+    const averageLength = (corpus ? corpus.totalLength : this.#totalLength) / live;
+    const inCorpus = corpus?.test;
     let count = 0;
     for (const word of terms) {
       const term = this.#termIds.get(word);
       if (term === undefined || this.#documentFrequency[term] === 0) continue;
-      const idf = bm25Idf(this.#live, this.#documentFrequency[term]!);
       const slots = this.#postingSlots[term]!;
       const frequencies = this.#postingFrequencies[term]!;
       const n = this.#postingLengths[term]!;
+      let documentFrequency = this.#documentFrequency[term]!;
+      if (inCorpus) {
+        documentFrequency = 0;
+        for (let i = 0; i < n; i++) if (alive[slots[i]!] === 1 && inCorpus(slots[i]!)) documentFrequency++;
+        if (documentFrequency === 0) continue;
+      }
+      const idf = bm25Idf(live, documentFrequency);
       for (let i = 0; i < n; i++) {
         const slot = slots[i]!;
-        if (alive[slot] === 0) continue;
+        if (alive[slot] === 0 || (inCorpus && !inCorpus(slot))) continue;
         const frequency = frequencies[i]!;
         const norm = 1 - BM25_B + (BM25_B * lengths[slot]!) / averageLength;
         if (scores[slot] === 0) touched[count++] = slot;

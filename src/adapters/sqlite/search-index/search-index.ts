@@ -6,8 +6,9 @@ import { memoryCondition } from '../sqlite-filter.js';
 import { blobToVector } from '../sqlite-rows.js';
 import { fromJson, jsonBytes, part, readSnapshot, type SnapshotParts } from './index-snapshot.js';
 import { INDEXED_COLUMNS, type IndexedRow, indexedRowOf } from './indexed-row.js';
+import type { ScoringCorpus } from './lexical-postings.js';
 import { LexicalPostings } from './lexical-postings.js';
-import { compileSlotFilter, type SlotFilter } from './slot-filter.js';
+import { compileSlotFilter, type SlotFilter, type SlotScope } from './slot-filter.js';
 import { SlotTable } from './slot-table.js';
 import { topSlots } from './top-slots.js';
 import type { VectorKernel } from './vector-kernel.js';
@@ -73,13 +74,22 @@ export class SearchIndex {
 
   #lastLoadFrom: 'rows' | 'snapshot' | null = null;
   readonly #snapshotMinMemories: number;
+  readonly #scopedStatistics: boolean;
   #snapshotDue = false;
+  /** Bumped by every change to the slots: cached scope statistics older than it are stale. */
+  #version = 0;
+  readonly #scopeStats = new Map<string, { version: number; live: number; totalLength: number }>();
 
-  constructor(kernel: VectorKernel, dimensions: number, snapshotMinMemories = Number.POSITIVE_INFINITY) {
+  constructor(
+    kernel: VectorKernel,
+    dimensions: number,
+    options: { snapshotMinMemories?: number; scopedStatistics?: boolean } = {},
+  ) {
     this.#kernel = kernel;
     this.#dimensions = dimensions;
     this.#slab = new VectorSlab(dimensions);
-    this.#snapshotMinMemories = snapshotMinMemories;
+    this.#snapshotMinMemories = options.snapshotMinMemories ?? Number.POSITIVE_INFINITY;
+    this.#scopedStatistics = options.scopedStatistics ?? false;
   }
 
   /** True when the index is large and was built from rows: writing a snapshot would pay off. */
@@ -155,6 +165,7 @@ export class SearchIndex {
 
   #load(db: SqliteDatabase, generation: string | undefined, floor: number): void {
     const started = performance.now();
+    this.#version++;
     const restored = this.#restore(db, generation, floor);
     if (restored === null) this.#loadRows(db);
     else {
@@ -242,6 +253,7 @@ export class SearchIndex {
   }
 
   #add(row: IndexedRow): void {
+    this.#version++;
     const slot = this.#table.add(row);
     this.#postings.add(slot, row.terms);
     this.#slab.set(slot, row.embedding);
@@ -250,6 +262,7 @@ export class SearchIndex {
   #remove(rowid: number): void {
     const slot = this.#table.remove(rowid);
     if (slot < 0) return;
+    this.#version++;
     this.#postings.remove(slot);
     this.#slab.clear(slot);
   }
@@ -272,18 +285,45 @@ export class SearchIndex {
     if (compiled.kind === 'none' || terms.length === 0) return [];
     const table = this.#table;
     let hits: SearchHit[] = [];
-    this.#postings.score(terms, table.alive, table.count, (slots, scores, count) => {
-      const best = topSlots(
-        slots,
-        count,
-        (slot) => scores[slot]!,
-        (slot) => table.ids[slot]!,
-        limit,
-        compiled.accepts,
-      );
-      hits = best.map((slot) => ({ id: table.ids[slot]!, score: scores[slot]! }));
-    });
+    this.#postings.score(
+      terms,
+      table.alive,
+      table.count,
+      (slots, scores, count) => {
+        const best = topSlots(
+          slots,
+          count,
+          (slot) => scores[slot]!,
+          (slot) => table.ids[slot]!,
+          limit,
+          compiled.accepts,
+        );
+        hits = best.map((slot) => ({ id: table.ids[slot]!, score: scores[slot]! }));
+      },
+      this.#scopedStatistics && compiled.scope ? this.#corpusOf(compiled.scope) : undefined,
+    );
     return hits;
+  }
+
+  // A tenant's BM25 statistics come from its own memories, so its scores never depend on
+  // what other tenants hold; the counts are cached until the index next changes.
+  #corpusOf(scope: SlotScope): ScoringCorpus {
+    let stats = this.#scopeStats.get(scope.key);
+    if (stats?.version !== this.#version) {
+      let live = 0;
+      let totalLength = 0;
+      const table = this.#table;
+      for (let slot = 0; slot < table.count; slot++) {
+        if (table.alive[slot] === 1 && scope.test(slot)) {
+          live++;
+          totalLength += this.#postings.lengthOf(slot);
+        }
+      }
+      if (this.#scopeStats.size > 1000) this.#scopeStats.clear();
+      stats = { version: this.#version, live, totalLength };
+      this.#scopeStats.set(scope.key, stats);
+    }
+    return { test: scope.test, live: stats.live, totalLength: stats.totalLength };
   }
 
   /** Cosine nearest neighbours of `vector`, filtered, best `limit` first, scored exactly in float32. */

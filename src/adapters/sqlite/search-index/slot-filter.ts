@@ -1,8 +1,21 @@
 import type { MemoryFilter } from '../../../core/spec/store.js';
 import { instant, type SlotTable } from './slot-table.js';
 
-/** A compiled filter: `none` when no memory can match, else a test per slot (undefined: all match). */
-export type SlotFilter = { kind: 'none' } | { kind: 'test'; accepts: ((slot: number) => boolean) | undefined };
+/** The scope part of a filter: which slots are the tenant's, and a key naming that scope. */
+export interface SlotScope {
+  /** True for the scope's slots. */
+  test: (slot: number) => boolean;
+  /** Stable name of the scope, for caching its statistics. */
+  key: string;
+}
+
+/**
+ * A compiled filter: `none` when no memory can match, else a test per slot (undefined:
+ * all match) and, for a scoped filter, the scope alone (its statistics are the tenant's).
+ */
+export type SlotFilter =
+  | { kind: 'none' }
+  | { kind: 'test'; accepts: ((slot: number) => boolean) | undefined; scope: SlotScope | undefined };
 
 /** The filter fields tested in SQL (they need indexes the slot table does not keep), as rowids. */
 export type ResolveRowids = (filter: MemoryFilter) => Set<number>;
@@ -19,7 +32,7 @@ export function compileSlotFilter(
   table: SlotTable,
   resolveRowids: ResolveRowids,
 ): SlotFilter {
-  if (!filter) return { kind: 'test', accepts: undefined };
+  if (!filter) return { kind: 'test', accepts: undefined, scope: undefined };
   const tests: Array<(slot: number) => boolean> = [];
   const inSql: MemoryFilter = {};
   const equal = (column: Int32Array, value: string | undefined) => {
@@ -43,7 +56,24 @@ export function compileSlotFilter(
   if (
     !equal(table.agent, filter.scope?.agentId) ||
     !equal(table.user, filter.scope?.userId) ||
-    !equal(table.namespace, filter.scope?.namespace) ||
+    !equal(table.namespace, filter.scope?.namespace)
+  ) {
+    return NONE;
+  }
+  // The scope tests come first: they alone make the tenant's corpus.
+  const scopeTests = [...tests];
+  const scope: SlotScope | undefined =
+    scopeTests.length === 0
+      ? undefined
+      : {
+          test: (slot) => scopeTests.every((test) => test(slot)),
+          key: JSON.stringify([
+            filter.scope?.agentId ?? null,
+            filter.scope?.userId ?? null,
+            filter.scope?.namespace ?? null,
+          ]),
+        };
+  if (
     !oneOf(table.kind, filter.kinds) ||
     !oneOf(table.category, filter.categories) ||
     !equal(table.session, filter.sessionId)
@@ -76,7 +106,7 @@ export function compileSlotFilter(
     if (rowids.size === 0) return NONE;
     tests.push((slot) => rowids.has(table.rowids[slot]!));
   }
-  if (tests.length === 0) return { kind: 'test', accepts: undefined };
-  if (tests.length === 1) return { kind: 'test', accepts: tests[0] };
-  return { kind: 'test', accepts: (slot) => tests.every((test) => test(slot)) };
+  if (tests.length === 0) return { kind: 'test', accepts: undefined, scope };
+  if (tests.length === 1) return { kind: 'test', accepts: tests[0], scope };
+  return { kind: 'test', accepts: (slot) => tests.every((test) => test(slot)), scope };
 }
