@@ -248,7 +248,9 @@ export class LanceStore implements MemoryStore {
       open: (name: string) => connection.openTable(name),
     };
     for (let step = version; step < LANCE_SCHEMA_VERSION; step++) {
-      await LANCE_MIGRATIONS[step]!.up(context);
+      // Two processes opening a new directory at once race to create the same indexes; a step
+      // checks what exists before it creates, so the loser simply runs it again.
+      await this.#retrying(() => LANCE_MIGRATIONS[step]!.up(context));
       await this.#writeMeta(meta, { schema_version: String(step + 1) });
     }
   }
