@@ -442,7 +442,12 @@ export class LanceStore implements MemoryStore {
     const index = await vectorIndexName(memories);
     if (index) await memories.dropIndex(index);
     if (this.#dimensions !== null) await memories.dropColumns(['vector']);
-    await memories.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, '${vectorSqlType(dimensions)}')` }]);
+    try {
+      await memories.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, '${vectorSqlType(dimensions)}')` }]);
+    } catch (error) {
+      // Another process opening the same new directory added it first: theirs will do.
+      if (vectorDimensions(await memories.schema()) !== dimensions) throw error;
+    }
     this.#dimensions = dimensions;
     this.#indexedCache = undefined;
   }
