@@ -114,6 +114,7 @@ export {
   formatContext,
 } from './core/recall/format-context.js';
 export type { RecallApi } from './core/recall/recall-api.js';
+export type { RecallIntent } from './core/recall/recall-intent.js';
 export type { RankingOptions, RecallOptions } from './core/recall/recall-options.js';
 export type { Boost, ListEvidence, RecallResponse, RecallResult, ScoreBreakdown } from './core/recall/recall-result.js';
 export type { ConversationInput, ConversationMessage } from './core/retain/conversation/conversation-input.js';

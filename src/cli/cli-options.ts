@@ -1,6 +1,8 @@
 /** Parsers for option values; a bad value is a commander InvalidArgumentError (exit code 2). */
+
 import { InvalidArgumentError } from 'commander';
 import { MEMORY_KINDS, type MemoryKind } from '../core/spec/memory.js';
+import { namedSpan } from '../core/utils/time-cues.js';
 import { parseTime, TimeParseError } from './cli-time.js';
 
 /** A whole number from `min` to `max`. */
@@ -25,6 +27,8 @@ export function unitInterval(value: string): number {
 /** A time (see cli-time.ts) as an ISO string; `endOfDay` makes a bare date mean its last millisecond. */
 export function time(now: () => number, endOfDay = false) {
   return (value: string): string => {
+    const span = namedSpan(value, now());
+    if (span) return new Date(endOfDay ? span.end : span.start).toISOString();
     try {
       return parseTime(value, { now: now(), endOfDay }).toISOString();
     } catch (error) {

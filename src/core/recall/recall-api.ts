@@ -6,7 +6,8 @@ import { parseInput } from '../utils/validate.js';
 import { explainScore } from './explain.js';
 import { type FormatContextOptions, formatContext } from './format-context.js';
 import { packIntoBudget } from './pack-budget.js';
-import { rankMemories } from './rank.js';
+import { recallIntentOf } from './recall-intent.js';
+import { recallByIntent } from './recall-kinds.js';
 import {
   type ParsedRankingOptions,
   type RecallOptions,
@@ -87,25 +88,33 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
     const scope = narrowScope(engine.scope, options.scope);
     const validAt = options.includeInvalid ? undefined : new Date(now).toISOString();
     const filter = toStoreFilter(options, scope ?? undefined, validAt, now);
+    const context = {
+      store: engine.store,
+      embed: (texts: readonly string[]) => engine.embed(texts, 'recall'),
+      ranking,
+      now,
+      k: options.k ?? settings.recallK,
+      resumedSession: engine.session.resumed,
+      queryVectors: engine.metrics.queryVectors,
+    };
     // A call asking for another tenant's scope finds nothing, as if it were empty.
-    const ranked =
+    const intent =
       scope === null
-        ? []
-        : await rankMemories(query, filter, options, {
-            store: engine.store,
-            embed: (texts) => engine.embed(texts, 'recall'),
-            ranking,
-            now,
-            k: options.k ?? settings.recallK,
-            resumedSession: engine.session.resumed,
-            queryVectors: engine.metrics.queryVectors,
-          });
+        ? undefined
+        : await recallIntentOf(query, options.intent ?? 'auto', { store: engine.store, filter, now });
+    const ranked = intent === undefined ? [] : await recallByIntent(query, intent, filter, options, context);
     let response: RecallResponse;
     if (options.tokenBudget !== undefined) {
       const { packed, used, dropped } = await packIntoBudget(ranked, options.tokenBudget);
-      response = { query, results: packed, totalTokens: used, droppedForBudget: dropped };
+      response = {
+        query,
+        ...(intent ? { intent } : {}),
+        results: packed,
+        totalTokens: used,
+        droppedForBudget: dropped,
+      };
     } else {
-      response = { query, results: ranked, droppedForBudget: 0 };
+      response = { query, ...(intent ? { intent } : {}), results: ranked, droppedForBudget: 0 };
     }
     const accessedAt = new Date(now).toISOString();
     for (const result of response.results) {

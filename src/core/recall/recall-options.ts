@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { filterOptionFields } from '../search/filter-options.js';
+import { RECALL_INTENTS } from './recall-intent.js';
 
 /** Options of `recall`. */
 export const recallOptionsSchema = z
@@ -15,6 +16,13 @@ export const recallOptionsSchema = z
     /** Pack whole results, best first, until this many tokens (o200k_base) are used. */
     tokenBudget: z.number().int().positive().max(10_000_000).optional(),
     ...filterOptionFields,
+    /**
+     * The recall kind: `lexical` (hybrid search), `entity` (an entity's page, then the facts
+     * that mention it, newest first), `temporal` (narrowed to the time span a cue in the query
+     * names: "around Nov 27", "during Nov 2025", "since last week", "last time we tried Y"),
+     * `opinion` (opinions with confidence and evidence). Default `auto`: read from the query.
+     */
+    intent: z.enum(RECALL_INTENTS).optional(),
     /** Include invalidated memories. Default false. */
     includeInvalid: z.boolean().optional(),
     /**

@@ -1,4 +1,5 @@
 import type { Memory } from '../spec/memory.js';
+import type { RecallIntent } from './recall-intent.js';
 
 /**
  * How one candidate list ranked a result.
@@ -21,7 +22,7 @@ export interface ListEvidence {
  */
 export interface Boost {
   /** Which signal. */
-  name: 'importance' | 'recency' | 'bookmark' | 'session';
+  name: 'importance' | 'recency' | 'bookmark' | 'session' | 'time';
   /** The factor the fused score was multiplied by. */
   factor: number;
 }
@@ -62,6 +63,10 @@ export interface RecallResult {
   tokens?: number;
   /** The breakdown in words; set when `explain: true`. */
   explanation?: string;
+  /** An opinion's confidence, 0..1 (`O(c=…)`, or as reflect last updated it). */
+  confidence?: number;
+  /** For an opinion: its own citation, then the evidence reflect linked to it (memory ids or citations). */
+  evidence?: string[];
 }
 
 /**
@@ -72,6 +77,8 @@ export interface RecallResult {
 export interface RecallResponse {
   /** The query as given. */
   query: string;
+  /** The recall kind the query was answered as, and the entity or time span it named. */
+  intent?: RecallIntent;
   /** Results, best first. */
   results: RecallResult[];
   /** Total tokens of the results, when a token budget was given. */

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { MAX_TIME_MS, MEMORY_KINDS, MIN_TIME_MS, type Scope, scopeSchema, timeInputSchema } from '../spec/memory.js';
 import type { MemoryFilter } from '../spec/store.js';
 import { hasTimeFormat, parseTime, relativeTimeMs, TIME_FORMATS } from '../utils/parse-time.js';
+import { namedSpan } from '../utils/time-cues.js';
 
 /**
  * A bound of a time filter once parsed: an ISO instant, or a span before now (`30d` → 30
  * days) that {@link toStoreFilter} resolves against the engine's clock, which a schema cannot know.
  */
-export type TimeBound = string | { readonly agoMs: number };
+export type TimeBound = string | { readonly agoMs: number } | { readonly phrase: string; readonly end: boolean };
 
 const TIME_BOUND_FORMATS = `${TIME_FORMATS}, a Date or epoch milliseconds`;
 
@@ -18,6 +19,8 @@ const timeBoundSchema = (endOfDay: boolean) =>
     if (typeof value === 'string') {
       const ago = relativeTimeMs(value);
       if (ago !== undefined) return { agoMs: ago };
+      // "last week", "yesterday", "3 days ago": a span resolved against the clock when used.
+      if (namedSpan(value, 0) !== undefined) return { phrase: value, end: endOfDay };
       if (hasTimeFormat(value)) {
         try {
           input = parseTime(value, { endOfDay });
@@ -49,7 +52,8 @@ export const filterOptionFields = {
   sessionId: z.string().min(1).optional(),
   /**
    * Only memories that occurred at or after this time: a Date, epoch milliseconds, an ISO
-   * date or date-time, or a time before now such as `30d`, `12h`, `2w` or `15m` (by the client's clock).
+   * date or date-time, a time before now such as `30d`, `12h`, `2w` or `15m`, or a named span such as
+   * `last week`, `yesterday` or `3 days ago` (its start; by the client's clock).
    */
   since: timeBoundSchema(false).optional(),
   /**
@@ -66,6 +70,10 @@ export function resolveTimeBound(bound: TimeBound, now: number): string;
 export function resolveTimeBound(bound: TimeBound | undefined, now: number): string | undefined;
 export function resolveTimeBound(bound: TimeBound | undefined, now: number): string | undefined {
   if (bound === undefined || typeof bound === 'string') return bound;
+  if ('phrase' in bound) {
+    const span = namedSpan(bound.phrase, now)!;
+    return new Date(bound.end ? span.end : span.start).toISOString();
+  }
   return new Date(Math.min(MAX_TIME_MS, Math.max(MIN_TIME_MS, now - bound.agoMs))).toISOString();
 }
 

@@ -52,7 +52,8 @@ function itemId(file: string, line: number, content: string): string {
 
 function memoriesOf(file: WorkspaceFile, text: string, hash: string, modifiedMs: number, engine: MemoryEngine) {
   const warnings: WorkspaceWarning[] = [];
-  const day = fileDate(file, modifiedMs, warnings);
+  // A file touched "after" the clock (a test's fixed clock, a skewed one) still holds now.
+  const day = fileDate(file, Math.min(modifiedMs, engine.clock.now()), warnings);
   const parsed = parseWorkspaceFile(file.path, text, file.role);
   warnings.push(...parsed.warnings);
   const now = engine.nowIso();
