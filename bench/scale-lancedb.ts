@@ -1,4 +1,4 @@
-// npm run bench:scale:lancedb [-- --sizes 100000,1000000 --queries 200 --users 20 --index ivf-hnsw-sq --json out.json]
+// npm run bench:scale:lancedb [-- --sizes 100000,1000000 --queries 200 --users 20 --index ivf-flat --json out.json]
 //
 // The LanceDB store at scale: retain throughput (local embedder, batches of 10,000), the
 // index build, disk size and peak RSS; then recall latency of a client scoped to one user
@@ -25,7 +25,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '100000,1000000' },
     queries: { type: 'string', default: '200' },
     users: { type: 'string', default: '20' },
-    index: { type: 'string', default: 'ivf-hnsw-sq' },
+    index: { type: 'string', default: 'ivf-flat' },
     json: { type: 'string' },
   },
 });

@@ -33,7 +33,7 @@ async function reviveStaleIndexes({ lancedb }: LanceLibraries, table: LanceTable
 
 /** How many partitions an IVF index of `rows` vectors gets. */
 function partitionsFor(rows: number, kind: LanceIndexSettings['vector']): number {
-  // HNSW graphs search well when large, so few partitions; PQ scans each partition, so ~√n.
+  // HNSW graphs search well when large, so few partitions; flat and PQ scan each probed partition, so ~√n.
   if (kind === 'ivf-hnsw-sq') return Math.max(1, Math.round(rows / 250_000));
   return Math.max(1, Math.round(Math.sqrt(rows)));
 }

@@ -32,6 +32,7 @@ export interface MemoryRow {
   fingerprint: string;
   metadata: string;
   lexical_terms: string;
+  embedded: boolean;
   vector?: number[] | Float32Array | null;
 }
 
@@ -82,6 +83,7 @@ export function memoryToRow(memory: Memory, embedding: Float32Array | null): Mem
     fingerprint: memory.fingerprint,
     metadata: JSON.stringify(memory.metadata),
     lexical_terms: analyzeTerms(lexicalText(memory)).join(' '),
+    embedded: embedding !== null,
     vector: embedding === null ? null : new Float32Array(embedding),
   };
 }

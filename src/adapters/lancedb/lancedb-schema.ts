@@ -75,6 +75,9 @@ export function memoriesSchema(arrow: typeof Arrow): Arrow.Schema {
     // memoir's own analysed terms (folded, stemmed, stop words out), indexed with a whitespace
     // tokenizer, so the native full-text index matches exactly what the other stores match.
     text('lexical_terms'),
+    // Whether the vector is set: a bitmap index answers "which memories wait for an
+    // embedding" without reading a single vector.
+    new Field('embedded', new Bool(), false),
   ]);
 }
 
@@ -149,6 +152,7 @@ export const LANCE_MIGRATIONS: readonly LanceMigration[] = [
         await ensureIndex(memories, column, { config: lancedb.Index.btree() });
       }
       await ensureIndex(memories, 'entity_keys', { config: lancedb.Index.labelList() });
+      await ensureIndex(memories, 'embedded', { config: lancedb.Index.bitmap() });
       await ensureIndex(memories, 'lexical_terms', {
         config: lancedb.Index.fts({
           baseTokenizer: 'whitespace',

@@ -15,6 +15,7 @@ import type {
   StoreCapabilities,
   StoreCheck,
   StoreStats,
+  UnembeddedQuery,
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
@@ -442,6 +443,9 @@ export class LanceStore implements MemoryStore {
     const index = await vectorIndexName(memories);
     if (index) await memories.dropIndex(index);
     if (this.#dimensions !== null) await memories.dropColumns(['vector']);
+    if (this.#dimensions !== null) {
+      await memories.update({ where: 'embedded = true', valuesSql: { embedded: 'false' } });
+    }
     try {
       await memories.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, '${vectorSqlType(dimensions)}')` }]);
     } catch (error) {
@@ -531,6 +535,27 @@ export class LanceStore implements MemoryStore {
       if (count > 0) await table.delete(where);
       this.#access.forget(unique);
       return count;
+    });
+  }
+
+  /** Memories matching `filter` without a vector, in id order after `after`: read off the `embedded` flag. */
+  listUnembedded(query: UnembeddedQuery): Promise<Memory[]> {
+    return this.#read(this.#names.memories, async (table) => {
+      const limit = Math.max(0, Math.floor(query.limit));
+      if (limit === 0) return [];
+      const after = query.after;
+      const where = andSql(
+        memoryWhere(query.filter),
+        'embedded = false',
+        after === undefined ? null : `id > ${sqlString(after)}`,
+      );
+      const ids = ((await table.query().where(where!).select(['id']).toArray()) as Array<{ id: string }>)
+        .map((row) => row.id)
+        // JavaScript's order (UTF-16), which the caller's `after` comes from.
+        .filter((id) => after === undefined || id > after)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, limit);
+      return ids.length === 0 ? [] : this.getMemories(ids);
     });
   }
 
