@@ -117,6 +117,8 @@ export type { RecallApi } from './core/recall/recall-api.js';
 export type { RecallIntent } from './core/recall/recall-intent.js';
 export type { RankingOptions, RecallOptions } from './core/recall/recall-options.js';
 export type { Boost, ListEvidence, RecallResponse, RecallResult, ScoreBreakdown } from './core/recall/recall-result.js';
+export type { SectionStatus } from './core/reflect/generated-section.js';
+export type { OpinionChange, ReflectApi, ReflectOptions, ReflectReport } from './core/reflect/reflect-api.js';
 export type { ConversationInput, ConversationMessage } from './core/retain/conversation/conversation-input.js';
 export type { ExtractionOptions } from './core/retain/conversation/extraction-options.js';
 export type { ConversationRetainResult } from './core/retain/conversation/retain-conversation.js';

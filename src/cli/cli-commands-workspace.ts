@@ -1,7 +1,7 @@
 /** index --workspace <dir>: the derived index of a Markdown workspace. */
 import type { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
-import { nonEmpty } from './cli-options.js';
+import { nonEmpty, time } from './cli-options.js';
 import { withWorkspace } from './cli-workspace.js';
 
 interface IndexFlags {
@@ -9,7 +9,12 @@ interface IndexFlags {
   rebuild?: boolean;
 }
 
-/** Register `index`. */
+interface ReflectFlags {
+  workspace: string;
+  since?: string;
+}
+
+/** Register `index` and `reflect`. */
 export function registerWorkspaceCommands(program: Command, context: CliContext): void {
   program
     .command('index')
@@ -34,5 +39,29 @@ export function registerWorkspaceCommands(program: Command, context: CliContext)
         },
         { rebuild: flags.rebuild ?? false },
       );
+    });
+
+  program
+    .command('reflect')
+    .description(
+      'Update entity pages and opinion confidence from recent facts, and propose lines for memory.md (proposals/memory.md).',
+    )
+    .requiredOption('--workspace <dir>', 'the workspace directory', nonEmpty)
+    .option('--since <time>', 'reflect over memories since: 7d (default), last week, 2025-11-30, …', time(context.now))
+    .action(async (flags: ReflectFlags) => {
+      await withWorkspace(context, flags.workspace, async (client) => {
+        const report = await client.reflect(flags.since === undefined ? {} : { since: flags.since });
+        if (context.json) return context.printJson(report);
+        const pages = report.entityPages.filter((page) => page.status === 'created' || page.status === 'updated');
+        const lines = [
+          `Since ${report.since.slice(0, 10)}: ${pages.length} entity page(s) written, ${report.opinions.length} opinion(s) moved, ${report.coreProposals.lines.length} line(s) proposed for memory.md.`,
+          ...pages.map((page) => `  ${page.status} ${page.file}`),
+          ...report.opinions.map(
+            (change) => `  ${change.before} → ${change.after}  ${change.citation}  ${change.statement}`,
+          ),
+          ...(report.coreProposals.lines.length > 0 ? [`  proposals: ${report.coreProposals.file}`] : []),
+        ];
+        context.print(lines.join('\n'));
+      });
     });
 }

@@ -47,4 +47,14 @@ describe('memoir index / recall --workspace', () => {
     expect(dates.length).toBeGreaterThan(0);
     expect(dates.every((date) => date >= '2025-11-30')).toBe(true);
   });
+
+  it('reflect --since 7d writes entity pages and reports opinions, offline', async () => {
+    const root = fixtureCopy();
+    const run = await memoir(['reflect', '--workspace', root, '--since', '7d']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Since 2025-11-26: \d+ entity page\(s\) written, \d+ opinion\(s\) moved/);
+    expect(run.stdout).toContain('created bank/entities/Andy.md');
+    const json = await memoir(['reflect', '--workspace', root, '--since', 'last week', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ since: '2025-11-24T00:00:00.000Z' });
+  });
 });

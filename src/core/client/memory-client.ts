@@ -10,6 +10,7 @@ import { createStatsApi, type StatsApi } from '../lifecycle/stats-api.js';
 import { createMemoriesApi, type MemoriesApi } from '../memories/memories-api.js';
 import { createProceduresApi, type ProceduresApi } from '../procedures/procedures-api.js';
 import { createRecallApi, type RecallApi } from '../recall/recall-api.js';
+import { createReflectApi, type ReflectApi } from '../reflect/reflect-api.js';
 import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
 import type { Embedder } from '../spec/embedder.js';
@@ -35,7 +36,8 @@ export interface MemoryClient
     BackupApi,
     AttachmentsApi,
     DoctorApi,
-    WorkspaceApi {
+    WorkspaceApi,
+    ReflectApi {
   /** The store in use. */
   readonly store: MemoryStore;
   /** The embedder in use. */
@@ -95,6 +97,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
     ...track(createDoctorApi(engine), ['doctor']),
     ...createWorkspaceApi(engine, { root: settings.workspace }),
+    ...track(createReflectApi(engine, { root: settings.workspace }), ['reflect']),
     on(event, listener) {
       engine.events.on(event, listener as never);
       return client;

@@ -23,10 +23,13 @@ export function confidenceOf(memory: Memory): number | undefined {
   return typeof value === 'number' && value >= 0 && value <= 1 ? value : undefined;
 }
 
+function idsIn(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
 function evidenceOf(memory: Memory): string[] {
-  const extra = memory.metadata.evidence;
-  const linked = Array.isArray(extra) ? extra.filter((item): item is string => typeof item === 'string') : [];
-  return [citationOf(memory), ...linked.filter((item) => item !== citationOf(memory))];
+  const against = idsIn(memory.metadata.contradicting).map((id) => `against:${id}`);
+  return [citationOf(memory), ...idsIn(memory.metadata.supporting), ...against];
 }
 
 // Results that were listed, not searched: the score only says their place in the order.

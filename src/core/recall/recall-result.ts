@@ -65,7 +65,7 @@ export interface RecallResult {
   explanation?: string;
   /** An opinion's confidence, 0..1 (`O(c=…)`, or as reflect last updated it). */
   confidence?: number;
-  /** For an opinion: its own citation, then the evidence reflect linked to it (memory ids or citations). */
+  /** For an opinion: its own citation, then the ids of memories reflect found supporting it, then `against:<id>` for each contradicting one. */
   evidence?: string[];
 }
 

@@ -48,6 +48,8 @@ export interface FileRole {
 const ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^\s*(```|~~~)/;
+// Sections reflect generates that only repeat what the index holds already (see reflect/generated-section.ts).
+const DERIVED_BEGIN = /^<!-- memoir:(facts|opinions) sha256=[0-9a-f]{16} -->$/;
 
 interface Block {
   line: number;
@@ -77,6 +79,15 @@ function blocksOf(text: string): Block[] {
   for (let index = start; index < lines.length; index++) {
     const raw = lines[index]!;
     const lineNumber = index + 1;
+    const derived = fence === null ? DERIVED_BEGIN.exec(raw.trim()) : null;
+    if (derived) {
+      close();
+      const closing = lines.indexOf(`<!-- /memoir:${derived[1]} -->`, index + 1);
+      if (closing > 0) {
+        index = closing;
+        continue;
+      }
+    }
     if (fence !== null) {
       current!.text += `\n${raw}`;
       if (raw.trim().startsWith(fence)) {

@@ -1,8 +1,11 @@
 /** Keeping the derived index in step with the Markdown files: incremental by content hash. */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { buildMemory, deriveAbstract } from '../memories/memory-builder.js';
+import { generatedBody } from '../reflect/generated-section.js';
+import { parseOpinionSection } from '../reflect/opinion-state.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
 import { embeddingText } from '../text/memory-text.js';
@@ -87,6 +90,46 @@ function memoriesOf(file: WorkspaceFile, text: string, hash: string, modifiedMs:
 }
 
 /**
+ * Give opinion memories the confidence and evidence reflect last wrote into the generated
+ * section of `bank/opinions.md`, so that a rebuilt index holds the same beliefs.
+ */
+async function applyOpinionStates(engine: MemoryEngine, root: string): Promise<void> {
+  let text: string;
+  try {
+    text = readFileSync(join(root, 'bank', 'opinions.md'), 'utf8');
+  } catch {
+    return;
+  }
+  const body = generatedBody(text, 'opinions');
+  if (body === undefined) return;
+  const states = parseOpinionSection(body);
+  if (states.size === 0) return;
+  const memories = await engine.store.getMemories([...states.keys()]);
+  const changed = memories.filter((memory) => {
+    const state = states.get(memory.id)!;
+    return (
+      memory.metadata.confidence !== state.confidence ||
+      JSON.stringify([memory.metadata.supporting, memory.metadata.contradicting]) !==
+        JSON.stringify([state.supporting, state.contradicting])
+    );
+  });
+  if (changed.length === 0) return;
+  const vectors = await engine.store.getEmbeddings(changed.map((memory) => memory.id));
+  await engine.store.upsertMemories(
+    changed.map((memory) => {
+      const state = states.get(memory.id)!;
+      const metadata = {
+        ...memory.metadata,
+        confidence: state.confidence,
+        supporting: state.supporting,
+        contradicting: state.contradicting,
+      };
+      return { memory: { ...memory, metadata }, embedding: vectors.get(memory.id) ?? null };
+    }),
+  );
+}
+
+/**
  * Bring the index up to date with the workspace at `root`: files whose text hash changed
  * (or that are new) are re-read and their items replaced; items of deleted files leave the
  * index; unchanged files are not read past their hash. Malformed lines are indexed as plain
@@ -146,6 +189,7 @@ export async function indexWorkspace(
     if (records.length > 0) await engine.store.upsertMemories(records);
   });
   report.indexed = records.length;
+  await applyOpinionStates(engine, root);
   for (const warning of report.warnings) {
     engine.logger.log('warn', `workspace: ${warning.file}:${warning.line}: ${warning.message} (kept as plain text)`);
   }

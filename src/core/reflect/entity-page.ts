@@ -1,0 +1,43 @@
+/** The generated part of `bank/entities/<Name>.md`: the facts that mention the entity, with citations. */
+import { citationOf } from '../recall/format-context.js';
+import type { Memory, MemoryKind } from '../spec/memory.js';
+
+const KIND_TITLES: ReadonlyArray<[MemoryKind, string]> = [
+  ['world', 'World'],
+  ['experience', 'Experience'],
+  ['opinion', 'Opinions'],
+  ['observation', 'Observations'],
+];
+
+// Stable order: by time, then by citation, so the same facts always give the same file.
+function byTime(a: Memory, b: Memory): number {
+  const left = citationOf(a);
+  const right = citationOf(b);
+  return a.occurredAt.localeCompare(b.occurredAt) || (left < right ? -1 : left > right ? 1 : 0);
+}
+
+function linkTo(citation: string): string {
+  const [file, line] = citation.split('#');
+  return `[${citation}](../../${file}${line ? `#${line}` : ''})`;
+}
+
+/**
+ * The deterministic page body: the facts grouped by kind, oldest first, each with its day
+ * and a link to where it was written; a model's summary, when there is one, comes first.
+ */
+export function renderEntityFacts(entity: string, facts: readonly Memory[], summary?: string): string {
+  const lines = [`## What memoir knows about ${entity}`, ''];
+  if (summary !== undefined && summary.trim() !== '') lines.push(summary.trim(), '');
+  for (const [kind, title] of KIND_TITLES) {
+    const group = facts.filter((fact) => fact.kind === kind).sort(byTime);
+    if (group.length === 0) continue;
+    lines.push(`### ${title}`, '');
+    for (const fact of group) {
+      const text = fact.content.replace(/\s+/g, ' ').trim();
+      const confidence = typeof fact.metadata.confidence === 'number' ? ` (c=${fact.metadata.confidence})` : '';
+      lines.push(`- ${fact.occurredAt.slice(0, 10)}: ${text}${confidence} — ${linkTo(citationOf(fact))}`);
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
