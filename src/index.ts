@@ -59,6 +59,12 @@ export {
   loadConfig,
   type MemoirConfig,
 } from './core/config/load-config.js';
+export {
+  type CoreBlock,
+  type CoreBlockApi,
+  type CoreBlockState,
+  DEFAULT_CORE_TOKENS,
+} from './core/core-block/core-block-api.js';
 export type {
   BackgroundErrorEvent,
   ExtractionFailedEvent,

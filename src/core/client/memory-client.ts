@@ -1,5 +1,6 @@
 import { type CaptureApi, createCaptureApi } from '../capture/capture-api.js';
 import type { CaptureOptions } from '../capture/capture-options.js';
+import { type CoreBlockApi, createCoreBlockApi } from '../core-block/core-block-api.js';
 import type { MemoirEvents } from '../engine/events.js';
 import { createMemoryEngine, type EngineDefaults } from '../engine/memory-engine.js';
 import { type AttachmentsApi, createAttachmentsApi } from '../lifecycle/attachments-api.js';
@@ -37,7 +38,8 @@ export interface MemoryClient
     AttachmentsApi,
     DoctorApi,
     WorkspaceApi,
-    ReflectApi {
+    ReflectApi,
+    CoreBlockApi {
   /** The store in use. */
   readonly store: MemoryStore;
   /** The embedder in use. */
@@ -98,6 +100,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...track(createDoctorApi(engine), ['doctor']),
     ...createWorkspaceApi(engine, { root: settings.workspace }),
     ...track(createReflectApi(engine, { root: settings.workspace }), ['reflect']),
+    ...createCoreBlockApi(engine, { root: settings.workspace, limit: settings.coreTokenLimit }),
     on(event, listener) {
       engine.events.on(event, listener as never);
       return client;

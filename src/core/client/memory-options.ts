@@ -71,6 +71,8 @@ export const memoryOptionsSchema = z
       .optional(),
     /** Root of a Markdown workspace (`memory.md`, `memory/`, `bank/`) that `memory.workspace.index()` reads. */
     workspace: z.string().min(1).optional(),
+    /** Most tokens the core block (`memory.core`) may hold. Default 2000. */
+    coreTokenLimit: z.number().int().positive().max(1_000_000).optional(),
     /** Procedures learned from finished tasks (`memory.procedures`). */
     procedures: procedureOptionsSchema.default(procedureOptionsSchema.parse({})),
     /** Auto-capture settings; checked in full by the capture module when the client is created. */
@@ -140,6 +142,8 @@ export interface MemoryOptions {
    * truth `memory.workspace.index()` derives the store's contents from. See `createWorkspace`.
    */
   workspace?: string;
+  /** Most tokens the core block (`memory.core`, `memory.md` in a workspace) may hold, counted as recall budgets are. Default 2000. */
+  coreTokenLimit?: number;
   /** Days `cleanup()` keeps memories; bookmarked and `manual_save` ones are always kept. Default 30. */
   retentionDays?: number;
   /** Storage quota `stats()` reports usage against, megabytes. Default 500. */

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
+import { ValidationError } from '../spec/errors.js';
+import { loadTokenCounter } from '../utils/token-counter.js';
+import { parseInput } from '../utils/validate.js';
+import { indexWorkspace } from '../workspace/workspace-index.js';
+
+/** The core block's default limit, tokens (o200k_base, as recall budgets count). */
+export const DEFAULT_CORE_TOKENS = 2000;
+
+const text = z.string().trim().min(1, 'expected a non-empty string').max(200_000);
+const replaceSchema = z.object({ find: text, with: z.string().max(200_000) }).strict();
+const insertSchema = z
+  .object({
+    /** The text to insert, one or more lines. */
+    text,
+    /** 0-based line it goes before; past the end appends. */
+    line: z.number().int().min(0),
+  })
+  .strict();
+
+/**
+ * The core block as it stands.
+ *
+ * @group Core block
+ */
+export interface CoreBlockState {
+  /** Its text (for a workspace, the whole of `memory.md`). */
+  text: string;
+  /** Its size in tokens, counted as recall budgets are. */
+  tokens: number;
+  /** The most tokens it may hold. */
+  limit: number;
+}
+
+/**
+ * A small block of durable facts and preferences that stays in the agent's context every
+ * turn (Letta's core memory): `memory.md` in a workspace, a record in the store otherwise.
+ * An edit that would take it past its token limit is refused with a ValidationError.
+ *
+ * @group Core block
+ */
+export interface CoreBlock {
+  /** The block now. */
+  get(): Promise<CoreBlockState>;
+  /**
+   * Add text at the end, on its own line.
+   *
+   * @example
+   * ```ts
+   * await memory.core.append('- W @Peter: Lives in Vienna.');
+   * const system = `${memory.formatContext(response, { core: await memory.core.get() })}`;
+   * ```
+   */
+  append(text: string): Promise<CoreBlockState>;
+  /** Replace the one occurrence of `find` with `with`; a `find` that is missing or not unique is a ValidationError. */
+  replace(edit: { find: string; with: string }): Promise<CoreBlockState>;
+  /** Insert text before 0-based line `line` (past the end appends). */
+  insert(edit: { text: string; line: number }): Promise<CoreBlockState>;
+}
+
+/**
+ * The core block slice of a client.
+ *
+ * @group Core block
+ */
+export interface CoreBlockApi {
+  /** The core block: see {@link CoreBlock}. */
+  readonly core: CoreBlock;
+}
+
+function scopeKey(engine: MemoryEngine): string {
+  const scope = engine.scope ?? {};
+  const key = JSON.stringify([scope.agentId ?? null, scope.userId ?? null, scope.namespace ?? null]);
+  return `core-block:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+}
+
+function invalid(field: string, message: string): ValidationError {
+  return new ValidationError([{ field, message }], { component: 'core' });
+}
+
+/** The core block over an engine: `memory.md` of the workspace at `root`, else a record in the store. */
+export function createCoreBlockApi(
+  engine: MemoryEngine,
+  settings: { root: string | undefined; limit?: number },
+): CoreBlockApi {
+  const root = settings.root === undefined ? undefined : resolve(settings.root);
+  const limit = settings.limit ?? DEFAULT_CORE_TOKENS;
+  const id = scopeKey(engine);
+
+  async function read(): Promise<string> {
+    if (root !== undefined) {
+      try {
+        return readFileSync(join(root, 'memory.md'), 'utf8');
+      } catch {
+        return '';
+      }
+    }
+    await engine.ready('core');
+    const [record] = await engine.store.entities.get([id]);
+    return record?.summary ?? '';
+  }
+
+  async function stateOf(value: string): Promise<CoreBlockState> {
+    const count = await loadTokenCounter();
+    return { text: value, tokens: count(value), limit };
+  }
+
+  async function write(value: string, field: string): Promise<CoreBlockState> {
+    const state = await stateOf(value);
+    if (state.tokens > limit)
+      throw invalid(field, `would make the core block ${state.tokens} tokens, over its limit of ${limit}`);
+    if (root !== undefined) {
+      mkdirSync(join(root, '.memory'), { recursive: true });
+      await writeFileAtomic(join(root, 'memory.md'), value);
+      await indexWorkspace(engine, root, { rebuild: false });
+      return state;
+    }
+    const now = engine.nowIso();
+    const [existing] = await engine.store.entities.get([id]);
+    await engine.store.entities.upsert([
+      {
+        id,
+        slug: 'core-block',
+        name: 'core block',
+        summary: value,
+        memoryCount: 0,
+        scope: engine.scope ?? {},
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+      },
+    ]);
+    return state;
+  }
+
+  // Edits read, change and write under one lock, so two edits never lose one another.
+  async function edit(change: (current: string) => string, field: string): Promise<CoreBlockState> {
+    const work = async () => write(change(await read()), field);
+    if (root === undefined) return engine.track('core', work);
+    mkdirSync(join(root, '.memory'), { recursive: true });
+    return engine.track('core', () => withDirectoryLock(join(root, '.memory'), work));
+  }
+
+  const withNewline = (value: string) => (value === '' || value.endsWith('\n') ? value : `${value}\n`);
+
+  return {
+    core: {
+      get: () => engine.track('core', async () => stateOf(await read())),
+      async append(input: unknown) {
+        const addition = parseInput(text, input, 'core.append', 'text');
+        return edit((current) => `${withNewline(current)}${addition}\n`, 'text');
+      },
+      async replace(input: unknown) {
+        const parsed = parseInput(replaceSchema, input, 'core.replace', 'edit');
+        return edit((current) => {
+          const first = current.indexOf(parsed.find);
+          if (first < 0) throw invalid('edit.find', 'expected text that occurs in the core block');
+          if (current.indexOf(parsed.find, first + 1) >= 0)
+            throw invalid('edit.find', 'expected text that occurs once in the core block (it occurs more than once)');
+          return `${current.slice(0, first)}${parsed.with}${current.slice(first + parsed.find.length)}`;
+        }, 'edit.with');
+      },
+      async insert(input: unknown) {
+        const parsed = parseInput(insertSchema, input, 'core.insert', 'edit');
+        return edit((current) => {
+          const lines = current === '' ? [] : withNewline(current).slice(0, -1).split('\n');
+          lines.splice(Math.min(parsed.line, lines.length), 0, ...parsed.text.split('\n'));
+          return `${lines.join('\n')}\n`;
+        }, 'edit.text');
+      },
+    },
+  };
+}
