@@ -22,9 +22,11 @@ import {
   type ConversationRetainResult,
   retainConversation,
 } from './conversation/retain-conversation.js';
+import { modelCorrections } from './model-corrections.js';
 import { addNeighbourContext } from './neighbour-context.js';
 import { pendingEmbeddings } from './pending-embeddings.js';
 import { type RetainOptions, type RetainResult, retainOptionsSchema } from './retain-options.js';
+import { supersededRecords } from './supersede.js';
 
 /**
  * Storing what happened: memories one by one or in batches, and whole conversations.
@@ -131,7 +133,18 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
 
   async function retainMemories(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
     const inputs = parseRetainInputs(input, engine.scope);
-    const { onDuplicate, contextWindow } = parseInput(retainOptionsSchema, retainOptions ?? {}, 'retain', 'options');
+    const {
+      onDuplicate,
+      contextWindow,
+      corrections: correctionMode,
+    } = parseInput(retainOptionsSchema, retainOptions ?? {}, 'retain', 'options');
+    if (correctionMode === 'model' && !engine.languageModel)
+      throw new ValidationError(
+        [{ field: 'options.corrections', message: "'model' needs a languageModel on the client" }],
+        {
+          component: 'retain',
+        },
+      );
     const seenIds = ownIds(inputs);
     await engine.ready('retain');
     const now = engine.nowIso();
@@ -140,6 +153,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
       buildMemory(item, { id: engine.ids.next('mem'), now, scope: engine.scope, sessionId }),
     );
     if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
+    const found = correctionMode === 'model' ? await modelCorrections(engine, memories, now) : [];
     // An embedder that fails does not lose the text: it is stored now and embedded later.
     const { vectors, failure } = await pending.embedOrDefer(memories.map(embeddingText), 'retain');
 
@@ -178,6 +192,14 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
         records.push({ memory, embedding: vectors[index] ?? null });
         return memory.id;
       });
+      const written = new Set(records.map((record) => record.memory.id));
+      const corrections = memories.flatMap((memory, index) => {
+        const marked = [...(inputs[index]!.supersedes ?? []), ...(found[index] ?? [])];
+        const supersedes = marked.length > 0 ? [...new Set(marked)] : undefined;
+        const field = Array.isArray(input) ? `input[${index}]` : 'input';
+        return supersedes && written.has(memory.id) ? [{ memory, supersedes, field }] : [];
+      });
+      const superseded = await supersededRecords(engine, corrections, now);
       if (records.length > 0) {
         if (settings.maxMemories !== undefined) {
           await evictForRoom(store, {
@@ -187,7 +209,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
             ...(engine.scope ? { scope: engine.scope } : {}),
           });
         }
-        await store.upsertMemories(records);
+        await store.upsertMemories([...records, ...superseded]);
         await applyTallies(
           store,
           records.map((record) => record.memory),

@@ -14,6 +14,14 @@ export const retainOptionsSchema = z
      * their own `context` keep it. Default 0 (off).
      */
     contextWindow: z.number().int().min(0).max(20).default(0),
+    /**
+     * How corrections are found. `marked` (default): only the ids an input lists in
+     * `supersedes`. `model`: the client's LanguageModel also reads each new memory against the
+     * newest older ones about the same entities and names those it makes no longer true (same
+     * entity and attribute, e.g. "moved to Lisbon" after "lives in Berlin"); they are
+     * invalidated softly (`validTo`, `supersededBy`).
+     */
+    corrections: z.enum(['marked', 'model']).default('marked'),
   })
   .strict();
 

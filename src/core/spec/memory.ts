@@ -352,6 +352,11 @@ export const memoryInputSchema = z
     bookmarked: z.boolean().optional(),
     /** Free-form JSON, kept as given. */
     metadata: metadataSchema.optional(),
+    /**
+     * Ids of older memories this one corrects ("moved to Lisbon" after "lives in Berlin"): they
+     * are invalidated softly (`validTo`, `supersededBy` this memory), kept for `includeInvalid`.
+     */
+    supersedes: z.array(z.string().min(1).max(256)).min(1).max(100).optional(),
   })
   .strict();
 /**

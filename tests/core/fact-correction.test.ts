@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { createMemory, ValidationError } from '../../src/index.js';
+import { createFixedClock, createScriptedLanguageModel, createTestStore } from '../../src/testing/index.js';
+
+const clock = () => createFixedClock('2025-12-03T12:00:00Z');
+
+describe('correcting a fact', () => {
+  it('a memory marked as superseding another invalidates it softly; recall returns the current one, includeInvalid the history', async () => {
+    const memory = createMemory({ store: createTestStore(), clock: clock() });
+    const {
+      ids: [berlin],
+    } = await memory.retain({ content: 'Peter lives in Berlin.', entities: ['Peter'], occurredAt: '2025-01-10' });
+    const {
+      ids: [lisbon],
+    } = await memory.retain({
+      content: 'Peter moved to Lisbon.',
+      entities: ['Peter'],
+      occurredAt: '2025-11-20',
+      supersedes: [berlin!],
+    });
+    const old = await memory.get(berlin!);
+    expect(old).toMatchObject({
+      validTo: '2025-11-20T00:00:00.000Z',
+      supersededBy: lisbon,
+      invalidationReason: `superseded by ${lisbon}`,
+    });
+    const current = await memory.recall('where does Peter live', { k: 5 });
+    expect(current.results.map((result) => result.memory.id)).toEqual([lisbon]);
+    const history = await memory.recall('where does Peter live', { k: 5, includeInvalid: true });
+    expect(history.results.map((result) => result.memory.id).sort()).toEqual([berlin, lisbon].sort());
+    await memory.close();
+  });
+
+  it('an unknown id in supersedes is a ValidationError and nothing is written', async () => {
+    const memory = createMemory({ store: createTestStore(), clock: clock() });
+    const error = await memory
+      .retain({ content: 'Peter moved to Lisbon.', supersedes: ['nope'] })
+      .catch((reason: unknown) => reason);
+    expect(ValidationError.isInstance(error) && error.field).toBe('input.supersedes[0]');
+    expect(await memory.list()).toEqual([]);
+    await memory.close();
+  });
+
+  it("with corrections: 'model', the model names the facts the new one makes untrue", async () => {
+    const model = createScriptedLanguageModel((request) => {
+      const text = request.messages.at(-1)!.content;
+      const berlin = /id (\S+) \([^)]*\): Peter lives in Berlin/.exec(text)?.[1];
+      return { text: JSON.stringify({ supersedes: berlin && text.includes('Lisbon') ? [berlin, 'made-up'] : [] }) };
+    });
+    const memory = createMemory({ store: createTestStore(), clock: clock(), languageModel: model });
+    const {
+      ids: [berlin],
+    } = await memory.retain({ content: 'Peter lives in Berlin.', entities: ['Peter'], occurredAt: '2025-01-10' });
+    await memory.retain(
+      { content: 'Peter likes jazz.', entities: ['Peter'], occurredAt: '2025-02-01' },
+      { corrections: 'model' },
+    );
+    expect((await memory.get(berlin!))?.validTo).toBeNull();
+    const {
+      ids: [lisbon],
+    } = await memory.retain(
+      { content: 'Peter moved to Lisbon.', entities: ['Peter'], occurredAt: '2025-11-20' },
+      { corrections: 'model' },
+    );
+    expect(await memory.get(berlin!)).toMatchObject({ supersededBy: lisbon, validTo: '2025-11-20T00:00:00.000Z' });
+    expect(model.calls.at(-1)!.messages[0]!.content).toContain('Peter likes jazz.');
+    await memory.close();
+
+    const without = createMemory({ store: createTestStore() });
+    await expect(without.retain('x', { corrections: 'model' })).rejects.toThrow(/options\.corrections/);
+    await without.close();
+  });
+
+  it('a model that fails corrects nothing and loses nothing', async () => {
+    const model = createScriptedLanguageModel(() => {
+      throw new Error('model down');
+    });
+    const memory = createMemory({
+      store: createTestStore(),
+      clock: clock(),
+      languageModel: model,
+      logger: { log() {} },
+    });
+    const {
+      ids: [berlin],
+    } = await memory.retain({ content: 'Peter lives in Berlin.', entities: ['Peter'] });
+    const { ids } = await memory.retain(
+      { content: 'Peter moved to Lisbon.', entities: ['Peter'] },
+      { corrections: 'model' },
+    );
+    expect(ids).toHaveLength(1);
+    expect((await memory.get(berlin!))?.validTo).toBeNull();
+    await memory.close();
+  });
+});
