@@ -2,6 +2,7 @@
 import { text as readStream } from 'node:stream/consumers';
 import { type Command, Option } from 'commander';
 import type { ListOptions } from '../core/memories/memories-api.js';
+import { RECALL_INTENTS } from '../core/recall/recall-intent.js';
 import type { RecallOptions } from '../core/recall/recall-options.js';
 import { NotFoundError } from '../core/spec/errors.js';
 import type { MemoryInput, MemoryKind, MemoryPatch } from '../core/spec/memory.js';
@@ -90,6 +91,7 @@ interface RecallFlags {
   tokenBudget?: number;
   includeInvalid?: boolean;
   workspace?: string;
+  intent?: (typeof RECALL_INTENTS)[number];
 }
 
 /** Add the commands that work on single memories and the store's counts. */
@@ -146,6 +148,9 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--min-score <0..1>', 'drop results scoring below this', unitInterval)
     .option('--token-budget <n>', 'keep the best results that fit in this many tokens', integer(1))
     .option('--include-invalid', 'include invalidated memories')
+    .addOption(
+      new Option('--intent <kind>', 'recall kind (default auto: read from the query)').choices([...RECALL_INTENTS]),
+    )
     .option(
       '--workspace <dir>',
       'recall from this Markdown workspace (its index is brought up to date first)',
@@ -165,6 +170,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         minScore: flags.minScore ?? (config.recallMinScore > 0 ? config.recallMinScore : undefined),
         tokenBudget: flags.tokenBudget ?? config.tokenBudget ?? undefined,
         includeInvalid: flags.includeInvalid,
+        intent: flags.intent,
       };
       const response =
         flags.workspace === undefined

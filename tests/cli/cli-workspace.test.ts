@@ -46,6 +46,21 @@ describe('memoir index / recall --workspace', () => {
     );
     expect(dates.length).toBeGreaterThan(0);
     expect(dates.every((date) => date >= '2025-11-30')).toBe(true);
+    const about = await memoir(['recall', 'tell', 'me', 'about', 'warelay', '--workspace', root, '--json']);
+    expect(JSON.parse(about.stdout).intent).toMatchObject({ kind: 'entity', entity: 'warelay' });
+    const forced = await memoir([
+      'recall',
+      'tell',
+      'me',
+      'about',
+      'warelay',
+      '--workspace',
+      root,
+      '--intent',
+      'lexical',
+      '--json',
+    ]);
+    expect(JSON.parse(forced.stdout).intent.kind).toBe('lexical');
   });
 
   it('reflect --since 7d writes entity pages and reports opinions, offline', async () => {
