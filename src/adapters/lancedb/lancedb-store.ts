@@ -358,7 +358,8 @@ export class LanceStore implements MemoryStore {
     const undo = this.#transaction.getStore();
     const prior = undo?.get(name);
     if (!undo || !prior) return undefined;
-    const written = (undo.written ??= new Map()).get(name) ?? new Set<string>();
+    undo.written ??= new Map();
+    const written = undo.written.get(name) ?? new Set<string>();
     undo.written.set(name, written);
     const absent = ids.every((id) => prior.get(id) === null && !written.has(id));
     for (const id of ids) written.add(id);
