@@ -94,9 +94,13 @@ function baselineRetain(source: string, target: string, dimensions: number) {
   migrate(db, 5);
   sqliteVec.load(db);
   db.exec(`CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[${dimensions}] distance_metric=cosine)`);
+  // The columns both schemas have (schema 5 lacks the change sequence and the embedding flag).
+  const baselineColumns = new Set(
+    (db.prepare('PRAGMA table_info(memories)').all() as Array<{ name: string }>).map((column) => column.name),
+  );
   const columns = (from.prepare('PRAGMA table_info(memories)').all() as Array<{ name: string }>)
     .map((column) => column.name)
-    .filter((name) => name !== 'change_seq');
+    .filter((name) => name !== 'rowid' && baselineColumns.has(name));
   const rows = from
     .prepare(
       `SELECT m.rowid AS rowid, ${columns.map((c) => `m.${c}`).join(', ')}, e.embedding AS embedding FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid ORDER BY m.rowid`,
