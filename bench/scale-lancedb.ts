@@ -14,6 +14,7 @@ import { createLanceStore, type LanceStore } from '../src/adapters/lancedb/index
 import { memoryWhere } from '../src/adapters/lancedb/lancedb-filter.js';
 import { analyzeTerms } from '../src/core/text/analyze.js';
 import { createLocalEmbedder, createMemory, type MemoryClient } from '../src/index.js';
+import { percentiles } from './latency.js';
 import { syntheticMemories, syntheticQueries } from './synthetic-memories.js';
 
 // Set before LanceDB loads, as the store does: its Rust log lines stay off the table's output.
@@ -38,11 +39,6 @@ const CANDIDATES = 100; // what recall asks each list for at k=10
 const RECALL_AT = 50;
 const quiet = { log: () => {} };
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const percentiles = (latencies: number[]) => {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
-};
 const median = (list: number[]) => percentiles(list).p50;
 const userOf = (index: number) => `user-${index % users}`;
 const diskBytes = (dir: string) => Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);

@@ -22,6 +22,7 @@ import {
   type MemoryClient,
   type MemoryInput,
 } from '../src/index.js';
+import { percentiles } from './latency.js';
 import { generateMemories, syntheticQueries } from './synthetic-memories.js';
 
 const { values } = parseArgs({
@@ -42,12 +43,6 @@ const sqliteVec = require('sqlite-vec') as { load(db: SqliteDatabase): void };
 const BATCH = 1000;
 const CANDIDATES = 100;
 const MB = 1024 ** 2;
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const percentiles = (latencies: number[]) => {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
-};
 
 async function timeRetain(memory: MemoryClient, size: number) {
   let batch: MemoryInput[] = [];

@@ -23,6 +23,7 @@ import type {
 } from '../../core/spec/store.js';
 import { Bm25Index } from '../../core/text/bm25-index.js';
 import { lexicalText } from '../../core/text/memory-text.js';
+import { Mutex } from '../../core/utils/mutex.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { topHits } from '../../core/utils/top-hits.js';
 import {
@@ -79,22 +80,6 @@ interface Transaction {
   active: boolean;
   /** Undo steps, in the order the changes were made. */
   undo: Array<() => void>;
-}
-
-/** A FIFO mutex made of a promise chain. */
-class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-
-  /** Resolves to a release function once every earlier holder has released. */
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const previous = this.tail;
-    this.tail = previous.then(() => held);
-    return previous.then(() => release);
-  }
 }
 
 function storeError(message: string, suggestion?: string): StoreError {

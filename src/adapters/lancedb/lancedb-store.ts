@@ -19,6 +19,7 @@ import type {
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
+import { Mutex } from '../../core/utils/mutex.js';
 import { compareHits } from '../../core/utils/top-hits.js';
 import { PendingAccess } from './lancedb-access.js';
 import { memoryRowsTable } from './lancedb-arrow.js';
@@ -93,20 +94,6 @@ export interface LanceStoreSettings {
 
 function storeError(message: string, options: { suggestion?: string; cause?: unknown } = {}): StoreError {
   return new StoreError(message, { component: COMPONENT, ...options });
-}
-
-/** A promise-chain lock: one writer at a time inside this process. */
-class Mutex {
-  #tail: Promise<void> = Promise.resolve();
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const acquired = this.#tail.then(() => release);
-    this.#tail = this.#tail.then(() => next);
-    return acquired;
-  }
 }
 
 /**

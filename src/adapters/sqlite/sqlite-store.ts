@@ -20,6 +20,7 @@ import type {
   VectorSearchQuery,
 } from '../../core/spec/store.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
+import { Mutex } from '../../core/utils/mutex.js';
 import { dropSnapshot, writeSnapshot } from './search-index/index-snapshot.js';
 import { SearchIndex, type SearchIndexStats } from './search-index/search-index.js';
 import { loadVectorKernel, type VectorKernel } from './search-index/vector-kernel.js';
@@ -74,20 +75,6 @@ export interface SqliteStoreSettings {
 
 function storeError(message: string, options: { suggestion?: string; cause?: unknown } = {}) {
   return new StoreError(message, { component: COMPONENT, ...options });
-}
-
-/** A promise-chain lock: one writer at a time inside this process. */
-class Mutex {
-  #tail: Promise<void> = Promise.resolve();
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const acquired = this.#tail.then(() => release);
-    this.#tail = this.#tail.then(() => next);
-    return acquired;
-  }
 }
 
 /**
