@@ -44,6 +44,7 @@ export function createLanceStore(options: LanceStoreOptions = {}): LanceStore {
     storageOptions: parsed.storageOptions,
     apiKey: parsed.apiKey,
     region: parsed.region,
+    indexCacheBytes: parsed.indexCacheBytes,
     logger: parsed.logger ?? createConsoleLogger(),
   });
 }

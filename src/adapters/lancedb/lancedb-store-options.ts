@@ -83,6 +83,18 @@ export const lanceStoreOptionsSchema = z
      */
     commitRetries: z.number().int().min(0).max(1000).default(20),
     /**
+     * Bytes LanceDB may keep of file metadata (manifests, fragment footers) between calls.
+     * LanceDB's own default is 1 GiB, which a long run of writes fills with the manifests of
+     * versions it no longer reads. Default 64 MiB.
+     */
+    metadataCacheBytes: z.number().int().min(0).default(67_108_864),
+    /**
+     * Bytes LanceDB may keep of index pages (vector partitions, full-text postings) between
+     * searches. Default LanceDB's own, 6 GiB: an IVF_FLAT index of a million 256-dimension
+     * memories is about 1 GiB, and a search that misses the cache reads it from disk again.
+     */
+    indexCacheBytes: z.number().int().min(0).optional(),
+    /**
      * LanceDB's own (Rust) log lines go to stderr only at this level or above; `off` keeps them
      * off stderr. Applied when the library first loads, unless `LANCEDB_LOG` is set. Default `off`.
      */

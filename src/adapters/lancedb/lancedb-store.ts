@@ -88,6 +88,8 @@ export interface LanceStoreSettings {
   readConsistencyInterval: number;
   index: LanceIndexSettings;
   commitRetries: number;
+  metadataCacheBytes: number;
+  indexCacheBytes: number | undefined;
   nativeLogLevel: string;
   logger: Logger;
 }
@@ -189,14 +191,22 @@ export class LanceStore implements MemoryStore {
       const libraries = await loadLanceLibraries(this.#settings.nativeLogLevel);
       this.#libraries = libraries;
       const { uri, storageOptions, apiKey, region, readConsistencyInterval } = this.#settings;
+      const session = new libraries.lancedb.Session(
+        this.#settings.indexCacheBytes === undefined ? undefined : BigInt(this.#settings.indexCacheBytes),
+        BigInt(this.#settings.metadataCacheBytes),
+      );
       let connection: LanceConnection;
       try {
-        connection = await libraries.lancedb.connect(uri, {
-          storageOptions,
-          readConsistencyInterval,
-          ...(apiKey ? { apiKey } : {}),
-          ...(region ? { region } : {}),
-        });
+        connection = await libraries.lancedb.connect(
+          uri,
+          {
+            storageOptions,
+            readConsistencyInterval,
+            ...(apiKey ? { apiKey } : {}),
+            ...(region ? { region } : {}),
+          },
+          session,
+        );
       } catch (cause) {
         throw storeError(`cannot open LanceDB at ${uri}: ${messageOf(cause)}`, {
           cause,

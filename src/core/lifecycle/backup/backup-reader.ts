@@ -37,7 +37,7 @@ const TAR_OVERHEAD = 4 * 1024 * 1024;
 const DEFAULT_BATCH = 500;
 const READ_CHUNK = 256 * 1024;
 /** A batch is handed out early once its lines reach this many characters. */
-const BATCH_CHARS = 8 * 1024 * 1024;
+const BATCH_CHARS = 2 * 1024 * 1024;
 
 /** Options of {@link scanBackup} and {@link verifyBackup}. */
 export interface ScanBackupOptions {
