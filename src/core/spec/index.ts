@@ -1,5 +1,6 @@
 export * from './embedder.js';
 export * from './errors.js';
+export * from './frame-extractor.js';
 export * from './language-model.js';
 export * from './memory.js';
 export * from './records.js';
