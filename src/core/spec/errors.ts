@@ -149,11 +149,17 @@ export class ProviderError extends MemoirError {
   readonly retryable: boolean;
   /** HTTP status, when the provider speaks HTTP. */
   readonly status: number | undefined;
-  constructor(message: string, options: MemoirErrorOptions & { retryable?: boolean; status?: number }) {
+  /** How long the provider asked to wait before the next call (`Retry-After`), milliseconds, when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    message: string,
+    options: MemoirErrorOptions & { retryable?: boolean; status?: number; retryAfterMs?: number },
+  ) {
     super('PROVIDER_FAILED', message, options);
     this.name = 'ProviderError';
     this.retryable = options.retryable ?? false;
     this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
   /** True for a ProviderError from any copy of memoir. */
   static override isInstance(error: unknown): error is ProviderError {
