@@ -1,0 +1,143 @@
+/**
+ * The agent tools: one table of memory tools (the seed's Context Persistence tools, search,
+ * procedures and reflection), each a name, a description for a model, a zod input schema and
+ * a handler over a {@link MemoryClient}. The MCP server lists them as they are; other hosts
+ * (the OpenClaw plugin) map their own parameter names onto the same tools with
+ * {@link callAgentTool}, so results and errors stay identical everywhere.
+ *
+ * @example
+ * ```ts
+ * const result = await callAgentTool(memoryRecallTool, memory, { query: 'deploy steps', k: 5 });
+ * console.log(result.text); // what the model reads; result.structured is the same as data
+ * ```
+ *
+ * @module
+ */
+
+import {
+  memoryBackupTool,
+  memoryClearAllTool,
+  memoryExportTool,
+  memoryRestoreTool,
+  memoryStatsTool,
+} from './agent-tools/data-tools.js';
+import type { AgentTool } from './agent-tools/define-agent-tool.js';
+import {
+  memoryForgetTool,
+  memoryGetTool,
+  memoryInvalidateTool,
+  memoryListTool,
+  memoryRecallTool,
+  memorySearchTool,
+  memoryStoreTool,
+} from './agent-tools/memory-tools.js';
+import {
+  memoryFindProceduresTool,
+  memoryLearnProcedureTool,
+  memoryListProceduresTool,
+  memoryRecordProcedureUseTool,
+  memoryReflectTool,
+} from './agent-tools/procedure-tools.js';
+import {
+  memoryDeleteSessionTool,
+  memoryListSessionsTool,
+  memoryResumeSessionTool,
+} from './agent-tools/session-tools.js';
+import {
+  memoryAnalyzePatternsTool,
+  memoryCreateWorkflowTool,
+  memoryDetectWorkflowsTool,
+  memorySuggestTool,
+  memoryWarnTool,
+} from './agent-tools/workflow-tools.js';
+
+export {
+  memoryBackupTool,
+  memoryClearAllTool,
+  memoryExportTool,
+  memoryRestoreTool,
+  memoryStatsTool,
+} from './agent-tools/data-tools.js';
+export {
+  type AgentTool,
+  type AgentToolResult,
+  agentToolErrorText,
+  agentToolInputJsonSchema,
+  callAgentTool,
+  defineAgentTool,
+  requireConfirm,
+} from './agent-tools/define-agent-tool.js';
+export {
+  memoryForgetTool,
+  memoryGetTool,
+  memoryInvalidateTool,
+  memoryListTool,
+  memoryRecallTool,
+  memorySearchTool,
+  memoryStoreTool,
+  resolveSession,
+} from './agent-tools/memory-tools.js';
+export {
+  memoryFindProceduresTool,
+  memoryLearnProcedureTool,
+  memoryListProceduresTool,
+  memoryRecordProcedureUseTool,
+  memoryReflectTool,
+} from './agent-tools/procedure-tools.js';
+export {
+  memoryDeleteSessionTool,
+  memoryListSessionsTool,
+  memoryResumeSessionTool,
+} from './agent-tools/session-tools.js';
+export {
+  memoryAnalyzePatternsTool,
+  memoryCreateWorkflowTool,
+  memoryDetectWorkflowsTool,
+  memorySuggestTool,
+  memoryWarnTool,
+} from './agent-tools/workflow-tools.js';
+
+/**
+ * Every memory tool, in the order hosts list them: storing and finding first, then sessions,
+ * workflows, data control, procedures and reflection.
+ *
+ * @group Agent tools
+ */
+export const agentTools: readonly AgentTool[] = [
+  memoryStoreTool,
+  memorySearchTool,
+  memoryRecallTool,
+  memoryGetTool,
+  memoryListTool,
+  memoryForgetTool,
+  memoryInvalidateTool,
+  memoryResumeSessionTool,
+  memoryListSessionsTool,
+  memoryDeleteSessionTool,
+  memoryCreateWorkflowTool,
+  memoryDetectWorkflowsTool,
+  memorySuggestTool,
+  memoryWarnTool,
+  memoryAnalyzePatternsTool,
+  memoryExportTool,
+  memoryBackupTool,
+  memoryRestoreTool,
+  memoryClearAllTool,
+  memoryStatsTool,
+  memoryFindProceduresTool,
+  memoryListProceduresTool,
+  memoryRecordProcedureUseTool,
+  memoryLearnProcedureTool,
+  memoryReflectTool,
+];
+
+/**
+ * The tool of that name, or undefined.
+ *
+ * @param name - A tool name, e.g. `memory_store`.
+ * @returns The tool.
+ * @group Agent tools
+ */
+export function agentToolByName(name: string): AgentTool | undefined {
+  return agentTools.find((tool) => tool.name === name);
+}

@@ -1,0 +1,133 @@
+/**
+ * The shape every agent tool shares, and the one way to run one: the MCP server and the
+ * OpenClaw plugin both call {@link callAgentTool}, so validation, results and error text
+ * are the same in every host.
+ */
+import { z } from 'zod';
+import { MemoirError, ValidationError } from '../../core/spec/errors.js';
+import { parseInput } from '../../core/utils/validate.js';
+import type { MemoryClient } from '../../index.js';
+
+/**
+ * What a tool returns: text a model reads, and the same facts as data.
+ *
+ * @group Agent tools
+ */
+export interface AgentToolResult {
+  /** Short lines a model reads well, with the ids it may pass back to other tools. */
+  text: string;
+  /** The same as JSON data (MCP `structuredContent`); always an object. */
+  structured: Record<string, unknown>;
+}
+
+/**
+ * One tool an agent can call: a name, a description written for a model, a zod input
+ * schema and a handler over a memory client.
+ *
+ * @group Agent tools
+ */
+export interface AgentTool<Schema extends z.ZodObject = z.ZodObject> {
+  /** The tool's name, e.g. `memory_store`; snake_case, as hosts list it. */
+  readonly name: string;
+  /** A short human-readable title. */
+  readonly title: string;
+  /** What the tool does and when to use it, written for a model. */
+  readonly description: string;
+  /** The arguments, as a zod object; field descriptions become the JSON Schema's. */
+  readonly inputSchema: Schema;
+  /** True when the tool only reads. */
+  readonly readOnly: boolean;
+  /** True when the tool deletes or overwrites data (it then takes a `confirm` argument). */
+  readonly destructive: boolean;
+  /**
+   * Run the tool on arguments already parsed by `inputSchema`. Throws a MemoirError for bad
+   * input or a failure; {@link callAgentTool} turns it into text a model can act on.
+   */
+  run(client: MemoryClient, input: z.output<Schema>): Promise<AgentToolResult>;
+}
+
+/**
+ * Declare a tool; the identity function, there so TypeScript infers the handler's input
+ * from the schema.
+ *
+ * @param tool - The tool's name, description, schema and handler.
+ * @returns The same tool.
+ * @group Agent tools
+ */
+export function defineAgentTool<Schema extends z.ZodObject>(tool: AgentTool<Schema>): AgentTool<Schema> {
+  return tool;
+}
+
+/**
+ * Validate raw arguments against the tool's schema and run it. Bad arguments reject with a
+ * ValidationError naming the field (`memory_store: content: expected a non-empty string`);
+ * nothing is written then.
+ *
+ * @param tool - The tool to run.
+ * @param client - The memory client it works on.
+ * @param args - The arguments as the host received them (an object, or undefined for none).
+ * @returns The tool's text and structured result.
+ * @group Agent tools
+ */
+export async function callAgentTool(tool: AgentTool, client: MemoryClient, args: unknown): Promise<AgentToolResult> {
+  let input: z.output<AgentTool['inputSchema']>;
+  try {
+    input = parseInput(tool.inputSchema, args ?? {}, tool.name);
+  } catch (error) {
+    // The generic hint speaks of the API reference; a model needs to know it can simply retry.
+    if (!ValidationError.isInstance(error)) throw error;
+    throw new ValidationError(error.issues, {
+      component: tool.name,
+      suggestion: `Fix the argument named above and call ${tool.name} again.`,
+    });
+  }
+  return tool.run(client, input);
+}
+
+/**
+ * The tool's arguments as a JSON Schema object (draft 2020-12), what hosts list.
+ *
+ * @param tool - The tool.
+ * @returns A JSON Schema with `type: 'object'`.
+ * @group Agent tools
+ */
+export function agentToolInputJsonSchema(tool: AgentTool): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' });
+  return schema as Record<string, unknown>;
+}
+
+/**
+ * The text a model gets for a failed call: the message (which names the field for bad
+ * input) and what to do about it. Errors that are not memoir's are described by their message.
+ *
+ * @param error - What the tool threw.
+ * @returns One or two lines.
+ * @group Agent tools
+ */
+export function agentToolErrorText(error: unknown): string {
+  if (MemoirError.isInstance(error)) {
+    const message = error.message.replace(/^\[memoir\] /, '');
+    const fields = ValidationError.isInstance(error) && error.issues.length > 1 ? listIssues(error) : '';
+    return [message, fields, error.suggestion ? `Hint: ${error.suggestion}` : ''].filter(Boolean).join('\n');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function listIssues(error: ValidationError): string {
+  return error.issues.map((issue) => `- ${issue.field || 'input'}: ${issue.message}`).join('\n');
+}
+
+/**
+ * Throw the ValidationError a destructive tool gives without `confirm: true`.
+ *
+ * @param tool - The tool's name.
+ * @param what - What would be deleted or overwritten, in words.
+ * @group Agent tools
+ */
+export function requireConfirm(tool: string, confirm: boolean | undefined, what: string): void {
+  if (confirm === true) return;
+  throw new ValidationError([{ field: 'confirm', message: `expected true: this ${what}` }], {
+    component: tool,
+    suggestion: 'Ask the user first; call again with confirm: true once they agree.',
+  });
+}

@@ -1,0 +1,195 @@
+/** Procedures learned from finished tasks (`memory.procedures`) and reflection over a workspace (`memory.reflect`). */
+import { z } from 'zod';
+import type { Procedure } from '../../index.js';
+import { defineAgentTool } from './define-agent-tool.js';
+import { plural, section } from './tool-text.js';
+
+const procedureId = z.string().trim().min(1, 'expected a procedure id').max(200);
+
+function procedureLine(procedure: Procedure): string {
+  const uses = procedure.successCount + procedure.failureCount;
+  return `- ${procedure.id}: ${procedure.title} (${plural(procedure.steps.length, 'step', 'steps')}, ${procedure.successCount}/${uses} successful uses)`;
+}
+
+/**
+ * The procedures that fit a request, as a prompt section.
+ *
+ * @group Agent tools
+ */
+export const memoryFindProceduresTool = defineAgentTool({
+  name: 'memory_find_procedures',
+  title: 'Find procedures',
+  description:
+    'Before a multi-step task, find the learned procedures (how it was done before: steps, what works, what does not) that fit ' +
+    'the request. Follow them as guidance, then report the outcome with memory_record_procedure_use.',
+  inputSchema: z
+    .object({
+      request: z.string().trim().min(1, 'expected the task, in words').max(20_000).describe('The task to do.'),
+      top_k: z.number().int().min(1).max(20).optional().describe('Most procedures. Default 2.'),
+    })
+    .strict(),
+  readOnly: true,
+  destructive: false,
+  async run(client, { request, top_k }) {
+    const found = await client.procedures.findRelevant(request, top_k === undefined ? {} : { topK: top_k });
+    return {
+      text: found.length === 0 ? 'No learned procedure fits this request.' : client.procedures.formatProcedures(found),
+      structured: {
+        procedures: found.map((item) => ({ ...item.procedure, similarity: item.similarity, file: item.file })),
+      },
+    };
+  },
+});
+
+/**
+ * Every learned procedure.
+ *
+ * @group Agent tools
+ */
+export const memoryListProceduresTool = defineAgentTool({
+  name: 'memory_list_procedures',
+  title: 'List procedures',
+  description: 'List the learned procedures (reusable workflows) with their ids, step counts and track record.',
+  inputSchema: z.object({}).strict(),
+  readOnly: true,
+  destructive: false,
+  async run(client) {
+    const procedures = await client.procedures.list();
+    return {
+      text: section(
+        `${plural(procedures.length, 'procedure', 'procedures')}:`,
+        procedures.map(procedureLine),
+        'No procedures yet.',
+      ),
+      structured: { procedures },
+    };
+  },
+});
+
+/**
+ * Record whether following a procedure worked.
+ *
+ * @group Agent tools
+ */
+export const memoryRecordProcedureUseTool = defineAgentTool({
+  name: 'memory_record_procedure_use',
+  title: 'Record a procedure’s outcome',
+  description:
+    'After following a procedure, record whether it worked, so good ones rank higher and stale or failing ones get reviewed.',
+  inputSchema: z
+    .object({
+      procedure_id: procedureId.describe('The procedure followed.'),
+      success: z.boolean().describe('Whether the task succeeded.'),
+    })
+    .strict(),
+  readOnly: false,
+  destructive: false,
+  async run(client, { procedure_id, success }) {
+    const procedure = await client.procedures.recordUse(procedure_id, { success });
+    return {
+      text: `Recorded a ${success ? 'success' : 'failure'} for ${procedure.id}: ${procedure.successCount} successes, ${procedure.failureCount} failures.`,
+      structured: { procedure },
+    };
+  },
+});
+
+/**
+ * Learn a procedure from a finished task, in the background.
+ *
+ * @group Agent tools
+ */
+export const memoryLearnProcedureTool = defineAgentTool({
+  name: 'memory_learn_procedure',
+  title: 'Learn from a finished task',
+  description:
+    'After finishing a multi-step task, hand over the request and the tools called, in order: memoir writes or updates a ' +
+    'reusable procedure in the background (tasks with fewer than 3 tool calls or that failed are not learned from).',
+  inputSchema: z
+    .object({
+      request: z.string().trim().min(1, 'expected the task, in words').max(20_000).describe('What the user asked for.'),
+      tool_calls: z
+        .array(
+          z.union([
+            z.string().trim().min(1).max(200),
+            z
+              .object({
+                name: z.string().trim().min(1).max(200),
+                input: z.unknown().optional(),
+                output: z.unknown().optional(),
+                error: z.unknown().optional(),
+              })
+              .strict(),
+          ]),
+        )
+        .max(1000)
+        .describe('The tools called, in order: names, or {name, input, output, error}.'),
+      response: z.string().max(100_000).optional().describe('The final answer given.'),
+      success: z.boolean().optional().describe('Whether the task succeeded. Default true.'),
+    })
+    .strict(),
+  readOnly: false,
+  destructive: false,
+  async run(client, { request, tool_calls, response, success }) {
+    const result = await client.procedures.learn({
+      request,
+      toolCalls: tool_calls,
+      ...(response === undefined ? {} : { response }),
+      ...(success === undefined ? {} : { success }),
+    });
+    return {
+      text: result.scheduled
+        ? 'Learning a procedure from this task in the background.'
+        : `Not learned: ${result.reason}.`,
+      structured: { ...result },
+    };
+  },
+});
+
+/**
+ * Reflect over recent memories: entity pages, opinion confidence, proposals for the core block.
+ *
+ * @group Agent tools
+ */
+export const memoryReflectTool = defineAgentTool({
+  name: 'memory_reflect',
+  title: 'Reflect on recent memories',
+  description:
+    'Consolidate recent memories in the Markdown workspace: update the page of each person or project with new facts, move ' +
+    'opinions’ confidence on new evidence, and propose lasting facts for memory.md. Needs a workspace.',
+  inputSchema: z
+    .object({
+      since: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('Window to reflect over: "7d" (default), "last week", a date.'),
+    })
+    .strict(),
+  readOnly: false,
+  destructive: false,
+  async run(client, { since }) {
+    const report = await client.reflect(since === undefined ? {} : { since });
+    const lines = [
+      ...report.entityPages.map((page) => `- page ${page.file}: ${page.status}`),
+      ...report.opinions.map(
+        (change) => `- opinion "${change.statement}": ${change.before.toFixed(2)} → ${change.after.toFixed(2)}`,
+      ),
+      ...(report.coreProposals.lines.length > 0
+        ? [
+            `- ${plural(report.coreProposals.lines.length, 'proposal', 'proposals')} for memory.md in ${report.coreProposals.file}`,
+          ]
+        : []),
+      ...report.warnings.map((warning) => `- warning: ${warning}`),
+    ];
+    return {
+      text: section(
+        `Reflected over memories since ${report.since}:`,
+        lines,
+        `Nothing new to reflect on since ${report.since}.`,
+      ),
+      structured: { ...report },
+    };
+  },
+});
