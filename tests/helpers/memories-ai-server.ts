@@ -102,7 +102,7 @@ export class MemoriesAiServer {
     return raw.length > 0 && type.includes('json') ? JSON.parse(raw.toString()) : undefined;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname.replace(/^\/serve\/datalake\/v1/, '');
     const body = await this.readBody(req).catch(() => undefined);
@@ -147,7 +147,7 @@ export class MemoriesAiServer {
     query: URLSearchParams,
     body: unknown,
     send: (status: number, value: unknown, headers?: Record<string, string>) => void,
-  ): void {
+  ): unknown {
     const video = /^\/videos\/([^/]+)(\/[a-z]+)?$/.exec(path);
     if (method === 'GET' && path === '/collections')
       return send(200, { collections: [{ id: 'col_other', name: 'other' }] });
