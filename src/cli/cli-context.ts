@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSqliteStore } from '../adapters/sqlite/index.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
+import type { MemoryOptions } from '../core/client/memory-options.js';
 import { type LoadedConfig, loadConfig, type MemoirConfig } from '../core/config/load-config.js';
 import type { Embedder } from '../core/spec/embedder.js';
 import type { Scope } from '../core/spec/memory.js';
@@ -54,7 +55,12 @@ export interface ClientFactoryOptions extends StoreFactoryOptions {
    * (it embeds nothing).
    */
   embedder: Embedder;
+  /** Settings a command adds for its run (`memoir mcp`: a session for the run, tool capture). */
+  extra?: CommandClientOptions;
 }
+
+/** Client settings a command may add to the configured ones. */
+export type CommandClientOptions = Pick<MemoryOptions, 'sessionId' | 'capture'>;
 
 /**
  * How a command uses the store's vectors, which decides the embedder it is opened with:
@@ -122,8 +128,10 @@ export function defaultClientFactory({
   scope,
   store,
   embedder,
+  extra,
 }: ClientFactoryOptions): MemoryClient {
   return createMemory({
+    ...extra,
     home,
     store,
     embedder,
@@ -144,6 +152,8 @@ export class CliContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now: () => number;
   globals: GlobalOptions = {};
+  /** Settings the running command adds to its client; set before the first {@link client} call. */
+  clientOptions: CommandClientOptions | undefined;
   /** `--json` appears on the command line: known before commander parses it, so usage errors are JSON too. */
   jsonRequested = false;
   private loaded: LoadedConfig | undefined;
@@ -239,6 +249,7 @@ export class CliContext {
           ...(scope ? { scope } : {}),
           store,
           embedder: state.inUse,
+          ...(this.clientOptions ? { extra: this.clientOptions } : {}),
         });
         this.embedderState = state;
         return client;
