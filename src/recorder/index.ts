@@ -17,3 +17,10 @@ export {
   type ScreenRecorder,
   type SegmentStats,
 } from './screen-recorder.js';
+export {
+  createSegmentUploader,
+  type SegmentUploader,
+  type SegmentUploaderOptions,
+  type UploaderEvents,
+} from './segment-uploader.js';
+export type { JournalEntry, UploadState } from './upload-journal.js';

@@ -40,6 +40,8 @@ export class MemoriesAiServer {
   readonly videos = new Map<string, StoredVideo>();
   /** Answers to use instead of the normal ones, per `METHOD /path-prefix`, consumed in order. */
   readonly script = new Map<string, ScriptedAnswer[]>();
+  /** Delay of the answer to an upload that was stored (a client may give up before it comes), ms. */
+  uploadAnswerDelayMs = 0;
   /** Status polls a video answers `processing` to before `ready`. */
   pollsUntilReady = 1;
   /** What `/search` answers; default: every stored video, whole. */
@@ -163,7 +165,9 @@ export class MemoriesAiServer {
       const id = `vid_${this.next++}`;
       this.videos.set(id, { id, bytes: fields.file.bytes, json: fields.json, polls: 0 });
       if (typeof idempotency === 'string') this.byKey.set(idempotency, id);
-      return send(202, { video_id: id, operation: `op_${id}`, status: 'processing' });
+      const answer = () => send(202, { video_id: id, operation: `op_${id}`, status: 'processing' });
+      if (this.uploadAnswerDelayMs > 0) return setTimeout(answer, this.uploadAnswerDelayMs);
+      return answer();
     }
     if (method === 'POST' && path === '/search') {
       const results =
