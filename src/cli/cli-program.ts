@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerBackupCommands } from './cli-commands-backup.js';
 import { registerDoctorCommands } from './cli-commands-doctor.js';
+import { registerMcpCommands } from './cli-commands-mcp.js';
 import { registerMemoryCommands } from './cli-commands-memory.js';
 import { registerProcedureCommands } from './cli-commands-procedures.js';
 import { registerTransferCommands } from './cli-commands-transfer.js';
@@ -57,5 +58,6 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
   registerDoctorCommands(program, context);
   registerProcedureCommands(program, context);
   registerWorkspaceCommands(program, context);
+  registerMcpCommands(program, context);
   return program;
 }

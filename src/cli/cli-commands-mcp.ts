@@ -1,0 +1,183 @@
+/**
+ * `memoir mcp`: the memory tools as an MCP server on stdio (or Streamable HTTP), optionally
+ * wrapping another MCP server whose tool calls it forwards and captures. The SDK is loaded
+ * only when this command runs.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Command } from 'commander';
+import type { CliContext } from './cli-context.js';
+import { CliUsageError } from './cli-errors.js';
+import { integer, nonEmpty, repeatable } from './cli-options.js';
+import { packageVersion } from './cli-version.js';
+
+/** The flags of `memoir mcp`, as commander parses them. */
+interface McpFlags {
+  http?: boolean;
+  port?: number;
+  host?: string;
+  token?: string;
+  allowRemote?: boolean;
+  allowHost?: string[];
+  wrap?: boolean;
+  memoryTools: boolean;
+  capture?: boolean;
+  captureInterval?: number;
+  captureExclude?: string[];
+  callTimeout?: number;
+}
+
+function checkUsage(command: readonly string[], flags: McpFlags): void {
+  if (flags.wrap && command.length === 0) {
+    throw new CliUsageError(
+      '--wrap needs the command of an MCP server',
+      'Put it after --: `memoir mcp --wrap -- npx some-mcp-server`.',
+    );
+  }
+  if (!flags.wrap && command.length > 0) {
+    throw new CliUsageError(
+      `unexpected argument "${command[0]}"`,
+      'To wrap another MCP server, run `memoir mcp --wrap -- <command>`.',
+    );
+  }
+  if (!flags.wrap && (flags.capture || !flags.memoryTools || flags.callTimeout !== undefined)) {
+    throw new CliUsageError(
+      '--capture, --no-memory-tools and --call-timeout apply to a wrapped server',
+      'Add --wrap -- <command of the MCP server to wrap>.',
+    );
+  }
+  if (!flags.http && (flags.port !== undefined || flags.host || flags.token || flags.allowRemote || flags.allowHost)) {
+    throw new CliUsageError('--port, --host, --token and --allow-* apply to HTTP serving', 'Add --http.');
+  }
+}
+
+// Resolves on the first of: the host closing stdio, SIGINT, SIGTERM.
+function stopped(closed?: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    closed?.then(done);
+  });
+}
+
+async function runMcp(context: CliContext, command: readonly string[], flags: McpFlags): Promise<void> {
+  checkUsage(command, flags);
+  const captureEnabled = flags.capture === true || context.config.captureEnabled;
+  // One session per server run, generated now, as the seed's servers do.
+  context.clientOptions = {
+    sessionId: 'auto',
+    capture: {
+      enabled: captureEnabled,
+      ...(flags.captureInterval === undefined ? {} : { minIntervalSeconds: flags.captureInterval }),
+      ...(flags.captureExclude === undefined ? {} : { exclude: flags.captureExclude }),
+    },
+  };
+  const client = await context.client('vectors');
+  const mcp = await import('../integrations/mcp/index.js');
+  const [executable, ...args] = command;
+  const upstream =
+    flags.wrap && executable !== undefined
+      ? await mcp.wrapMcpServer({
+          command: executable,
+          args,
+          capture: client.capturer,
+          logger: context.logger,
+          ...(flags.callTimeout === undefined ? {} : { timeoutMs: flags.callTimeout }),
+        })
+      : undefined;
+  try {
+    const server = mcp.createMcpServer({
+      client,
+      version: packageVersion(),
+      ...(flags.memoryTools ? {} : { tools: [] }),
+      ...(upstream ? { upstream } : {}),
+    });
+    const session = client.currentSession();
+    const wrapped = upstream
+      ? `, wrapping ${upstream.serverInfo.name}${captureEnabled ? ' (capturing its calls)' : ''}`
+      : '';
+    if (flags.http) {
+      const generated = flags.token ?? context.env.MEMOIR_MCP_TOKEN?.trim();
+      const token = generated || randomBytes(24).toString('base64url');
+      const endpoint = await mcp.serveMcpHttp({
+        server,
+        token,
+        host: flags.host ?? '127.0.0.1',
+        port: flags.port ?? 0,
+        allowRemote: flags.allowRemote === true,
+        allowedHosts: flags.allowHost ?? [],
+        logger: context.logger,
+      });
+      context.note(`memoir mcp: session ${session} on ${endpoint.url}${wrapped}`);
+      if (!generated) context.note(`memoir mcp: bearer token ${token}`);
+      await stopped();
+      await endpoint.close();
+    } else {
+      const endpoint = mcp.serveMcpStdio(server, { logger: context.logger });
+      context.logger.log('info', `memoir mcp: session ${session} on stdio${wrapped}`);
+      await stopped(endpoint.closed);
+      await endpoint.close();
+    }
+  } finally {
+    await upstream?.close();
+  }
+}
+
+/** Add `mcp`. */
+export function registerMcpCommands(program: Command, context: CliContext): void {
+  program
+    .command('mcp')
+    .description(
+      'Serve the memory tools over MCP on stdio (Claude Desktop, Cursor, …) or Streamable HTTP; with --wrap, serve another MCP server’s tools too and capture their calls.',
+    )
+    .argument('[command...]', 'with --wrap: the MCP server to start and its arguments, after --')
+    .option('--http', 'serve Streamable HTTP on 127.0.0.1 instead of stdio')
+    .option('--port <n>', 'HTTP port (default: a free one, printed on stderr)', integer(0, 65_535))
+    .option('--host <address>', 'HTTP listen address (default 127.0.0.1; another needs --allow-remote)', nonEmpty)
+    .option(
+      '--token <token>',
+      'bearer token HTTP clients must send (default: $MEMOIR_MCP_TOKEN, else a new one printed on stderr)',
+      nonEmpty,
+    )
+    .option('--allow-remote', 'allow a non-loopback --host, and requests addressed to it')
+    .option(
+      '--allow-host <name>',
+      'with --allow-remote: another host name requests may be addressed to (repeatable)',
+      repeatable(nonEmpty),
+    )
+    .option('--wrap', 'start the MCP server given after -- and serve its tools unchanged beside memoir’s')
+    .option('--no-memory-tools', 'with --wrap: serve only the wrapped server’s tools')
+    .option(
+      '--capture',
+      'with --wrap: store each wrapped tool call as an action memory (also on with captureEnabled in config.json)',
+    )
+    .option(
+      '--capture-interval <seconds>',
+      'skip a repeat of the same call within this many seconds (default 5)',
+      integer(0, 86_400),
+    )
+    .option(
+      '--capture-exclude <glob>',
+      'sessions matching this glob store nothing, e.g. "banking_*" (repeatable)',
+      repeatable(nonEmpty),
+    )
+    .option(
+      '--call-timeout <ms>',
+      'with --wrap: longest a forwarded call may take (default 300000)',
+      integer(1, 86_400_000),
+    )
+    .addHelpText(
+      'after',
+      `
+Every memory stored in one run goes to one session, session_YYYYMMDD_HHMMSS_xxxx, shown on stderr.
+Examples:
+  memoir mcp                                   # stdio, for Claude Desktop or Cursor
+  memoir mcp --http --port 8765 --token "$T"   # http://127.0.0.1:8765/mcp, Authorization: Bearer $T
+  memoir mcp --wrap --capture -- npx -y some-mcp-server`,
+    )
+    .action((command: string[], flags: McpFlags) => runMcp(context, command, flags));
+}

@@ -1,0 +1,35 @@
+/**
+ * memoir as an MCP server: the agent tools (the Context Persistence tools, search,
+ * procedures and reflect) served over stdio or Streamable HTTP with the official SDK, and a
+ * capture proxy that wraps another MCP server and records its tool calls as memories. The
+ * `memoir mcp` command runs all of it; these are the parts, for hosts that embed it.
+ *
+ * @example
+ * ```ts
+ * import { createMemory } from 'memoir';
+ * import { createMcpServer, serveMcpStdio } from 'memoir/mcp';
+ *
+ * const memory = createMemory({ sessionId: 'auto' });
+ * const endpoint = serveMcpStdio(createMcpServer({ client: memory }));
+ * await endpoint.closed;
+ * await memory.close();
+ * ```
+ *
+ * @module memoir/mcp
+ */
+
+export {
+  type AgentTool,
+  type AgentToolResult,
+  agentToolByName,
+  agentToolErrorText,
+  agentToolInputJsonSchema,
+  agentTools,
+  callAgentTool,
+  defineAgentTool,
+} from '../agent-tools.js';
+export { type McpHttpEndpoint, type ServeMcpHttpOptions, serveMcpHttp } from './mcp-http.js';
+export { createMcpServer, type McpServerOptions } from './mcp-server.js';
+export { type McpStdioEndpoint, serveMcpStdio } from './mcp-stdio.js';
+export type { McpToolSource } from './mcp-tool-source.js';
+export { type WrapMcpServerOptions, type WrappedMcpServer, wrapMcpServer } from './mcp-wrap.js';

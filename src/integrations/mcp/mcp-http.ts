@@ -1,0 +1,173 @@
+/**
+ * Streamable HTTP serving: the official SDK's handler behind a bearer token, on a loopback
+ * address unless told otherwise, with the Host and Origin headers checked against DNS rebinding.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { ConfigError } from '../../core/spec/errors.js';
+import { parseOptions } from '../../core/utils/parse-options.js';
+import type { Logger } from '../../index.js';
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+const optionsSchema = z
+  .object({
+    server: z.custom<() => Server>((value) => typeof value === 'function', { message: 'expected a server factory' }),
+    token: z.string().min(16, 'expected a token of at least 16 characters'),
+    host: z.string().trim().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65_535).default(0),
+    path: z.string().startsWith('/', 'expected a path starting with "/"').default('/mcp'),
+    allowRemote: z.boolean().default(false),
+    allowedHosts: z.array(z.string().trim().min(1)).max(100).default([]),
+    logger: z.custom<Logger>((value) => typeof (value as Logger | undefined)?.log === 'function').optional(),
+  })
+  .strict();
+
+/**
+ * Options of {@link serveMcpHttp}.
+ *
+ * @group MCP
+ */
+export interface ServeMcpHttpOptions {
+  /** The server factory, from {@link createMcpServer}. */
+  server: () => Server;
+  /** The bearer token every request must carry (`Authorization: Bearer <token>`); at least 16 characters. */
+  token: string;
+  /** Address to listen on. Default `127.0.0.1`; any other than a loopback address needs `allowRemote`. */
+  host?: string;
+  /** Port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Path of the MCP endpoint. Default `/mcp`. */
+  path?: string;
+  /** Allow listening on a non-loopback address and serving requests addressed to it. Default false. */
+  allowRemote?: boolean;
+  /** Host names, besides the loopback ones, that requests may be addressed to (`Host`, `Origin`); needs `allowRemote`. */
+  allowedHosts?: string[];
+  /** Where refused requests and serving errors are reported (at `debug` and `warn`). */
+  logger?: Logger;
+}
+
+/**
+ * A running HTTP endpoint.
+ *
+ * @group MCP
+ */
+export interface McpHttpEndpoint {
+  /** The endpoint's URL, e.g. `http://127.0.0.1:41234/mcp`. */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Stop listening and end open exchanges. */
+  close(): Promise<void>;
+}
+
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost' || bare === '::1') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+// The hostname of a Host header or an Origin URL, brackets kept for IPv6, port dropped.
+function hostnameOf(value: string, isOrigin: boolean): string | undefined {
+  try {
+    return new URL(isOrigin ? value : `http://${value}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function sameToken(header: string | undefined, token: Buffer): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]!, 'utf8');
+  return given.length === token.length && timingSafeEqual(given, token);
+}
+
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
+}
+
+/**
+ * Serve MCP over Streamable HTTP. Every request needs `Authorization: Bearer <token>` (401
+ * otherwise); requests addressed to a host other than a loopback name (or one of
+ * `allowedHosts`), or sent from a web page of another origin, are refused with 403, so a
+ * browser page cannot reach the server through DNS rebinding. Listening on a non-loopback
+ * address is refused unless `allowRemote`.
+ *
+ * @example
+ * ```ts
+ * const endpoint = await serveMcpHttp({ server: createMcpServer({ client: memory }), token: process.env.MEMOIR_MCP_TOKEN! });
+ * console.error(`MCP on ${endpoint.url}`);
+ * ```
+ *
+ * @param options - The server factory, the token and where to listen.
+ * @returns The endpoint, once it listens.
+ * @group MCP
+ */
+export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHttpEndpoint> {
+  const parsed = parseOptions(optionsSchema, options, 'mcp-http', 'Pass serveMcpHttp({ server, token }).');
+  if (!parsed.allowRemote && !isLoopback(parsed.host)) {
+    throw new ConfigError(`host: ${parsed.host} is not a loopback address`, {
+      component: 'mcp-http',
+      field: 'host',
+      suggestion: 'Listen on 127.0.0.1, or allow remote clients explicitly (allowRemote, `--allow-remote`).',
+    });
+  }
+  const allowed = new Set([
+    ...LOOPBACK_NAMES,
+    ...(parsed.allowRemote ? [parsed.host, ...parsed.allowedHosts].map((name) => name.toLowerCase()) : []),
+  ]);
+  const token = Buffer.from(parsed.token, 'utf8');
+  const handler = createMcpHandler(options.server, {
+    onerror: (error) => parsed.logger?.log('debug', `mcp http: ${error.message}`),
+  });
+  const serve = toNodeHandler(handler, {
+    onerror: (error) => parsed.logger?.log('warn', `mcp http: ${error.message}`),
+  });
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const host = hostnameOf(req.headers.host ?? '', false);
+    if (host === undefined || !allowed.has(host)) return refuse(res, 403, 'Forbidden: this host name is not allowed');
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      const from = hostnameOf(origin, true);
+      if (from === undefined || !allowed.has(from)) return refuse(res, 403, 'Forbidden: this origin is not allowed');
+    }
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== parsed.path) return refuse(res, 404, `Not found: the MCP endpoint is ${parsed.path}`);
+    if (!sameToken(req.headers.authorization, token)) {
+      return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer' });
+    }
+    serve(req, res).catch((error: unknown) => {
+      parsed.logger?.log('warn', `mcp http: ${(error as Error).message}`);
+      if (!res.headersSent) refuse(res, 500, 'Internal error');
+      else res.end();
+    });
+  };
+
+  const http: HttpServer = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(parsed.port, parsed.host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : parsed.port;
+  const shownHost = parsed.host.includes(':') && !parsed.host.startsWith('[') ? `[${parsed.host}]` : parsed.host;
+  return {
+    url: `http://${shownHost}:${port}${parsed.path}`,
+    port,
+    async close() {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
