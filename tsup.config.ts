@@ -8,6 +8,7 @@ export const entries = {
   sqlite: 'src/adapters/sqlite/index.ts',
   openai: 'src/adapters/openai/index.ts',
   lancedb: 'src/adapters/lancedb/index.ts',
+  mcp: 'src/integrations/mcp/index.ts',
 };
 
 export default defineConfig({
