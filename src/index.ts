@@ -111,6 +111,8 @@ export {
   SEMANTIC_PROCEDURE_THRESHOLDS,
 } from './core/procedures/procedure-options.js';
 export type { ProceduresApi } from './core/procedures/procedures-api.js';
+export type { VideoOptions } from './core/procedures/recording-options.js';
+export type { FromRecordingOptions, RecordingProcedure } from './core/procedures/recording-types.js';
 export type { Suggestion } from './core/procedures/suggest.js';
 export type { ActionWarning, Alternative, PlannedAction } from './core/procedures/warn.js';
 export {
@@ -144,6 +146,7 @@ export {
   ValidationError,
   type ValidationIssue,
 } from './core/spec/errors.js';
+export type { FrameExtractionRequest, FrameExtractor, KeyFrame } from './core/spec/frame-extractor.js';
 export type {
   GenerateRequest,
   GenerateResult,
@@ -194,9 +197,12 @@ export type {
   VectorSearchQuery,
 } from './core/spec/store.js';
 export type {
+  VideoCaption,
   VideoClip,
   VideoProvider,
+  VideoSearchMode,
   VideoSearchQuery,
+  VideoSpanOptions,
   VideoState,
   VideoStatus,
   VideoUpload,

@@ -64,7 +64,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const settings = parseMemoryOptions(options);
   const engine = createMemoryEngine({ ...settings, procedureDirectory: settings.procedures.directory }, defaults);
   const retain = createRetainApi(engine, { extraction: settings.extraction, maxMemories: settings.maxMemories });
-  const procedures = createProceduresApi(engine, retain, settings.procedures);
+  const procedures = createProceduresApi(engine, retain, settings.procedures, settings.video);
   // Every async call is tracked, so close() lets calls already started finish.
   const track = <T extends object>(api: T, methods: Parameters<typeof trackCalls<T>>[2]) =>
     trackCalls(engine, api, methods);
@@ -88,6 +88,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       'list',
       'delete',
       'invalidFiles',
+      'fromRecording',
     ]),
     ...track(createStatsApi(engine, { maxSizeMb: settings.maxSizeMb }), ['stats']),
     ...track(createMaintenanceApi(engine, { retentionDays: settings.retentionDays, schedule: settings.schedule }), [

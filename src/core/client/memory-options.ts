@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CaptureOptions } from '../capture/index.js';
 import { type ProcedureOptions, procedureOptionsSchema } from '../procedures/procedure-options.js';
+import { type VideoOptions, videoOptionsSchema } from '../procedures/recording-options.js';
 import { type RankingOptions, rankingOptionsSchema } from '../recall/recall-options.js';
 import { type ExtractionOptions, extractionOptionsSchema } from '../retain/conversation/extraction-options.js';
 import type { Embedder } from '../spec/embedder.js';
@@ -75,6 +76,8 @@ export const memoryOptionsSchema = z
     coreTokenLimit: z.number().int().positive().max(1_000_000).optional(),
     /** Procedures learned from finished tasks (`memory.procedures`). */
     procedures: procedureOptionsSchema.default(procedureOptionsSchema.parse({})),
+    /** Screen recordings: the video provider, the frame extractor and the vision model of `procedures.fromRecording`. */
+    video: videoOptionsSchema.optional(),
     /** Auto-capture settings; checked in full by the capture module when the client is created. */
     capture: z.record(z.string(), z.unknown()).optional(),
     /** Concurrency of background work (access bookkeeping, `retainAsync`). Default 1. */
@@ -137,6 +140,12 @@ export interface MemoryOptions {
    * thresholds, and where the Markdown files go (default `<home>/procedures`).
    */
   procedures?: ProcedureOptions;
+  /**
+   * Procedures from screen recordings (`memory.procedures.fromRecording`): the video provider
+   * (`memoir/memories-ai`), the frame extractor (`memoir/recorder`) and, optionally, a vision
+   * model other than `languageModel`.
+   */
+  video?: VideoOptions;
   /**
    * Root of a Markdown workspace (`memory.md`, `memory/YYYY-MM-DD.md`, `bank/`), the source of
    * truth `memory.workspace.index()` derives the store's contents from. See `createWorkspace`.

@@ -58,6 +58,9 @@ import {
   withRequestTrigger,
 } from './procedure-learning.js';
 import { type ParsedProcedureOptions, resolveProcedureThresholds } from './procedure-options.js';
+import type { ParsedVideoOptions } from './recording-options.js';
+import { stepsFromRecording } from './recording-steps.js';
+import type { FromRecordingOptions, RecordingProcedure } from './recording-types.js';
 
 /**
  * Procedures learned from finished tasks, kept as Markdown files a person can edit
@@ -124,6 +127,14 @@ export interface ProcedureLibraryApi {
   delete(id: string): Promise<boolean>;
   /** Files in the directory that are not readable procedures, with the reason; they are left untouched. */
   invalidFiles(): Promise<BrokenProcedureFile[]>;
+  /**
+   * How the user did something on screen, from their recordings (needs `createMemory({ video })`):
+   * the video provider's best clips for `query`, and for each the steps a vision model saw
+   * between consecutive key frames, with timestamp, confidence, summary and the clip's
+   * reference. Each result is cached as a Procedure (source `recording`, the clip as video
+   * evidence), so a similar query later is answered from the store, with no search and no model call.
+   */
+  fromRecording(query: string, options?: FromRecordingOptions): Promise<RecordingProcedure[]>;
 }
 
 /** What the procedure library is built from. */
@@ -132,6 +143,8 @@ export interface ProcedureLibrarySettings {
   options: ParsedProcedureOptions;
   /** Keeps a task as an episode when its reflection fails. */
   retain: Pick<RetainApi, 'retain'>;
+  /** Parsed `video` options, when recordings are configured. */
+  video?: ParsedVideoOptions;
 }
 
 const COMPONENT = 'procedures';
@@ -147,6 +160,9 @@ const slugSchema = z
 const querySchema = z.string().trim().min(1, 'expected a non-empty request').max(20_000);
 const outcomeSchema = z.object({ success: z.boolean() }).strict();
 const staleSchema = z.object({ days: z.number().positive().max(100_000).optional() }).strict();
+const fromRecordingSchema = z
+  .object({ limit: z.number().int().min(1).max(20).default(3), refresh: z.boolean().default(false) })
+  .strict();
 
 function bestSimilarity(query: Float32Array, vectors: readonly Float32Array[]): number {
   let best = -1;
@@ -498,6 +514,12 @@ export function createProcedureLibraryApi(
 
     async invalidFiles() {
       return (await sync()).broken;
+    },
+
+    async fromRecording(query, recordingOptions) {
+      const text = parseInput(querySchema, query, 'procedures.fromRecording', 'query');
+      const parsed = parseInput(fromRecordingSchema, recordingOptions ?? {}, 'procedures.fromRecording', 'options');
+      return stepsFromRecording(engine, settings.video, text, parsed);
     },
   };
   return api;

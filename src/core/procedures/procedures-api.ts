@@ -13,6 +13,7 @@ import {
 } from './detect-workflows.js';
 import { createProcedureLibraryApi, type ProcedureLibraryApi } from './procedure-library-api.js';
 import { type ParsedProcedureOptions, procedureOptionsSchema } from './procedure-options.js';
+import type { ParsedVideoOptions } from './recording-options.js';
 import { type Suggestion, suggest } from './suggest.js';
 import { type ActionWarning, type PlannedAction, warn } from './warn.js';
 import { workflowFromSession } from './workflow-from-session.js';
@@ -48,10 +49,15 @@ export function createProceduresApi(
   engine: MemoryEngine,
   retain: Pick<RetainApi, 'retain'>,
   procedureOptions: ParsedProcedureOptions = procedureOptionsSchema.parse({}),
+  video?: ParsedVideoOptions,
 ): ProceduresApi {
   const { store } = engine;
   const scoped = () => (engine.scope ? { scope: engine.scope } : {});
-  const procedures = createProcedureLibraryApi(engine, { options: procedureOptions, retain });
+  const procedures = createProcedureLibraryApi(engine, {
+    options: procedureOptions,
+    retain,
+    ...(video ? { video } : {}),
+  });
 
   return {
     async detectWorkflows(options) {

@@ -1,0 +1,167 @@
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { NO_ACTION, stepFromAnswer, UI_ACTION_SYSTEM, uiActionMessage } from '../prompts/ui-action-prompt.js';
+import { ConfigError, MemoirError, ProviderError } from '../spec/errors.js';
+import type { KeyFrame } from '../spec/frame-extractor.js';
+import type { LanguageModel } from '../spec/language-model.js';
+import type { VideoClip } from '../spec/video-provider.js';
+import { startDeadline, untilAborted } from '../utils/deadline.js';
+import { cacheRecording, findCachedRecording } from './recording-cache.js';
+import type { ParsedVideoOptions } from './recording-options.js';
+import type { RecordingProcedure } from './recording-types.js';
+
+const COMPONENT = 'procedures.fromRecording';
+
+type Drawn = Omit<RecordingProcedure, 'procedureId' | 'cached'>;
+
+/** Run one provider or extractor call under the video deadline, even if it ignores its signal. */
+async function bounded<T>(timeoutMs: number, what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const deadline = startDeadline(
+    timeoutMs,
+    undefined,
+    () => new ProviderError(`${what}: no answer within ${timeoutMs} ms`, { component: COMPONENT, retryable: true }),
+  );
+  try {
+    return await untilAborted(call(deadline.signal), deadline.signal);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** The default cache threshold: paraphrases score far lower with the lexical embedder than with a neural one. */
+export function defaultCacheSimilarity(semantic: boolean | undefined): number {
+  return semantic === false ? 0.6 : 0.85;
+}
+
+/** Ask the vision model what happened between each pair of consecutive key frames; NONE answers are dropped. */
+async function describeActions(model: LanguageModel, query: string, frames: readonly KeyFrame[], clipStartMs: number) {
+  const steps: string[] = [];
+  for (let i = 0; i + 1 < frames.length; i++) {
+    const before = frames[i]!;
+    const after = frames[i + 1]!;
+    const answer = await model.generate({
+      system: UI_ACTION_SYSTEM,
+      messages: [
+        uiActionMessage(
+          query,
+          { data: before.data, mediaType: before.mediaType },
+          { data: after.data, mediaType: after.mediaType },
+          (before.timeMs - clipStartMs) / 1000,
+        ),
+      ],
+      temperature: 0,
+      maxOutputTokens: 120,
+    });
+    const step = stepFromAnswer(answer.text);
+    // The same action seen across three frames is one step.
+    if (step !== null && step !== steps.at(-1)) steps.push(step);
+  }
+  return steps;
+}
+
+async function drawClip(
+  engine: MemoryEngine,
+  video: ParsedVideoOptions,
+  model: LanguageModel | undefined,
+  query: string,
+  clip: VideoClip,
+): Promise<Drawn> {
+  const { provider } = video;
+  const span = { startMs: clip.startMs, endMs: clip.endMs };
+  const source = provider.clipSource
+    ? await bounded(video.timeoutMs, 'clip source', (signal) => provider.clipSource!(clip.videoId, { ...span, signal }))
+    : '';
+  let steps: string[] = [];
+  if (video.frames && model && source) {
+    const frames = await bounded(video.timeoutMs, 'key frames', (signal) =>
+      video.frames!.extract({
+        source,
+        ...span,
+        maxFrames: video.maxFramesPerClip,
+        sceneThreshold: video.sceneThreshold,
+        signal,
+      }),
+    );
+    steps = await describeActions(model, query, frames, clip.startMs);
+  } else if (provider.caption) {
+    // No frames or no vision model: the provider's captions of the span are the next best steps.
+    const captions = await bounded(video.timeoutMs, 'captions', (signal) =>
+      provider.caption!(clip.videoId, { ...span, signal }),
+    );
+    steps = captions.map((caption) => caption.text.trim()).filter((text) => text && text !== NO_ACTION);
+  }
+  const summary =
+    clip.description ??
+    (await bounded(video.timeoutMs, 'summary', (signal) => provider.summary(clip.videoId, { ...span, signal })).catch(
+      (error: Error) => {
+        engine.logger.log('warn', `no summary for ${clip.videoId}: ${error.message}`);
+        return '';
+      },
+    ));
+  const recordedAt = clip.recordedAt ? Date.parse(clip.recordedAt) : Number.NaN;
+  return {
+    timestamp: Number.isFinite(recordedAt) ? new Date(recordedAt + clip.startMs).toISOString() : null,
+    durationSeconds: (clip.endMs - clip.startMs) / 1000,
+    confidence: clip.score,
+    summary,
+    steps,
+    videoUrl: source,
+    videoId: clip.videoId,
+    videoStartMs: clip.startMs,
+    videoEndMs: clip.endMs,
+  };
+}
+
+/**
+ * Steps for a task from the user's screen recordings: the cached answer of a similar earlier
+ * query when there is one; otherwise search → clip → key frames → one vision-model call per
+ * pair of consecutive frames → cache. A clip that fails is logged and left out; only when
+ * every clip fails does the call reject, with the first error.
+ */
+export async function stepsFromRecording(
+  engine: MemoryEngine,
+  video: ParsedVideoOptions | undefined,
+  query: string,
+  options: { limit: number; refresh: boolean },
+): Promise<RecordingProcedure[]> {
+  if (!video) {
+    throw new ConfigError('no video provider', {
+      component: COMPONENT,
+      field: 'video.provider',
+      suggestion:
+        "Pass createMemory({ video: { provider: createMemoriesAiProvider(), frames: createFfmpegFrameExtractor() } }) (from 'memoir/memories-ai' and 'memoir/recorder').",
+    });
+  }
+  await engine.ready(COMPONENT);
+  const [vector] = await engine.embed([query], COMPONENT);
+  const threshold = video.cacheSimilarity ?? defaultCacheSimilarity(engine.embedder.semantic);
+  if (!options.refresh) {
+    const cached = await findCachedRecording(engine, vector!, threshold, options.limit);
+    if (cached) return cached;
+  }
+  const model = video.visionModel ? engine.boundModel(video.visionModel) : engine.languageModel;
+  const clips = await bounded(video.timeoutMs, 'search', (signal) =>
+    video.provider.search({ text: query, limit: options.limit, signal }),
+  );
+  const drawn: Drawn[] = [];
+  let firstError: unknown;
+  for (const clip of clips.slice(0, options.limit)) {
+    try {
+      drawn.push(await drawClip(engine, video, model, query, clip));
+    } catch (error) {
+      firstError ??= error;
+      engine.logger.log(
+        'warn',
+        `no steps from clip ${clip.videoId}@${clip.startMs}-${clip.endMs}: ${(error as Error).message}`,
+      );
+    }
+  }
+  if (drawn.length === 0 && firstError !== undefined) {
+    throw MemoirError.isInstance(firstError)
+      ? firstError
+      : new ProviderError(`steps from recording failed: ${(firstError as Error).message}`, {
+          component: COMPONENT,
+          cause: firstError,
+        });
+  }
+  return cacheRecording(engine, query, vector!, drawn);
+}
