@@ -6,9 +6,12 @@
  *
  * @module
  */
+
+export type { FrameExtractor, KeyFrame } from '../core/spec/frame-extractor.js';
 export type { VideoProvider } from '../core/spec/video-provider.js';
 export { type CaptureInput, inputArguments, outputArguments, recorderArguments } from './capture-arguments.js';
 export { discoverFfmpeg, type FfmpegInstallation, locateFfmpeg } from './ffmpeg-discovery.js';
+export { createFfmpegFrameExtractor, type FfmpegFrameExtractorOptions } from './ffmpeg-frame-extractor.js';
 export type { RecorderEvents, RecorderState, SegmentInfo } from './recorder-events.js';
 export { DEFAULT_PRIVACY_PATTERNS, type ScreenRecorderOptions } from './recorder-options.js';
 export {
