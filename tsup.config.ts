@@ -9,6 +9,8 @@ export const entries = {
   openai: 'src/adapters/openai/index.ts',
   lancedb: 'src/adapters/lancedb/index.ts',
   mcp: 'src/integrations/mcp/index.ts',
+  recorder: 'src/recorder/index.ts',
+  'memories-ai': 'src/adapters/memories-ai/index.ts',
 };
 
 export default defineConfig({
