@@ -4,6 +4,7 @@
  * only when this command runs.
  */
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
@@ -24,6 +25,7 @@ interface McpFlags {
   captureInterval?: number;
   captureExclude?: string[];
   callTimeout?: number;
+  workspace?: string;
 }
 
 function checkUsage(command: readonly string[], flags: McpFlags): void {
@@ -75,6 +77,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
       ...(flags.captureInterval === undefined ? {} : { minIntervalSeconds: flags.captureInterval }),
       ...(flags.captureExclude === undefined ? {} : { exclude: flags.captureExclude }),
     },
+    ...(flags.workspace === undefined ? {} : { workspace: resolve(flags.workspace) }),
   };
   const client = await context.client('vectors');
   const mcp = await import('../integrations/mcp/index.js');
@@ -135,6 +138,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
       'Serve the memory tools over MCP on stdio (Claude Desktop, Cursor, …) or Streamable HTTP; with --wrap, serve another MCP server’s tools too and capture their calls.',
     )
     .argument('[command...]', 'with --wrap: the MCP server to start and its arguments, after --')
+    .option('--workspace <dir>', 'a Markdown workspace memory_reflect writes entity pages and proposals into', nonEmpty)
     .option('--http', 'serve Streamable HTTP on 127.0.0.1 instead of stdio')
     .option('--port <n>', 'HTTP port (default: a free one, printed on stderr)', integer(0, 65_535))
     .option('--host <address>', 'HTTP listen address (default 127.0.0.1; another needs --allow-remote)', nonEmpty)

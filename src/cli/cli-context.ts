@@ -55,12 +55,12 @@ export interface ClientFactoryOptions extends StoreFactoryOptions {
    * (it embeds nothing).
    */
   embedder: Embedder;
-  /** Settings a command adds for its run (`memoir mcp`: a session for the run, tool capture). */
+  /** Settings a command adds for its run (`memoir mcp`: a session for the run, tool capture, a workspace). */
   extra?: CommandClientOptions;
 }
 
 /** Client settings a command may add to the configured ones. */
-export type CommandClientOptions = Pick<MemoryOptions, 'sessionId' | 'capture'>;
+export type CommandClientOptions = Pick<MemoryOptions, 'sessionId' | 'capture' | 'workspace'>;
 
 /**
  * How a command uses the store's vectors, which decides the embedder it is opened with:

@@ -87,7 +87,7 @@ export const memoryRecordProcedureUseTool = defineAgentTool({
   async run(client, { procedure_id, success }) {
     const procedure = await client.procedures.recordUse(procedure_id, { success });
     return {
-      text: `Recorded a ${success ? 'success' : 'failure'} for ${procedure.id}: ${procedure.successCount} successes, ${procedure.failureCount} failures.`,
+      text: `Recorded a ${success ? 'success' : 'failure'} for ${procedure.id}: ${plural(procedure.successCount, 'success', 'successes')}, ${plural(procedure.failureCount, 'failure', 'failures')}.`,
       structured: { procedure },
     };
   },
