@@ -5,6 +5,7 @@ import { registerDoctorCommands } from './cli-commands-doctor.js';
 import { registerMcpCommands } from './cli-commands-mcp.js';
 import { registerMemoryCommands } from './cli-commands-memory.js';
 import { registerProcedureCommands } from './cli-commands-procedures.js';
+import { registerRecordCommands } from './cli-commands-record.js';
 import { registerTransferCommands } from './cli-commands-transfer.js';
 import { registerWorkspaceCommands } from './cli-commands-workspace.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
@@ -59,5 +60,6 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
   registerProcedureCommands(program, context);
   registerWorkspaceCommands(program, context);
   registerMcpCommands(program, context);
+  registerRecordCommands(program, context);
   return program;
 }
