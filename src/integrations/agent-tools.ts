@@ -51,51 +51,12 @@ import {
   memoryWarnTool,
 } from './agent-tools/workflow-tools.js';
 
-export {
-  memoryBackupTool,
-  memoryClearAllTool,
-  memoryExportTool,
-  memoryRestoreTool,
-  memoryStatsTool,
-} from './agent-tools/data-tools.js';
-export {
-  type AgentTool,
-  type AgentToolResult,
-  agentToolErrorText,
-  agentToolInputJsonSchema,
-  callAgentTool,
-  defineAgentTool,
-  requireConfirm,
-} from './agent-tools/define-agent-tool.js';
-export {
-  memoryForgetTool,
-  memoryGetTool,
-  memoryInvalidateTool,
-  memoryListTool,
-  memoryRecallTool,
-  memorySearchTool,
-  memoryStoreTool,
-  resolveSession,
-} from './agent-tools/memory-tools.js';
-export {
-  memoryFindProceduresTool,
-  memoryLearnProcedureTool,
-  memoryListProceduresTool,
-  memoryRecordProcedureUseTool,
-  memoryReflectTool,
-} from './agent-tools/procedure-tools.js';
-export {
-  memoryDeleteSessionTool,
-  memoryListSessionsTool,
-  memoryResumeSessionTool,
-} from './agent-tools/session-tools.js';
-export {
-  memoryAnalyzePatternsTool,
-  memoryCreateWorkflowTool,
-  memoryDetectWorkflowsTool,
-  memorySuggestTool,
-  memoryWarnTool,
-} from './agent-tools/workflow-tools.js';
+export * from './agent-tools/data-tools.js';
+export * from './agent-tools/define-agent-tool.js';
+export * from './agent-tools/memory-tools.js';
+export * from './agent-tools/procedure-tools.js';
+export * from './agent-tools/session-tools.js';
+export * from './agent-tools/workflow-tools.js';
 
 /**
  * Every memory tool, in the order hosts list them: storing and finding first, then sessions,
