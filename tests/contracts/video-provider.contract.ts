@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/core/spec/errors.js';
 import type { VideoProvider } from '../../src/core/spec/video-provider.js';
 import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
+import { writeTestVideo } from '../helpers/video-files.js';
 
 /** What a provider under contract is built against: a loopback server and options for it. */
 export interface VideoProviderHarness {
@@ -19,25 +19,7 @@ export interface VideoProviderHarness {
 /** A 3-second test video made by ffmpeg (a real file for real multipart uploads). */
 export function makeTestVideo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'memoir-video-'));
-  const file = join(dir, 'rec-20261123-101500-abcd1234.mp4');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=320x240:rate=2',
-    '-t',
-    '3',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
-  return file;
+  return writeTestVideo(join(dir, 'rec-20261123-101500-abcd1234.mp4'), 3);
 }
 
 async function rejection(work: Promise<unknown>): Promise<ProviderError> {

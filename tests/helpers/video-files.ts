@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 function run(command: string, args: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -61,4 +61,11 @@ export function magentaShare(frame: Buffer): number {
     if (frame[i]! > 180 && frame[i + 1]! < 90 && frame[i + 2]! > 180) hits++;
   }
   return hits / (frame.length / 3);
+}
+
+/** A real H.264 test video of `seconds` (ffmpeg's test pattern at 2 fps), written to `file`. */
+export function writeTestVideo(file: string, seconds: number): string {
+  const args = ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=2', '-t', String(seconds)];
+  execFileSync('ffmpeg', [...args, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+  return file;
 }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,29 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoriesAiProvider } from '../../src/adapters/memories-ai/index.js';
 import { createSegmentUploader, type SegmentUploader } from '../../src/recorder/index.js';
 import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
+import { writeTestVideo } from '../helpers/video-files.js';
 import { waitFor } from '../helpers/x-display.js';
 
 /** A real segment file, as the recorder names them. */
 function segment(dir: string, second: number): string {
-  const file = join(dir, `rec-20261123-1015${String(second).padStart(2, '0')}-0a0b0c0d.mp4`);
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc=size=320x240:rate=2`,
-    '-t',
-    '2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
-  return file;
+  return writeTestVideo(join(dir, `rec-20261123-1015${String(second).padStart(2, '0')}-0a0b0c0d.mp4`), 2);
 }
 
 describe('segment uploader against the loopback Memories AI server', () => {
