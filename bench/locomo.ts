@@ -5,21 +5,21 @@
 //   retain's contextWindow, for exploring; the defaults are what the README reports)
 //   [--floor 0]  the relevance floor (ranking.minVectorSimilarity); 0 turns it off, so every
 //   question gets a full top 50. Default: the library's default for the embedder.
+//   [--folds 2]  held-out tuning instead of one report: every setting of the grid in
+//   locomo-grid.ts is scored, chosen on all folds of conversations but one and reported on
+//   the one left out, in turn; with a table of each setting's effect on each fold.
 //
 // Turn-level recall@k on LoCoMo-format conversation sets, through memoir's public API only:
-// one memory per turn, one scope per conversation, every question asked as written.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+// one memory per turn, one scope per conversation, every question asked as written. A plain
+// BM25 over each turn's own text is measured in the same run as the baseline.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import {
-  createInMemoryStore,
-  createMemory,
-  type Embedder,
-  type MemoryInput,
-  type RankingOptions,
-} from '../src/index.js';
-import { readConversations, type Turn } from './locomo-data.js';
+import type { Embedder, RankingOptions } from '../src/index.js';
+import { readConversations } from './locomo-data.js';
+import { type EvalOptions, indexTurns, meanRecall, plainBm25, type Score, scoreQuestions } from './locomo-eval.js';
+import { runFolds } from './locomo-folds.js';
+import { tuningGrid } from './locomo-grid.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,11 +32,12 @@ const { values } = parseArgs({
     ranking: { type: 'string' },
     'context-window': { type: 'string', default: '2' },
     floor: { type: 'string' },
+    folds: { type: 'string' },
   },
 });
 if (!values.data) {
   console.error(
-    'usage: npm run bench:locomo -- --data <file> [--store memory|sqlite] [--k 5,10,25,50] [--json out.json]',
+    'usage: npm run bench:locomo -- --data <file> [--store memory|sqlite] [--k 5,10,25,50] [--json out.json] [--folds 2]',
   );
   process.exit(2);
 }
@@ -57,95 +58,56 @@ async function chooseEmbedder(): Promise<Embedder | undefined> {
   throw new Error(`unknown --embedder ${values.embedder}`);
 }
 
-function turnInput(turn: Turn): MemoryInput {
-  const caption = turn.caption ? ` [shares a photo: ${turn.caption}]` : '';
-  return {
-    content: `${turn.speaker}: ${turn.text}${caption}`,
-    kind: 'world',
-    category: 'events',
-    entities: [turn.speaker],
-    scope: { namespace: turn.sampleId },
-    sessionId: `${turn.sampleId}/${turn.sessionKey}`,
-    source: { messageId: turn.diaId },
-    ...(turn.occurredAt ? { occurredAt: turn.occurredAt } : {}),
-  };
-}
-
 const raw: unknown = JSON.parse(readFileSync(values.data, 'utf8'));
 const { turns, questions, quirks } = readConversations(raw);
 const embedder = await chooseEmbedder();
-const home = mkdtempSync(join(tmpdir(), 'memoir-locomo-'));
-const memory = createMemory({
-  ...(values.store === 'memory' ? { store: createInMemoryStore() } : { home }),
+const store = values.store === 'memory' ? 'memory' : 'sqlite';
+const evalOptions: EvalOptions = {
+  store,
   ...(embedder ? { embedder } : {}),
+  ks,
+  ...(values.explain !== undefined
+    ? { explain: { position: Number(values.explain), print: (lines: string[]) => console.log(lines.join('\n')) } }
+    : {}),
+};
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+
+if (values.folds !== undefined) {
+  const folds = Number(values.folds);
+  if (!Number.isInteger(folds) || folds < 2) throw new Error('--folds expects an integer of at least 2');
+  console.log(`memoir bench:locomo --folds ${folds} — ${new Date().toISOString().slice(0, 10)} — ${machine}`);
+  console.log(
+    `${turns.length} turns, ${questions.length} questions; store ${store}; chosen by the mean of R@${ks.join(', R@')}`,
+  );
+  await runFolds(turns, questions, { ...evalOptions, folds, grid: tuningGrid(), print: (line) => console.log(line) });
+  process.exit(0);
+}
+
+const setting = {
+  name: 'default',
   ranking: {
     ...(values.ranking ? (JSON.parse(values.ranking) as RankingOptions) : {}),
     ...(values.floor !== undefined ? { minVectorSimilarity: Number(values.floor) } : {}),
   },
-  logger: { log: () => {} },
-});
-
-const ingestStarted = performance.now();
-const bySample = new Map<string, Turn[]>();
-for (const turn of turns) bySample.set(turn.sampleId, [...(bySample.get(turn.sampleId) ?? []), turn]);
-for (const sampleTurns of bySample.values()) {
-  for (let start = 0; start < sampleTurns.length; start += 1000) {
-    // Each session's turns go in one call, so each turn is indexed with the turns around it.
-    await memory.retain(sampleTurns.slice(start, start + 1000).map(turnInput), {
-      onDuplicate: 'keep',
-      contextWindow: Number(values['context-window']),
-    });
-  }
-}
-const ingestSeconds = (performance.now() - ingestStarted) / 1000;
-
-interface Score {
-  category: number;
-  recall: number[];
-}
-const scores: Score[] = [];
+  retain: { contextWindow: Number(values['context-window']) },
+};
+const { memory, ingestSeconds, dispose } = await indexTurns(turns, setting, evalOptions);
 const latencies: number[] = [];
+const { scores, shortLists } = await scoreQuestions(memory, questions, evalOptions, latencies);
 let tokensAt10 = 0;
-// Questions that got fewer than the largest k results: the relevance floor left nothing else matching.
-let shortLists = 0;
-for (const [position, question] of questions.entries()) {
-  const started = performance.now();
-  const explain = values.explain !== undefined && Number(values.explain) === position;
-  const response = await memory.recall(question.question, {
-    scope: { namespace: question.sampleId },
-    k: maxK,
-    explain,
-  });
-  latencies.push(performance.now() - started);
-  if (response.results.length < maxK) shortLists++;
-  const found = response.results.map((result) => result.memory.source?.messageId ?? '');
-  const evidence = new Set(question.evidence);
-  scores.push({
-    category: question.category,
-    recall: ks.map((k) => found.slice(0, k).filter((id) => evidence.has(id)).length / evidence.size),
-  });
+for (const question of questions) {
   const top10 = await memory.recall(question.question, {
     scope: { namespace: question.sampleId },
     k: 10,
     tokenBudget: 1_000_000,
   });
   tokensAt10 += top10.totalTokens ?? 0;
-  if (explain) {
-    console.log(`\nexplain #${position}: ${question.question} (evidence ${question.evidence.join(', ')})`);
-    for (const [rank, result] of response.results.slice(0, 10).entries()) {
-      const mark = evidence.has(result.memory.source?.messageId ?? '') ? '*' : ' ';
-      console.log(
-        `${mark} ${rank + 1}. ${result.memory.source?.messageId} ${result.score.toFixed(3)} ${result.memory.content.slice(0, 90)}`,
-      );
-      console.log(`     ${result.explanation}`);
-    }
-  }
 }
-await memory.close();
-rmSync(home, { recursive: true, force: true });
+const embedderId = memory.embedder.id;
+await dispose();
+const bm25 = plainBm25(turns, questions, ks);
 
-const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
-const row = (subset: Score[]) => ks.map((_, i) => (100 * mean(subset.map((score) => score.recall[i]!))).toFixed(1));
+const row = (subset: Score[]) => meanRecall(subset, ks).map((value) => value.toFixed(1));
 latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
 const CATEGORY_NAMES: Record<number, string> = {
@@ -155,11 +117,10 @@ const CATEGORY_NAMES: Record<number, string> = {
   4: 'single-hop',
   5: 'adversarial',
 };
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const header = `| retriever | ${ks.map((k) => `R@${k}`).join(' | ')} |`;
 const lines = [
   `memoir bench:locomo — ${new Date().toISOString().slice(0, 10)} — ${machine}`,
-  `${turns.length} turns, ${questions.length} questions scored; store ${values.store}, embedder ${memory.embedder.id}, relevance floor ${values.floor ?? 'default'} (${shortLists} questions got fewer than ${maxK} results)`,
+  `${turns.length} turns, ${questions.length} questions scored; store ${store}, embedder ${embedderId}, relevance floor ${values.floor ?? 'default'} (${shortLists} questions got fewer than ${maxK} results)`,
   `skipped or repaired: ${Object.entries(quirks)
     .map(([key, count]) => `${key} ${count}`)
     .join(', ')}`,
@@ -167,8 +128,13 @@ const lines = [
   header,
   `|---|${ks.map(() => '---:').join('|')}|`,
   '| DRAGON (LoCoMo paper) | 56.7 | 66.2 | 76.7 | 82.7 |',
-  '| BM25 (turn text) | 52.3 | 59.0 | 66.9 | 71.8 |',
+  '| BM25 (LoCoMo paper) | 52.3 | 59.0 | 66.9 | 71.8 |',
+  `| BM25, each turn's own text (this run) | ${row(bm25).join(' | ')} |`,
   `| **memoir** | ${row(scores).join(' | ')} |`,
+  `| gain over this run's BM25 | ${meanRecall(scores, ks)
+    .map((value, i) => (value - meanRecall(bm25, ks)[i]!).toFixed(1))
+    .map((value) => (value.startsWith('-') ? value : `+${value}`))
+    .join(' | ')} |`,
   '',
   `| category | questions | ${ks.map((k) => `R@${k}`).join(' | ')} |`,
   `|---|---:|${ks.map(() => '---:').join('|')}|`,
@@ -183,6 +149,6 @@ console.log(lines.join('\n'));
 if (values.json) {
   writeFileSync(
     values.json,
-    `${JSON.stringify({ machine, ks, overall: row(scores), quirks, ingestSeconds, p50: p(0.5), p95: p(0.95) }, null, 2)}\n`,
+    `${JSON.stringify({ machine, ks, overall: row(scores), bm25: row(bm25), quirks, ingestSeconds, p50: p(0.5), p95: p(0.95) }, null, 2)}\n`,
   );
 }

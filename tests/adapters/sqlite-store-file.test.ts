@@ -49,6 +49,38 @@ describe('schema migrations', () => {
     reopened.close();
   });
 
+  it("re-indexes a schema 7 store's memories with a context, so their own words outweigh their neighbours'", async () => {
+    const path = nextPath();
+    const store = createSqliteStore({ path });
+    await store.open({ id: 'e', dimensions: 4 });
+    const turn = makeMemory({ id: 'turn', content: 'We adopted a greyhound.', context: 'The weather was mild.' });
+    const plain = makeMemory({ id: 'plain', content: 'A greyhound runs fast.' });
+    await store.upsertMemories([
+      { memory: turn, embedding: null },
+      { memory: plain, embedding: null },
+    ]);
+    await store.close();
+    // What schema 7 stored: own text once, then the context.
+    const old = new Database(path);
+    old.prepare("UPDATE memories SET lexical_terms = 'adopt greyhound weather mild' WHERE id = 'turn'").run();
+    old.pragma('user_version = 7');
+    const generation = old.prepare("SELECT value FROM memoir_meta WHERE key = 'index_generation'").pluck().get();
+    old.close();
+
+    const reopened = createSqliteStore({ path });
+    await reopened.open({ id: 'e', dimensions: 4 });
+    await reopened.close();
+    const db = new Database(path);
+    const terms = (id: string) => db.prepare('SELECT lexical_terms FROM memories WHERE id = ?').pluck().get(id);
+    expect(terms('turn')).toBe('adopt greyhound adopt greyhound weather mild');
+    expect(terms('plain')).toBe('greyhound run fast');
+    expect(db.prepare("SELECT value FROM memoir_meta WHERE key = 'index_generation'").pluck().get()).not.toBe(
+      generation,
+    );
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
   it('drops the sqlite-vec table and FTS5 index a schema 5 store kept, and still finds its memories', async () => {
     const path = nextPath();
     const old = new Database(path);

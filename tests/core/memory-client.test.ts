@@ -156,9 +156,9 @@ describe('retain', () => {
     const lexical = client();
     await lexical.retain('alpha beta');
     const [result] = (await lexical.recall('alpha')).results;
-    // Rank 1 in both lists with weights 1 and 0.3 still normalises to 1.
+    // Rank 1 in both lists with weights 1 and 0.1 still normalises to 1.
     expect(result!.breakdown.fused).toBeCloseTo(1, 10);
-    expect(result!.breakdown.vector!.contribution).toBeCloseTo(0.3 / 1.3, 10);
+    expect(result!.breakdown.vector!.contribution).toBeCloseTo(0.1 / 1.1, 10);
     const semantic = client({ embedder: { ...createLocalEmbedder(), semantic: true } });
     await semantic.retain('alpha beta');
     const [semanticResult] = (await semantic.recall('alpha')).results;
@@ -316,7 +316,8 @@ describe('recall', () => {
     expect(vector!.score).toBeGreaterThan(0);
     // Rank 1 in both lists is the best possible fusion: normalised to 1.
     expect(fused).toBeCloseTo(1, 10);
-    expect(boosts.map((boost) => boost.name)).toEqual(['importance', 'recency']);
+    // The query names Peter, one of the memory's entities.
+    expect(boosts.map((boost) => boost.name)).toEqual(['entity', 'importance', 'recency']);
     expect(final).toBe(top.score);
     expect(final).toBeGreaterThan(0);
     expect(final).toBeLessThanOrEqual(1);

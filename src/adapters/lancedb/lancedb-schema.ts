@@ -1,4 +1,6 @@
 import type * as Arrow from 'apache-arrow';
+import { analyzeTerms } from '../../core/text/analyze.js';
+import { lexicalText } from '../../core/text/memory-text.js';
 import type { LanceConnection, LanceLibraries, LanceTable } from './lancedb-driver.js';
 
 /** The names of the tables one store uses, all derived from the memories table's name. */
@@ -164,6 +166,36 @@ export const LANCE_MIGRATIONS: readonly LanceMigration[] = [
           maxTokenLength: 256,
         }),
       });
+    },
+  },
+  {
+    description: "memories with a context index their own text twice, so it outweighs their neighbours'",
+    async up({ libraries: { lancedb, arrow }, open, names }) {
+      const memories = await open(names.memories);
+      const rows = (await memories
+        .query()
+        .where('context IS NOT NULL')
+        .select(['id', 'abstract', 'overview', 'content', 'entities', 'context'])
+        .toArray()) as Array<{
+        id: string;
+        abstract: string;
+        overview: string | null;
+        content: string;
+        entities: Iterable<string> | null;
+        context: string;
+      }>;
+      const schema = new arrow.Schema([
+        new arrow.Field('id', new arrow.Utf8(), false),
+        new arrow.Field('lexical_terms', new arrow.Utf8(), false),
+      ]);
+      // Recomputing the same terms twice changes nothing, so a step re-run after a crash is safe.
+      for (let start = 0; start < rows.length; start += 5000) {
+        const terms = rows.slice(start, start + 5000).map((row) => ({
+          id: row.id,
+          lexical_terms: analyzeTerms(lexicalText({ ...row, entities: [...(row.entities ?? [])] })).join(' '),
+        }));
+        await memories.mergeInsert('id').whenMatchedUpdateAll().execute(lancedb.makeArrowTable(terms, { schema }));
+      }
     },
   },
 ];

@@ -195,6 +195,27 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    description: "memories with a context index their own text twice, so it outweighs their neighbours'",
+    up(db) {
+      const rows = db
+        .prepare('SELECT rowid, abstract, overview, content, entities, context FROM memories WHERE context IS NOT NULL')
+        .all() as Array<{
+        rowid: number;
+        abstract: string;
+        overview: string | null;
+        content: string;
+        entities: string;
+        context: string;
+      }>;
+      const update = db.prepare('UPDATE memories SET lexical_terms = ? WHERE rowid = ?');
+      for (const row of rows) {
+        update.run(lexicalTerms({ ...row, entities: JSON.parse(row.entities) as string[] }), row.rowid);
+      }
+      // Every process's search index reloads, and a snapshot of the old terms is ignored.
+      db.prepare("INSERT OR REPLACE INTO memoir_meta (key, value) VALUES ('index_generation', ?)").run(newGeneration());
+    },
+  },
 ];
 
 /** A fresh value for `index_generation`: every process's search index reloads when it changes. */

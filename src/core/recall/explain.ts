@@ -11,6 +11,13 @@ export function explainScore(breakdown: ScoreBreakdown): string {
     breakdown.vector
       ? `vector #${breakdown.vector.rank} (cosine ${round(breakdown.vector.score)}, +${round(breakdown.vector.contribution)})`
       : 'vector: not found',
+    ...(breakdown.feedback === undefined
+      ? []
+      : [
+          breakdown.feedback
+            ? `feedback #${breakdown.feedback.rank} (bm25 ${round(breakdown.feedback.score)}, +${round(breakdown.feedback.contribution)})`
+            : 'feedback: not found',
+        ]),
   ];
   const boosts = breakdown.boosts.map((boost) => `${boost.name} ×${round(boost.factor)}`).join(', ');
   return `${lists.join('; ')} → fused ${round(breakdown.fused)}${boosts ? `; ${boosts}` : ''} → ${round(breakdown.final)}`;

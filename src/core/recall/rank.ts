@@ -1,9 +1,11 @@
 import { searchLexical, searchVector } from '../search/native-or-scan.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore, SearchHit } from '../spec/store.js';
+import { foldText } from '../text/analyze.js';
 import type { LruCache } from '../utils/lru-cache.js';
 import { DAY_MS } from '../utils/time.js';
 import { citationOf } from './format-context.js';
+import { expansionTerms } from './query-feedback.js';
 import type { ParsedRecallOptions, ResolvedRankingOptions } from './recall-options.js';
 import type { Boost, ListEvidence, RecallResult } from './recall-result.js';
 
@@ -40,6 +42,25 @@ async function candidateLists(query: string, filter: MemoryFilter, limit: number
   return Promise.all([lexical, vectorHits]);
 }
 
+/** The second, expanded search of pseudo-relevance feedback; empty when it is off. */
+async function feedbackList(
+  query: string,
+  filter: MemoryFilter,
+  limit: number,
+  lexicalHits: readonly SearchHit[],
+  context: RankingContext,
+): Promise<SearchHit[]> {
+  const settings = context.ranking.feedback;
+  if (settings === false || lexicalHits.length < 2) return [];
+  const top = lexicalHits.slice(0, settings.documents);
+  const memories = new Map(
+    (await context.store.getMemories(top.map((hit) => hit.id))).map((memory) => [memory.id, memory]),
+  );
+  const words = expansionTerms(query, top, memories, settings);
+  if (words.length === 0) return [];
+  return searchLexical(context.store, { text: words.join(' '), filter, limit });
+}
+
 function evidenceMap(hits: readonly SearchHit[], weight: number, rrfK: number, norm: number) {
   const map = new Map<string, ListEvidence>();
   hits.forEach((hit, index) => {
@@ -49,9 +70,24 @@ function evidenceMap(hits: readonly SearchHit[], weight: number, rrfK: number, n
   return map;
 }
 
-function boostsFor(memory: Memory, context: RankingContext): Boost[] {
+/** Whether the folded query names `entity` as whole words. */
+function names(foldedQuery: string, entity: string): boolean {
+  const name = foldText(entity).trim();
+  if (name.length < 2) return false;
+  const at = foldedQuery.indexOf(name);
+  if (at < 0) return false;
+  const before = at === 0 ? '' : foldedQuery[at - 1]!;
+  const after = foldedQuery[at + name.length] ?? '';
+  const wordChar = /[\p{L}\p{N}]/u;
+  return !wordChar.test(before) && !wordChar.test(after);
+}
+
+function boostsFor(memory: Memory, context: RankingContext, foldedQuery: string): Boost[] {
   const { ranking, now } = context;
   const boosts: Boost[] = [];
+  if (ranking.entityWeight > 0 && memory.entities.some((entity) => names(foldedQuery, entity))) {
+    boosts.push({ name: 'entity', factor: 1 + ranking.entityWeight });
+  }
   if (ranking.importanceWeight > 0) {
     boosts.push({ name: 'importance', factor: 1 + ranking.importanceWeight * (2 * memory.importance - 1) });
   }
@@ -74,7 +110,13 @@ function boostsFor(memory: Memory, context: RankingContext): Boost[] {
 // The largest product of boosts, so that final scores stay within 0..1.
 function maxBoost(ranking: ResolvedRankingOptions, resumedSession: string | null): number {
   const session = resumedSession === null ? 1 : 1 + ranking.sessionWeight;
-  return (1 + ranking.importanceWeight) * (1 + ranking.recencyWeight) * (1 + ranking.bookmarkWeight) * session;
+  return (
+    (1 + ranking.importanceWeight) *
+    (1 + ranking.recencyWeight) *
+    (1 + ranking.bookmarkWeight) *
+    (1 + ranking.entityWeight) *
+    session
+  );
 }
 
 /**
@@ -91,15 +133,22 @@ export async function rankMemories(
   const { ranking, store } = context;
   const limit = Math.max(ranking.candidates, context.k);
   const [lexicalHits, vectorHits] = await candidateLists(query, filter, limit, context);
-  const norm = (ranking.lexicalWeight + ranking.vectorWeight) / (ranking.rrfK + 1) || 1;
+  const feedbackHits = await feedbackList(query, filter, limit, lexicalHits, context);
+  const feedbackWeight = ranking.feedback === false ? 0 : ranking.feedback.weight;
+  const norm = (ranking.lexicalWeight + ranking.vectorWeight + feedbackWeight) / (ranking.rrfK + 1) || 1;
   const lexical = evidenceMap(lexicalHits, ranking.lexicalWeight, ranking.rrfK, norm);
   const vector = evidenceMap(vectorHits, ranking.vectorWeight, ranking.rrfK, norm);
+  const feedback = evidenceMap(feedbackHits, feedbackWeight, ranking.rrfK, norm);
+  const foldedQuery = foldText(query);
   // The relevance floor: a candidate only the vector list found, and only weakly, matched nothing.
   const floor = ranking.minVectorSimilarity;
-  const matched = (id: string) => floor <= 0 || lexical.has(id) || (vector.get(id)?.score ?? -1) >= floor;
-  const fusedScores = [...new Set([...lexical.keys(), ...vector.keys()])]
+  const matched = (id: string) =>
+    floor <= 0 || lexical.has(id) || feedback.has(id) || (vector.get(id)?.score ?? -1) >= floor;
+  const fusedOf = (id: string) =>
+    (lexical.get(id)?.contribution ?? 0) + (vector.get(id)?.contribution ?? 0) + (feedback.get(id)?.contribution ?? 0);
+  const fusedScores = [...new Set([...lexical.keys(), ...vector.keys(), ...feedback.keys()])]
     .filter(matched)
-    .map((id) => ({ id, fused: (lexical.get(id)?.contribution ?? 0) + (vector.get(id)?.contribution ?? 0) }))
+    .map((id) => ({ id, fused: fusedOf(id) }))
     .sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
   const ceiling = maxBoost(ranking, context.resumedSession);
   const minScore = options.minScore ?? 0;
@@ -116,15 +165,23 @@ export async function rankMemories(
     for (const memory of memories) {
       const lexicalEvidence = lexical.get(memory.id) ?? null;
       const vectorEvidence = vector.get(memory.id) ?? null;
-      const fused = (lexicalEvidence?.contribution ?? 0) + (vectorEvidence?.contribution ?? 0);
-      const boosts = boostsFor(memory, context);
+      const feedbackEvidence = feedback.get(memory.id) ?? null;
+      const fused = fusedOf(memory.id);
+      const boosts = boostsFor(memory, context, foldedQuery);
       const final = (fused * boosts.reduce((product, boost) => product * boost.factor, 1)) / ceiling;
       if (final < minScore || final <= 0) continue;
       kept.push({
         memory,
         score: final,
         citation: citationOf(memory),
-        breakdown: { lexical: lexicalEvidence, vector: vectorEvidence, fused, boosts, final },
+        breakdown: {
+          lexical: lexicalEvidence,
+          vector: vectorEvidence,
+          ...(ranking.feedback === false ? {} : { feedback: feedbackEvidence }),
+          fused,
+          boosts,
+          final,
+        },
       });
     }
     kept.sort(better);

@@ -22,7 +22,7 @@ export interface ListEvidence {
  */
 export interface Boost {
   /** Which signal. */
-  name: 'importance' | 'recency' | 'bookmark' | 'session' | 'time';
+  name: 'importance' | 'recency' | 'bookmark' | 'session' | 'time' | 'entity';
   /** The factor the fused score was multiplied by. */
   factor: number;
 }
@@ -37,6 +37,8 @@ export interface ScoreBreakdown {
   lexical: ListEvidence | null;
   /** Vector list evidence, or null if that list didn't find it. */
   vector: ListEvidence | null;
+  /** Evidence of the feedback search (`ranking.feedback`), when it ran and found it. */
+  feedback?: ListEvidence | null;
   /** Reciprocal-rank fusion of the lists, normalised so that rank 1 in every list is 1. */
   fused: number;
   /** Adjustments applied to the fused score. */

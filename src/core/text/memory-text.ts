@@ -7,17 +7,27 @@ function distinctAbstract(memory: TextFields): string {
   return memory.abstract && !memory.content.startsWith(memory.abstract) ? memory.abstract : '';
 }
 
-/** The text a store indexes for lexical search: all three tiers, the entity names and the context. */
+/**
+ * How many times a memory's own text is indexed beside its `context`. The context (a turn's
+ * neighbours) finds a memory by what was said around it, but it should not outweigh what the
+ * memory itself says: counted once each, the four neighbours of a window of 2 made a turn
+ * rank as high for its neighbours' words as for its own. Measured on LoCoMo with each half of
+ * the conversations held out (bench:locomo --folds 2): 2 gains about 3 points of recall@5 on
+ * both halves, with the vector list of a lexical embedder weighted lower (see recall-api).
+ */
+export const OWN_TEXT_WEIGHT = 2;
+
+/**
+ * The text a store indexes for lexical search: all three tiers and the entity names, then the
+ * context; with a context, the memory's own text is repeated {@link OWN_TEXT_WEIGHT} times so
+ * that it counts more than its neighbours'.
+ */
 export function lexicalText(memory: TextFields): string {
-  return [
-    distinctAbstract(memory),
-    memory.overview ?? '',
-    memory.content,
-    memory.entities.join(' '),
-    memory.context ?? '',
-  ]
+  const own = [distinctAbstract(memory), memory.overview ?? '', memory.content, memory.entities.join(' ')]
     .filter((part) => part.length > 0)
     .join('\n');
+  if (!memory.context) return own;
+  return [...Array<string>(OWN_TEXT_WEIGHT).fill(own), memory.context].join('\n');
 }
 
 /** The text the engine embeds: the abstract and the full content (the ePro v2 rule). */

@@ -1,0 +1,192 @@
+// One evaluation of memoir on a LoCoMo-format set: retain every turn (one memory per turn,
+// one scope per conversation), ask every question as written, and score turn-level recall@k.
+// Shared by the plain report (locomo.ts) and the held-out tuning (locomo-folds.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Bm25Index } from '../src/core/text/bm25-index.js';
+import {
+  createInMemoryStore,
+  createMemory,
+  type Embedder,
+  type MemoryClient,
+  type MemoryInput,
+  type RankingOptions,
+  type RetainOptions,
+} from '../src/index.js';
+import type { Question, Turn } from './locomo-data.js';
+
+/** What one evaluation varies: the retain and ranking options a user can set. */
+export interface EvalSetting {
+  /** Short name used in tables. */
+  name: string;
+  /** createMemory's `ranking`. */
+  ranking?: RankingOptions;
+  /** retain's options for each conversation's turns (contextWindow, …). */
+  retain?: Pick<RetainOptions, 'contextWindow'>;
+}
+
+/** One scored question. */
+export interface Score {
+  sampleId: string;
+  category: number;
+  /** Recall at each k of the run, 0..1. */
+  recall: number[];
+}
+
+export interface EvalOptions {
+  store: 'memory' | 'sqlite';
+  embedder?: Embedder;
+  ks: readonly number[];
+  /** Called for the question with this position, with its response, for --explain. */
+  explain?: { position: number; print: (lines: string[]) => void };
+}
+
+/** The memory a turn becomes: the speaker's words, a photo's caption, the session's date. */
+export function turnInput(turn: Turn): MemoryInput {
+  const caption = turn.caption ? ` [shares a photo: ${turn.caption}]` : '';
+  return {
+    content: `${turn.speaker}: ${turn.text}${caption}`,
+    kind: 'world',
+    category: 'events',
+    entities: [turn.speaker],
+    scope: { namespace: turn.sampleId },
+    sessionId: `${turn.sampleId}/${turn.sessionKey}`,
+    source: { messageId: turn.diaId },
+    ...(turn.occurredAt ? { occurredAt: turn.occurredAt } : {}),
+  };
+}
+
+/** Turns grouped by conversation, in file order. */
+export function bySample<T extends { sampleId: string }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(item.sampleId, [...(groups.get(item.sampleId) ?? []), item]);
+  return groups;
+}
+
+function recallAt(found: readonly string[], evidence: readonly string[], ks: readonly number[]): number[] {
+  const wanted = new Set(evidence);
+  return ks.map((k) => found.slice(0, k).filter((id) => wanted.has(id)).length / wanted.size);
+}
+
+/** A client over a fresh store holding every turn, retained as `setting` says. */
+export async function indexTurns(
+  turns: readonly Turn[],
+  setting: EvalSetting,
+  options: EvalOptions,
+): Promise<{ memory: MemoryClient; ingestSeconds: number; dispose: () => Promise<void> }> {
+  const home = mkdtempSync(join(tmpdir(), 'memoir-locomo-'));
+  const memory = createMemory({
+    ...(options.store === 'memory' ? { store: createInMemoryStore() } : { home }),
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+    ranking: setting.ranking ?? {},
+    logger: { log: () => {} },
+  });
+  const started = performance.now();
+  for (const sampleTurns of bySample(turns).values()) {
+    for (let start = 0; start < sampleTurns.length; start += 1000) {
+      // Each session's turns go in one call, so each turn is indexed with the turns around it.
+      await memory.retain(sampleTurns.slice(start, start + 1000).map(turnInput), {
+        onDuplicate: 'keep',
+        contextWindow: 2,
+        ...setting.retain,
+      });
+    }
+  }
+  const ingestSeconds = (performance.now() - started) / 1000;
+  const dispose = async () => {
+    await memory.close();
+    rmSync(home, { recursive: true, force: true });
+  };
+  return { memory, ingestSeconds, dispose };
+}
+
+/** Ask every question of `questions` and score recall at each k. */
+export async function scoreQuestions(
+  memory: MemoryClient,
+  questions: readonly Question[],
+  options: EvalOptions,
+  latencies?: number[],
+): Promise<{ scores: Score[]; shortLists: number }> {
+  const maxK = Math.max(...options.ks);
+  const scores: Score[] = [];
+  let shortLists = 0;
+  for (const [position, question] of questions.entries()) {
+    const explain = options.explain?.position === position;
+    const started = performance.now();
+    const response = await memory.recall(question.question, {
+      scope: { namespace: question.sampleId },
+      k: maxK,
+      explain,
+    });
+    latencies?.push(performance.now() - started);
+    if (response.results.length < maxK) shortLists++;
+    const found = response.results.map((result) => result.memory.source?.messageId ?? '');
+    scores.push({
+      sampleId: question.sampleId,
+      category: question.category,
+      recall: recallAt(found, question.evidence, options.ks),
+    });
+    if (explain && options.explain) {
+      const evidence = new Set(question.evidence);
+      const lines = [`\nexplain #${position}: ${question.question} (evidence ${question.evidence.join(', ')})`];
+      for (const [rank, result] of response.results.slice(0, 10).entries()) {
+        const mark = evidence.has(result.memory.source?.messageId ?? '') ? '*' : ' ';
+        lines.push(
+          `${mark} ${rank + 1}. ${result.memory.source?.messageId} ${result.score.toFixed(3)} ${result.memory.content.slice(0, 90)}`,
+          `     ${result.explanation}`,
+        );
+      }
+      options.explain.print(lines);
+    }
+  }
+  return { scores, shortLists };
+}
+
+/** Evaluate one setting end to end. */
+export async function evaluate(
+  turns: readonly Turn[],
+  questions: readonly Question[],
+  setting: EvalSetting,
+  options: EvalOptions,
+): Promise<Score[]> {
+  const { memory, dispose } = await indexTurns(turns, setting, options);
+  try {
+    return (await scoreQuestions(memory, questions, options)).scores;
+  } finally {
+    await dispose();
+  }
+}
+
+/**
+ * The plain BM25 baseline, measured in the same run: each turn's own text (speaker and
+ * words) in a BM25 index of its conversation, with memoir's analyzer, nothing else.
+ */
+export function plainBm25(turns: readonly Turn[], questions: readonly Question[], ks: readonly number[]): Score[] {
+  const indexes = new Map<string, Bm25Index>();
+  for (const [sampleId, sampleTurns] of bySample(turns)) {
+    const index = new Bm25Index();
+    for (const turn of sampleTurns) index.add(turn.diaId, turnInput(turn).content);
+    indexes.set(sampleId, index);
+  }
+  const maxK = Math.max(...ks);
+  return questions.map((question) => {
+    const hits = indexes.get(question.sampleId)?.search(question.question, { limit: maxK }) ?? [];
+    return {
+      sampleId: question.sampleId,
+      category: question.category,
+      recall: recallAt(
+        hits.map((hit) => hit.id),
+        question.evidence,
+        ks,
+      ),
+    };
+  });
+}
+
+/** Mean recall at each k, in percent. */
+export function meanRecall(scores: readonly Score[], ks: readonly number[]): number[] {
+  return ks.map((_, i) =>
+    scores.length === 0 ? 0 : (100 * scores.reduce((sum, score) => sum + score.recall[i]!, 0)) / scores.length,
+  );
+}
