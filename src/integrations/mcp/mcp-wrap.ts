@@ -56,7 +56,12 @@ export interface WrapMcpServerOptions {
  */
 export interface WrappedMcpServer extends McpToolSource {
   /** The wrapped server's name and version from its handshake. */
-  readonly serverInfo: { name: string; version: string };
+  readonly serverInfo: {
+    /** Its name, e.g. `hands-mcp`; the command when it gave none. */
+    name: string;
+    /** Its version, or `unknown`. */
+    version: string;
+  };
   /** Stop the child process. */
   close(): Promise<void>;
 }
