@@ -128,7 +128,7 @@ export async function stepsFromRecording(
       component: COMPONENT,
       field: 'video.provider',
       suggestion:
-        "Pass createMemory({ video: { provider: createMemoriesAiProvider(), frames: createFfmpegFrameExtractor() } }) (from 'memoir/memories-ai' and 'memoir/recorder').",
+        'Pass createMemory({ video: { provider, frames } }): createMemoriesAiProvider() of memoir/memories-ai and createFfmpegFrameExtractor() of memoir/recorder.',
     });
   }
   await engine.ready(COMPONENT);
