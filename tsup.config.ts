@@ -11,6 +11,7 @@ export const entries = {
   mcp: 'src/integrations/mcp/index.ts',
   recorder: 'src/recorder/index.ts',
   'memories-ai': 'src/adapters/memories-ai/index.ts',
+  openclaw: 'src/integrations/openclaw/index.ts',
 };
 
 export default defineConfig({

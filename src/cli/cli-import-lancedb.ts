@@ -6,7 +6,7 @@ import { importRecords } from '../core/lifecycle/transfer.js';
 import { canonicalJson, encodeEmbedding } from '../core/lifecycle/transfer-encoding.js';
 import { deriveAbstract, fingerprintOf } from '../core/memories/memory-builder.js';
 import { cosineSimilarity } from '../core/search/vector-math.js';
-import type { Memory } from '../core/spec/memory.js';
+import type { Memory, Scope } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
 import { createProgress } from './cli-progress.js';
@@ -29,7 +29,9 @@ export function foreignTable(value: string | undefined): ForeignTable | undefine
   return value as ForeignTable;
 }
 
-function toMemory(row: ForeignMemory, now: number): Memory {
+// The run's scope (--agent, --user, --namespace) is the imported memories' owner, so a scoped
+// reader, such as the OpenClaw plugin's recall for one agent and sender, finds them.
+function toMemory(row: ForeignMemory, now: number, scope: Scope): Memory {
   const iso = (ms: number | null) => new Date(ms ?? now).toISOString();
   const createdAt = iso(row.createdAt);
   const category = row.category ?? 'note';
@@ -42,7 +44,7 @@ function toMemory(row: ForeignMemory, now: number): Memory {
     content: row.content,
     context: null,
     entities: [],
-    scope: {},
+    scope,
     sessionId: row.sessionId,
     source: null,
     occurredAt: createdAt,
@@ -98,7 +100,7 @@ export async function importFromLanceDb(
       for (const row of batch.rows) {
         const embedding = keepVectors && row.vector ? JSON.stringify(encodeEmbedding(row.vector)) : 'null';
         if (embedding !== 'null') withVectors += 1;
-        yield `{"type":"memory","memory":${canonicalJson(toMemory(row, now))},"embedding":${embedding}}`;
+        yield `{"type":"memory","memory":${canonicalJson(toMemory(row, now, context.scope ?? {}))},"embedding":${embedding}}`;
       }
     }
   }

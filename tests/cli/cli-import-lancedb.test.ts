@@ -60,6 +60,29 @@ describe('memoir import --from-lancedb', () => {
     await memory.close();
   });
 
+  it("gives the imported memories the run's scope (--agent, --user), as the OpenClaw plugin reads them", async () => {
+    const dir = join(tempDir(), 'scoped-lancedb');
+    const [vector] = await embedder.embed(['The VPN gateway is vpn.example.org']);
+    const db = await lancedb.connect(dir);
+    await db.createTable('memories', [
+      {
+        id: 'oc-s',
+        text: 'The VPN gateway is vpn.example.org',
+        vector: Array.from(vector!),
+        importance: 0.7,
+        category: 'fact',
+        createdAt: CREATED,
+      },
+    ]);
+    db.close();
+    const home = tempDir();
+    const run = await memoir(['--agent', 'main', '--user', 'local', 'import', '--from-lancedb', dir], home);
+    expect(run.code).toBe(0);
+    const memory = createMemory({ home, logger: { log() {} } });
+    expect((await memory.get('oc-s')).scope).toEqual({ agentId: 'main', userId: 'local' });
+    await memory.close();
+  });
+
   it('imports an ePro v2 agent_memories table; vectors of another embedder are left out', async () => {
     const dir = join(tempDir(), 'epro-lancedb');
     const db = await lancedb.connect(dir);

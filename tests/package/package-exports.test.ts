@@ -214,15 +214,25 @@ afterAll(async () => {
 });
 
 describe('the tarball', () => {
-  it('ships the build, the bin, the manifest, README, LICENSE and CHANGELOG — and nothing else', () => {
+  it('ships the build, the bin, the manifests, README, LICENSE and CHANGELOG — and nothing else', () => {
     const { files } = packed;
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/memoir.mjs', 'dist/cli.js']) {
+    for (const file of [
+      'package.json',
+      'openclaw.plugin.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'bin/memoir.mjs',
+      'dist/cli.js',
+    ]) {
       expect(files).toContain(file);
     }
     const outside = files.filter(
       (file) =>
         !file.startsWith('dist/') &&
-        !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/memoir.mjs'].includes(file),
+        !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/memoir.mjs', 'openclaw.plugin.json'].includes(
+          file,
+        ),
     );
     expect(outside).toEqual([]);
     // No sources, tests, benchmark data or temporary files, even under dist/.

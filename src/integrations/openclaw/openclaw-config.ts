@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { parseOptions } from '../../core/utils/parse-options.js';
+
+// The plugin's config, `plugins.entries.memoir.config` in openclaw.json: the seed design's
+// keys (embedding, llm, dbPath, autoCapture, autoRecall, recallLimit, recallMinScore,
+// extractMinMessages, extractMaxChars) plus the store and a few memoir settings. Parsed once,
+// in register(); openclaw.plugin.json carries the same schema as JSON (a unit test keeps the
+// two equal).
+
+// A literal `${NAME}` is the syntax these texts describe, not a template.
+const REFERENCE = '$' + '{NAME}';
+const apiKey = z
+  .string()
+  .min(1, `expected a key, or ${REFERENCE} to read one from the environment variable NAME`)
+  .describe(`API key: a literal, or ${REFERENCE} to read the environment variable NAME (e.g. $` + '{OPENAI_API_KEY}).');
+const baseUrl = z
+  .string()
+  .regex(/^https?:\/\/\S+$/, 'expected an http(s) URL such as http://127.0.0.1:11434/v1')
+  .describe(
+    'Base URL of an OpenAI-compatible API (Ollama, LM Studio, vLLM, a gateway), e.g. http://127.0.0.1:11434/v1.',
+  );
+
+/** Schema of the plugin's config. */
+export const openClawConfigSchema = z
+  .object({
+    /** A neural embedder (OpenAI-compatible). Without an API key or baseUrl the local embedder runs, offline. */
+    embedding: z
+      .object({
+        /** Embedding model. Default `text-embedding-3-small`. */
+        model: z.string().min(1).optional().describe('Embedding model. Default text-embedding-3-small.'),
+        /** API key: a literal, or `${NAME}` to read the environment variable NAME. */
+        apiKey: apiKey.optional(),
+        /** Base URL of an OpenAI-compatible API, e.g. `http://127.0.0.1:11434/v1`. */
+        baseUrl: baseUrl.optional(),
+        /** Vector length; required for models other than OpenAI's `text-embedding-3-*`. */
+        dimensions: z
+          .number()
+          .int()
+          .min(1)
+          .max(65_536)
+          .optional()
+          .describe('Vector length; required for models other than OpenAI text-embedding-3-*.'),
+      })
+      .strict()
+      .optional()
+      .describe('A neural embedder. Without an API key or baseUrl, the local embedder runs offline.'),
+    /** The extraction model (OpenAI-compatible). Without an API key or baseUrl, conversations are kept as episodes. */
+    llm: z
+      .object({
+        /** Chat model for extraction, dedup and merge. Default `gpt-4o-mini`. */
+        model: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Chat model for extraction, dedup and merge. Default gpt-4o-mini.'),
+        /** API key: a literal, or `${NAME}` to read the environment variable NAME. */
+        apiKey: apiKey.optional(),
+        /** Base URL of an OpenAI-compatible API, e.g. `http://127.0.0.1:11434/v1`. */
+        baseUrl: baseUrl.optional(),
+      })
+      .strict()
+      .optional()
+      .describe('The extraction model. Without an API key or baseUrl, conversations are kept as episodes.'),
+    /** `sqlite` (default, no extra install) or `lancedb` (`npm install @lancedb/lancedb apache-arrow`). */
+    store: z
+      .enum(['sqlite', 'lancedb'])
+      .default('sqlite')
+      .describe('sqlite (default; no extra install) or lancedb (npm install @lancedb/lancedb apache-arrow).'),
+    /** Where memories live. Default `<state dir>/memory/memoir.sqlite`, or `<state dir>/memory/memoir-lancedb`. */
+    dbPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Where memories live. Default <state dir>/memory/memoir.sqlite, or <state dir>/memory/memoir-lancedb for LanceDB.',
+      ),
+    /** Learn from finished runs (`agent_end`). Default true. */
+    autoCapture: z.boolean().default(true).describe('Learn from finished runs (agent_end). Default true.'),
+    /** Put recalled experience before each prompt (`before_prompt_build`). Default true. */
+    autoRecall: z.boolean().default(true).describe('Put recalled experience before each prompt. Default true.'),
+    /** Most memories put before a prompt. Default 5. */
+    recallLimit: z.number().int().min(1).max(50).default(5).describe('Most memories put before a prompt. Default 5.'),
+    /** Lowest recall score (0..1) injected. Default 0.3. */
+    recallMinScore: z.number().min(0).max(1).default(0.3).describe('Lowest recall score (0..1) injected. Default 0.3.'),
+    /** New messages a session gathers before they are extracted; the rest is stored when the session ends. Default 4. */
+    extractMinMessages: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(4)
+      .describe('New messages a session must gather before they are extracted. Default 4.'),
+    /** Transcript characters per extraction call; longer runs are split, never cut. Default 8000. */
+    extractMaxChars: z
+      .number()
+      .int()
+      .min(200)
+      .max(1_000_000)
+      .default(8000)
+      .describe('Transcript characters per extraction call; longer runs are split, never cut. Default 8000.'),
+    /** Capture the assistant's replies beside the user's messages. Default true. */
+    captureAssistant: z
+      .boolean()
+      .default(true)
+      .describe("Capture the assistant's replies beside the user's messages. Default true."),
+    /** Register memory_recall, memory_store and memory_forget; `false` beside memory-lancedb, which owns those names. Default true. */
+    registerTools: z
+      .boolean()
+      .default(true)
+      .describe('Register memory_recall, memory_store and memory_forget (false beside memory-lancedb). Default true.'),
+    /** Longest a prompt waits for recall before going on without it, ms. Default 5000. */
+    recallTimeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(14_000)
+      .default(5000)
+      .describe('Longest a prompt waits for recall before going on without it, ms. Default 5000.'),
+  })
+  .strict();
+
+/**
+ * The plugin's config as written in `plugins.entries.memoir.config`. All optional: an empty
+ * config runs offline on SQLite.
+ *
+ * @group OpenClaw
+ */
+export type OpenClawMemoirConfig = z.input<typeof openClawConfigSchema>;
+
+/** The config with defaults filled. */
+export type ParsedOpenClawConfig = z.output<typeof openClawConfigSchema>;
+
+/** Parse the plugin's config once; a problem is a ConfigError naming the field. */
+export function parseOpenClawConfig(value: unknown): ParsedOpenClawConfig {
+  return parseOptions(
+    openClawConfigSchema,
+    value ?? {},
+    'openclaw-plugin',
+    (field) => `Fix plugins.entries.memoir.config${field ? `.${field}` : ''} in openclaw.json (see the README).`,
+  );
+}
+
+/** The JSON Schema of the config, as openclaw.plugin.json declares it. */
+export function openClawConfigJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(openClawConfigSchema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  delete schema.$schema;
+  return schema;
+}
+
+/** A secret with its `${NAME}` reference resolved, or why there is none. */
+export type ResolvedSecret = { value: string } | { value: undefined; missing: string | undefined };
+
+/**
+ * Resolve `${NAME}` to the environment variable NAME. A literal comes back as it is; an unset
+ * variable comes back as missing, with its name, so the offline notice can say which one.
+ */
+export function resolveSecret(value: string | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedSecret {
+  if (value === undefined) return { value: undefined, missing: undefined };
+  const reference = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value.trim());
+  if (!reference) return { value };
+  const found = env[reference[1]!];
+  return found ? { value: found } : { value: undefined, missing: reference[1]! };
+}

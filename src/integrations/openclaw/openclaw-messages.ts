@@ -1,0 +1,121 @@
+// OpenClaw's transcript messages (pi-agent messages) as memoir reads them. A message is
+// `{ role, content }` where content is a string or an array of parts; only `text` parts are
+// words someone said. Tool calls, tool results, thinking and images are not captured: the
+// plugin learns from what the user and the assistant said, not from tool output it cannot
+// vouch for.
+
+/** A message the plugin captures. */
+export interface CapturedMessage {
+  /** Who said it. */
+  role: 'user' | 'assistant';
+  /** What was said, with injected context removed. */
+  content: string;
+  /** The host's id of the message, when it has one. */
+  id?: string;
+}
+
+/** The tag of the block memoir puts before prompts. */
+export const EXPERIENCE_TAG = 'agent-experience';
+
+// Context that hosts and recall plugins put into user messages. Injected blocks persist in the
+// transcript on some hosts (2026.1–2 prepend them to the stored user message), and capturing
+// them would store recalled memories again as if the user had said them. memoir's block, the
+// memory-lancedb block and OpenClaw's internal context are all removed. Memory text inside
+// memoir's block is escaped (`<` becomes `&lt;`), so the closing tag cannot occur inside it.
+const INJECTED_BLOCKS = [
+  new RegExp(`<${EXPERIENCE_TAG}>[\\s\\S]*?</${EXPERIENCE_TAG}>`, 'g'),
+  /<relevant-memories>[\s\S]*?<\/relevant-memories>/g,
+  /<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>[\s\S]*?<<<END_OPENCLAW_INTERNAL_CONTEXT>>>/g,
+];
+
+/** `text` with every injected context block removed and the remaining whitespace tidied. */
+export function stripInjectedContext(text: string): string {
+  let stripped = text;
+  for (const block of INJECTED_BLOCKS) stripped = stripped.replace(block, '');
+  // The host prefixes injected context with a timestamp (`[Mon 2026-11-23 20:01 UTC] <block>`),
+  // which is left dangling once the block is gone.
+  return stripped
+    .replace(/^\s*\[[^\]\n]{1,80}\]\s*(?=\n|$)/, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The role of a transcript message, or undefined when it has none. */
+export function roleOf(message: unknown): string | undefined {
+  return isRecord(message) && typeof message.role === 'string' ? message.role : undefined;
+}
+
+/** The text of a message: its string content, or its `text` parts joined. */
+export function textOf(message: unknown): string {
+  if (!isRecord(message)) return '';
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? [part.text] : []))
+    .join('\n');
+}
+
+function idOf(message: Record<string, unknown>): string | undefined {
+  for (const key of ['id', 'idempotencyKey', 'responseId']) {
+    const value = message[key];
+    if (typeof value === 'string' && value.length > 0 && value.length <= 256) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The messages worth capturing: user messages, and assistant messages when
+ * `captureAssistant`, as their text with injected context removed; empty ones are left out.
+ */
+export function capturableMessages(messages: readonly unknown[], captureAssistant: boolean): CapturedMessage[] {
+  const captured: CapturedMessage[] = [];
+  for (const message of messages) {
+    const role = roleOf(message);
+    if (role !== 'user' && !(captureAssistant && role === 'assistant')) continue;
+    const content = stripInjectedContext(textOf(message));
+    if (content === '') continue;
+    const id = idOf(message as Record<string, unknown>);
+    captured.push({ role, content, ...(id ? { id } : {}) });
+  }
+  return captured;
+}
+
+/**
+ * A message's identity in a transcript: role, timestamp and the start of its text. The
+ * session cursor compares it to find where it stopped after the host rewrote the transcript.
+ */
+export function fingerprintOf(message: unknown): string {
+  const timestamp = isRecord(message) && typeof message.timestamp === 'number' ? message.timestamp : '';
+  return `${roleOf(message) ?? '?'}|${timestamp}|${textOf(message).slice(0, 200)}`;
+}
+
+/** The timestamp a message carries (ms), when it has one. */
+export function timestampOf(message: unknown): number | undefined {
+  return isRecord(message) && typeof message.timestamp === 'number' ? message.timestamp : undefined;
+}
+
+/**
+ * Split messages into runs whose transcript (`role: content`, one line each) fits `maxChars`,
+ * keeping every message whole: a run longer than the cap is extracted in parts instead of
+ * being cut. A single message longer than the cap is a run of its own.
+ */
+export function splitByChars(messages: readonly CapturedMessage[], maxChars: number): CapturedMessage[][] {
+  const runs: CapturedMessage[][] = [];
+  let current: CapturedMessage[] = [];
+  let used = 0;
+  for (const message of messages) {
+    const size = message.role.length + 2 + message.content.length + 1;
+    if (current.length > 0 && used + size > maxChars) {
+      runs.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(message);
+    used += size;
+  }
+  if (current.length > 0) runs.push(current);
+  return runs;
+}

@@ -1,0 +1,208 @@
+import type { MemoryClient } from '../../index.js';
+import { ConfigError } from '../../index.js';
+import { CaptureQueue, retainBatch } from './openclaw-capture.js';
+import { type ParsedOpenClawConfig, parseOpenClawConfig } from './openclaw-config.js';
+import type {
+  OpenClawAgentContext,
+  OpenClawHookHandlers,
+  OpenClawLegacyApi,
+  OpenClawLogger,
+  OpenClawPluginApi,
+} from './openclaw-host-types.js';
+import { scopeOfHook, scopeOfTool, sessionKeyOf } from './openclaw-identity.js';
+import { defaultStateDir, openPluginMemory, type PluginMemory } from './openclaw-memory.js';
+import { recallForPrompt } from './openclaw-recall-hook.js';
+import { type CaptureBatch, SessionCursors } from './openclaw-session-cursor.js';
+import { openClawTools } from './openclaw-tools.js';
+
+// register(api): parse the config, then wire recall, capture and the tools. register stays
+// synchronous (the host requires it); the store opens on first use. No hook ever throws into
+// the host: a failure is a log line, and the agent's turn goes on without memory.
+
+/** Hosts before this version have `before_agent_start` and no `before_prompt_build`. */
+const PROMPT_BUILD_SINCE = [2026, 2, 17] as const;
+/** How long the gateway's stop waits for queued captures before closing the store, ms. */
+const STOP_DRAIN_MS = 4000;
+
+/**
+ * True when the host predates `before_prompt_build` (2026.1.x). Hosts from 2026.8 reject
+ * `before_agent_start` with a warning, so it is registered only where it is the only choice;
+ * a host whose version cannot be read is taken to be current.
+ */
+export function hostNeedsLegacyPromptHook(version: string | undefined): boolean {
+  const match = /^(\d{4})\.(\d{1,2})\.(\d{1,2})/.exec(version ?? '');
+  if (!match) return false;
+  const parts = match.slice(1, 4).map(Number);
+  for (let index = 0; index < 3; index++) {
+    if (parts[index]! !== PROMPT_BUILD_SINCE[index]) return parts[index]! < PROMPT_BUILD_SINCE[index]!;
+  }
+  return false;
+}
+
+/**
+ * What {@link registerMemoirPlugin} leaves running.
+ *
+ * @group OpenClaw
+ */
+export interface MemoirPluginHandle {
+  /** The parsed config. */
+  readonly config: ParsedOpenClawConfig;
+  /** The plugin's memory client (unscoped), made on first use. */
+  memory(): MemoryClient;
+  /** Where the memories live. */
+  readonly location: string;
+  /** Wait until captured messages queued so far are stored (or `timeoutMs` passes). */
+  flush(timeoutMs?: number): Promise<boolean>;
+  /** Store what sessions left pending, wait for it, and close the store. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link registerMemoirPlugin}, for tests and embedders; OpenClaw passes none. */
+export interface RegisterOptions {
+  /** The state directory default paths go under. Default `$OPENCLAW_STATE_DIR` or `~/.openclaw`. */
+  stateDir?: string;
+  /** Messages written before this (epoch ms) are not captured from a session seen the first time. Default: now. */
+  since?: number;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function describeConfigError(error: unknown): string {
+  return ConfigError.isInstance(error) && error.suggestion
+    ? `${error.message} (${error.suggestion})`
+    : errorText(error);
+}
+
+/**
+ * Wire memoir into an OpenClaw host. Returns null (and logs why) when the config is invalid:
+ * the host then runs without memoir instead of failing to start.
+ *
+ * @group OpenClaw
+ */
+export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOptions = {}): MemoirPluginHandle | null {
+  const logger: OpenClawLogger = api.logger;
+  let config: ParsedOpenClawConfig;
+  try {
+    config = parseOpenClawConfig(api.pluginConfig);
+  } catch (error) {
+    logger.error(`memoir: disabled, the config is invalid: ${describeConfigError(error)}`);
+    return null;
+  }
+  let opened: PluginMemory | undefined;
+  const open = (): PluginMemory => {
+    if (opened) return opened;
+    opened = openPluginMemory(config, {
+      stateDir: options.stateDir ?? defaultStateDir(),
+      logger,
+      ...(api.resolvePath ? { resolvePath: api.resolvePath } : {}),
+    });
+    // Never a silent failure: running without a model or a key is said once, with the reason.
+    if (opened.offline.length > 0) {
+      logger.info(`memoir: ${opened.extracts ? '' : 'running offline — '}${opened.offline.join('; ')}`);
+    }
+    opened.client.on('error', (event) => logger.warn(`memoir: background work failed: ${errorText(event.error)}`));
+    return opened;
+  };
+  const memory = () => open().client;
+  const cursors = new SessionCursors(options.since ?? Date.now());
+  const queue = new CaptureQueue(async (batch: CaptureBatch) => {
+    const outcome = await retainBatch(memory(), batch, config, logger);
+    if (outcome.extracted > 0 || outcome.episodes === 0) logger.info(`memoir: extracted ${outcome.extracted} memories`);
+    if (outcome.episodes > 0) {
+      logger.info(`memoir: kept ${batch.messages.length} message(s) as ${outcome.episodes} episode(s)`);
+    }
+  }, logger);
+  const push = (batches: readonly CaptureBatch[]) => {
+    for (const batch of batches) queue.push(batch);
+  };
+
+  const recall: OpenClawHookHandlers['before_prompt_build'] = async (event, ctx) => {
+    try {
+      const scope = scopeOfHook(ctx);
+      cursors.noteScope(sessionKeyOf(ctx), scope, ctx.sessionId);
+      return await recallForPrompt(event, scope, { client: memory, config, logger });
+    } catch (error) {
+      logger.warn(`memoir: recall skipped: ${errorText(error)}`);
+      return undefined;
+    }
+  };
+
+  // Reads the transcript synchronously and returns: storing happens in the queue.
+  const capture = (messages: unknown, ctx: OpenClawAgentContext, discard: boolean) => {
+    if (!Array.isArray(messages)) return;
+    push(
+      cursors.read(sessionKeyOf(ctx), messages, {
+        scope: scopeOfHook(ctx),
+        sessionId: ctx.sessionId,
+        captureAssistant: config.captureAssistant,
+        minMessages: config.extractMinMessages,
+        discard,
+      }),
+    );
+  };
+
+  if (config.autoRecall) {
+    if (hostNeedsLegacyPromptHook(api.runtime?.version)) {
+      (api as unknown as OpenClawLegacyApi).on('before_agent_start', recall);
+    } else api.on('before_prompt_build', recall);
+  }
+  if (config.autoCapture) {
+    api.on('agent_end', (event, ctx) => {
+      try {
+        // A failed run's messages are passed over, so a later run does not capture them either.
+        capture(event.messages, ctx, event.success !== true);
+      } catch (error) {
+        logger.warn(`memoir: capture skipped: ${errorText(error)}`);
+      }
+    });
+    api.on('before_reset', (event, ctx) => {
+      try {
+        capture(event.messages ?? [], ctx, false);
+        const key = sessionKeyOf(ctx);
+        push([cursors.flush(key)].flatMap((batch) => batch ?? []));
+        cursors.forget(key);
+      } catch (error) {
+        logger.warn(`memoir: capture before reset skipped: ${errorText(error)}`);
+      }
+    });
+    api.on('session_end', (_event, ctx) => {
+      try {
+        const key = sessionKeyOf(ctx);
+        push([cursors.flush(key)].flatMap((batch) => batch ?? []));
+        cursors.forget(key);
+      } catch (error) {
+        logger.warn(`memoir: capture at session end skipped: ${errorText(error)}`);
+      }
+    });
+  }
+
+  const tools = config.registerTools
+    ? openClawTools(memory, (ctx) => scopeOfTool(ctx, cursors.scopeOf(sessionKeyOf(ctx))))
+    : [];
+  for (const tool of tools) api.registerTool((ctx) => tool.create(ctx), { name: tool.name });
+
+  let closing: Promise<void> | undefined;
+  const handle: MemoirPluginHandle = {
+    config,
+    memory,
+    get location() {
+      return open().location;
+    },
+    flush: (timeoutMs = 60_000) => queue.idle(timeoutMs),
+    close() {
+      closing ??= (async () => {
+        push(cursors.flushAll());
+        const drained = await queue.idle(STOP_DRAIN_MS);
+        if (!drained) logger.warn(`memoir: ${queue.pending} capture batch(es) still running at shutdown`);
+        if (opened) await opened.client.close();
+      })().catch((error: unknown) => logger.warn(`memoir: close failed: ${errorText(error)}`));
+      return closing;
+    },
+  };
+  api.registerService({
+    id: 'memoir',
+    start: () => undefined,
+    stop: () => handle.close(),
+  });
+  return handle;
+}

@@ -1,0 +1,101 @@
+import type { Scope } from '../../core/spec/memory.js';
+import type { Memory, MemoryClient, RecallResult } from '../../index.js';
+import { formatContext } from '../../index.js';
+import type { ParsedOpenClawConfig } from './openclaw-config.js';
+import type { OpenClawLogger, OpenClawPromptBuildEvent, OpenClawPromptBuildResult } from './openclaw-host-types.js';
+import { EXPERIENCE_TAG, roleOf, stripInjectedContext, textOf } from './openclaw-messages.js';
+
+// Recall before each prompt: find the memories the request calls for, within the turn's
+// scope, and put their one-sentence abstracts (L0) before the prompt in an
+// <agent-experience> block, grouped by category, escaped and marked as untrusted data.
+
+/** Shorter requests ("ok", "yes") say too little to search for. */
+export const MIN_QUERY_CHARS = 5;
+
+/**
+ * The text to search for: `currentUserMessage` when the host gives it, else the newest message
+ * when it is the user's (the request itself), else the prompt. On the gateway path of
+ * 2026.9.6 `currentUserMessage` is undefined and `messages` holds only the earlier transcript,
+ * whose last user message is the previous request, so it is not used then. `''` from the host
+ * means the request has no text: nothing to search for.
+ */
+export function recallQuery(event: OpenClawPromptBuildEvent): string {
+  if (typeof event.currentUserMessage === 'string') return stripInjectedContext(event.currentUserMessage);
+  const last = event.messages?.at(-1);
+  if (roleOf(last) === 'user') {
+    const text = stripInjectedContext(textOf(last));
+    if (text !== '') return text;
+  }
+  return stripInjectedContext(typeof event.prompt === 'string' ? event.prompt : '');
+}
+
+/** Results grouped by category: categories in the order of their best result, best first within. */
+export function groupByCategory(results: readonly RecallResult[]): Memory[] {
+  const groups = new Map<string, Memory[]>();
+  for (const { memory } of results) {
+    const group = groups.get(memory.category);
+    if (group) group.push(memory);
+    else groups.set(memory.category, [memory]);
+  }
+  return [...groups.values()].flat();
+}
+
+/** The block put before the prompt: memoir's escaped, untrusted-data framing inside the tag. */
+export function experienceBlock(results: readonly RecallResult[]): string {
+  const categories = [...new Set(results.map((result) => result.memory.category))];
+  const body = formatContext(groupByCategory(results), {
+    tier: 'abstract',
+    title: `Agent experience from earlier conversations (by category: ${categories.join(', ')})`,
+  });
+  return `<${EXPERIENCE_TAG}>\n${body}\n</${EXPERIENCE_TAG}>`;
+}
+
+/** Settle with `undefined` when `work` takes longer than `ms`; the work is left to finish on its own. */
+async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Recall for one prompt. Never throws and never holds the prompt past `recallTimeoutMs`: a
+ * failing or slow store or embedder means this turn goes without recalled experience.
+ */
+export async function recallForPrompt(
+  event: OpenClawPromptBuildEvent,
+  scope: Scope,
+  context: { client: () => MemoryClient; config: ParsedOpenClawConfig; logger: OpenClawLogger },
+): Promise<OpenClawPromptBuildResult | undefined> {
+  const query = recallQuery(event);
+  if (query.length < MIN_QUERY_CHARS) return undefined;
+  try {
+    const recalled = context.client().recall(query.slice(0, 2000), {
+      k: context.config.recallLimit,
+      minScore: context.config.recallMinScore,
+      scope,
+    });
+    // A late answer must not surface as an unhandled rejection once the deadline has passed.
+    recalled.catch(() => undefined);
+    const response = await withinDeadline(recalled, context.config.recallTimeoutMs);
+    if (response === undefined) {
+      context.logger.warn(
+        `memoir: recall took longer than ${context.config.recallTimeoutMs} ms; prompt sent without it`,
+      );
+      return undefined;
+    }
+    if (response.results.length === 0) return undefined;
+    context.logger.info(`memoir: injecting ${response.results.length} memories`);
+    return { prependContext: experienceBlock(response.results) };
+  } catch (error) {
+    context.logger.warn(
+      `memoir: recall failed, prompt sent without it: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
+}

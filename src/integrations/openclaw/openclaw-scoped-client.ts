@@ -1,0 +1,82 @@
+import type { Memory, MemoryClient, MemoryInput, RecallOptions, RetainOptions, Scope } from '../../index.js';
+import { MemoirError, NotFoundError } from '../../index.js';
+
+// The shared tools run over a MemoryClient and use its scope. The plugin keeps one unscoped
+// client for every sender (one store, one engine), so a tool call gets this view of it: the
+// calls the memory tools make, each held inside the caller's scope, and nothing else. Reads
+// narrow to the scope, writes are stamped with it, and a memory of another scope is "not
+// found" — it can be neither read nor deleted.
+
+/** True when a memory belongs to `scope` (every field the scope sets matches). */
+export function inScope(memory: Pick<Memory, 'scope'>, scope: Scope): boolean {
+  return (
+    (scope.agentId === undefined || memory.scope.agentId === scope.agentId) &&
+    (scope.userId === undefined || memory.scope.userId === scope.userId) &&
+    (scope.namespace === undefined || memory.scope.namespace === scope.namespace)
+  );
+}
+
+const withScope = (input: string | MemoryInput, scope: Scope): MemoryInput =>
+  typeof input === 'string' ? { content: input, scope } : { ...input, scope };
+
+type ScopedMembers = Pick<MemoryClient, 'recall' | 'retain' | 'get' | 'forget' | 'list'>;
+
+function scopedMembers(client: MemoryClient, scope: Scope): ScopedMembers {
+  const get = async (id: string): Promise<Memory> => {
+    const memory = await client.get(id);
+    if (!inScope(memory, scope)) throw new NotFoundError('memory', id, { component: 'openclaw-tools' });
+    return memory;
+  };
+  return {
+    recall: (query: string, options?: RecallOptions) => client.recall(query, { ...options, scope }),
+    retain: ((input: unknown, options?: RetainOptions) => {
+      if (typeof input === 'object' && input !== null && !Array.isArray(input) && 'messages' in input) {
+        return client.retain({ ...(input as Parameters<MemoryClient['retain']>[0] & object), scope } as never);
+      }
+      const items = Array.isArray(input) ? input : [input];
+      const scoped = items.map((item) => withScope(item as string | MemoryInput, scope));
+      return client.retain(Array.isArray(input) ? scoped : scoped[0]!, options);
+    }) as MemoryClient['retain'],
+    get,
+    list: (options) => client.list({ ...options, scope }),
+    async forget(ids) {
+      const wanted = typeof ids === 'string' ? [ids] : [...ids];
+      const mine: string[] = [];
+      for (const id of wanted) {
+        try {
+          mine.push((await get(id)).id);
+        } catch (error) {
+          // Unknown ids and other scopes' ids are ignored, as forget ignores unknown ids.
+          if (!NotFoundError.isInstance(error)) throw error;
+        }
+      }
+      return mine.length === 0 ? 0 : client.forget(mine);
+    },
+  };
+}
+
+// Members that carry no data of any scope, safe to pass through.
+const PASS_THROUGH = new Set<PropertyKey>(['formatContext', 'currentSession', 'store', 'embedder']);
+
+/**
+ * A view of `client` held inside `scope`, for the shared tool handlers. Members the memory
+ * tools do not use reject with a MemoirError instead of reaching outside the scope.
+ */
+export function scopedToolClient(client: MemoryClient, scope: Scope): MemoryClient {
+  const members = scopedMembers(client, scope) as unknown as Record<PropertyKey, unknown>;
+  return new Proxy(client, {
+    get(target, property) {
+      if (property in members) return members[property];
+      const value = Reflect.get(target, property, target) as unknown;
+      if (PASS_THROUGH.has(property) || typeof value !== 'function') {
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return () => {
+        throw new MemoirError('VALIDATION_FAILED', `${String(property)} is not available to an OpenClaw memory tool`, {
+          component: 'openclaw-tools',
+          suggestion: 'The plugin exposes memory_recall, memory_store and memory_forget.',
+        });
+      };
+    },
+  });
+}

@@ -1,0 +1,225 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// A loopback server speaking OpenAI's chat-completions wire format, standing in for the one
+// part of the gateway test that is scripted: the language model. It answers two callers:
+// - the OpenClaw agent (streamed, with tools): a fixed reply, or a tool call when the user
+//   asks for one by name, then a reply quoting the tool's result;
+// - memoir's pipeline (JSON mode): extraction, dedup and merge answers derived from the
+//   transcript it is shown, so the memories stored are the conversation's own words.
+// Every request is recorded, so the test can see what reached the model.
+
+/** Who sent a recorded request, read from its system prompt. */
+export type ModelCaller = 'agent' | 'extract' | 'dedup' | 'merge';
+
+/** One chat request the server answered. */
+export interface RecordedChat {
+  /** Who sent it. */
+  caller: ModelCaller;
+  /** The request's messages, as sent. */
+  messages: ChatMessage[];
+  /** The text of the last user message (the agent's prompt, as the host built it). */
+  lastUserText: string;
+  /** Tool names the request offered. */
+  tools: string[];
+}
+
+/** What the test holds while the server runs. */
+export interface MockModelServer {
+  /** `http://127.0.0.1:<port>/v1`. */
+  baseUrl: string;
+  /** Every chat request, oldest first. */
+  requests: RecordedChat[];
+  /** Stop listening and drop open connections. */
+  close(): Promise<void>;
+}
+
+interface ChatMessage {
+  role: string;
+  content?: string | Array<{ type: string; text?: string }> | null;
+  tool_call_id?: string;
+}
+
+interface ChatRequest {
+  model?: string;
+  stream?: boolean;
+  messages?: ChatMessage[];
+  tools?: Array<{ function?: { name?: string } }>;
+}
+
+type Answer = { text: string } | { toolCall: { name: string; arguments: Record<string, unknown> } };
+
+const textOf = (message: ChatMessage | undefined): string => {
+  if (!message?.content) return '';
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((part) => part.text ?? '').join('\n');
+};
+
+function callerOf(system: string): ModelCaller {
+  if (system.includes('exactly one key, "memories"')) return 'extract';
+  if (system.includes('"decision" (one of')) return 'dedup';
+  if (system.includes('of the merged memory')) return 'merge';
+  return 'agent';
+}
+
+/** The transcript memoir sent for extraction: the text between its conversation tags. */
+function transcriptOf(prompt: string): string {
+  const match = /<conversation[^>]*>([\s\S]*?)<\/conversation>/.exec(prompt);
+  return (match?.[1] ?? prompt).trim();
+}
+
+/**
+ * One memory per user line that states something (the prompts the test sends are short
+ * statements), in the category its wording suggests, with three distinct tiers.
+ */
+function extractionAnswer(prompt: string): string {
+  const lines = transcriptOf(prompt)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^user\b[^:]*:/i.test(line))
+    .map((line) => line.replace(/^user\b[^:]*:\s*/i, '').replace(/&lt;|&gt;|&amp;/g, ''))
+    .filter((line) => line.length > 0 && !/memory_(recall|store|forget)/.test(line));
+  const memories = lines.map((line) => {
+    const category = /prefer|always|never|like/i.test(line) ? 'preferences' : 'cases';
+    return {
+      category,
+      abstract: `The user said: ${line.slice(0, 300)}`,
+      overview: `## What was said\n- ${line.slice(0, 500)}`,
+      content: `In an earlier conversation the user told the agent: "${line}"`,
+      entities: [],
+    };
+  });
+  return JSON.stringify({ memories });
+}
+
+function agentAnswer(messages: ChatMessage[], tools: string[]): Answer {
+  const last = messages.at(-1);
+  if (last?.role === 'tool') return { text: `Tool result: ${textOf(last)}` };
+  // The host appends its own internal-context message after the user's; the request is the
+  // newest user message that is not one.
+  const prompt = textOf(
+    [...messages]
+      .reverse()
+      .find((message) => message.role === 'user' && !textOf(message).startsWith('<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT')),
+  );
+  // "call memory_recall with query=…": the test asks for a tool by name, with one argument.
+  const call = /call (memory_\w+) with (\w+)=(.+)$/m.exec(prompt);
+  if (call && tools.includes(call[1]!)) {
+    return { toolCall: { name: call[1]!, arguments: { [call[2]!]: call[3]!.trim() } } };
+  }
+  return { text: 'Understood, I will keep that in mind.' };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function completion(model: string, answer: Answer) {
+  const message =
+    'text' in answer
+      ? { role: 'assistant', content: answer.text }
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.arguments) },
+            },
+          ],
+        };
+  return {
+    id: 'chatcmpl-mock',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message, finish_reason: 'text' in answer ? 'stop' : 'tool_calls' }],
+    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+  };
+}
+
+// The agent streams: the same answer as server-sent chunks, then a usage chunk and [DONE].
+function stream(res: ServerResponse, model: string, answer: Answer): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (delta: Record<string, unknown>, finish: string | null, usage?: Record<string, number>) =>
+    `data: ${JSON.stringify({
+      id: 'chatcmpl-mock',
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }],
+      ...(usage ? { usage } : {}),
+    })}\n\n`;
+  if ('text' in answer) {
+    res.write(chunk({ role: 'assistant', content: answer.text }, null));
+    res.write(chunk({}, 'stop'));
+  } else {
+    const call = {
+      index: 0,
+      id: 'call_1',
+      type: 'function',
+      function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.arguments) },
+    };
+    res.write(chunk({ role: 'assistant', tool_calls: [call] }, null));
+    res.write(chunk({}, 'tool_calls'));
+  }
+  res.write(chunk({}, null, { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 }));
+  res.end('data: [DONE]\n\n');
+}
+
+async function readJson(req: IncomingMessage): Promise<ChatRequest> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
+}
+
+/** Start the mock model on 127.0.0.1 at a free port. */
+export async function startMockModel(): Promise<MockModelServer> {
+  const requests: RecordedChat[] = [];
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (req.method === 'GET' && req.url?.endsWith('/models')) {
+        send(res, 200, { object: 'list', data: [{ id: 'mock-1', object: 'model', owned_by: 'memoir-test' }] });
+        return;
+      }
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        send(res, 404, { error: { message: `no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
+        return;
+      }
+      const body = await readJson(req);
+      const messages = body.messages ?? [];
+      const system = messages
+        .filter((message) => message.role === 'system' || message.role === 'developer')
+        .map(textOf)
+        .join('\n');
+      const caller = callerOf(system);
+      const tools = (body.tools ?? []).flatMap((tool) => (tool.function?.name ? [tool.function.name] : []));
+      const lastUserText = textOf([...messages].reverse().find((message) => message.role === 'user'));
+      requests.push({ caller, messages, lastUserText, tools });
+      const model = body.model ?? 'mock-1';
+      let answer: Answer;
+      if (caller === 'extract') answer = { text: extractionAnswer(lastUserText) };
+      else if (caller === 'dedup') answer = { text: JSON.stringify({ decision: 'CREATE', reason: 'Nothing alike.' }) };
+      else if (caller === 'merge') {
+        answer = { text: JSON.stringify({ abstract: 'Merged memory.', overview: '', content: 'Merged memory.' }) };
+      } else answer = agentAnswer(messages, tools);
+      if (body.stream) stream(res, model, answer);
+      else send(res, 200, completion(model, answer));
+    })().catch((error: unknown) => {
+      send(res, 500, { error: { message: String(error), type: 'server_error' } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

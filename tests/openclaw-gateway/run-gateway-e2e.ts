@@ -1,0 +1,346 @@
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { createLanceStore } from '../../src/adapters/lancedb/index.js';
+import { createMemory, type Memory } from '../../src/index.js';
+import { type MockModelServer, startMockModel } from './mock-model-server.js';
+import {
+  ensureHost,
+  HOST_VERSIONS,
+  hostEnv,
+  type OpenClawHost,
+  openclaw,
+  portOpen,
+  type StartedProcess,
+  startOpenclaw,
+  waitFor,
+} from './openclaw-host.js';
+import { typecheckPlugin } from './typecheck-plugin.js';
+
+// `npm run test:openclaw`: memoir's plugin inside a real OpenClaw gateway. Node 26 and
+// openclaw come from the cache (ensureHost); the model is the loopback mock, the only
+// scripted part. The plugin is installed from this checkout (`plugins install --link`), runs
+// on LanceDB (its native module is N-API, so the checkout's build loads under Node 26) and
+// extracts with the mock model. Turns go through the gateway with `openclaw agent`:
+// 1. Alice says two things in one session: the plugin captures them (four messages), and the
+//    store holds extracted memories with all three tiers;
+// 2. Alice asks in a new session: the prompt the model receives holds <agent-experience>
+//    with the first session's memory;
+// 3. Bob (another sender) asks the same: his prompt holds nothing of Alice's;
+// 4. Alice asks the agent to call memory_store and memory_recall: the tools answer through
+//    the gateway.
+// Every process started is stopped by its PID, and the temporary HOME is removed.
+
+const exec = promisify(execFile);
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TOKEN = 'memoir-e2e-token';
+const ALICE = { to: '+15550001', user: 'chat:+15550001' };
+const BOB = { to: '+15550002', user: 'chat:+15550002' };
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`assertion failed: ${message}`);
+}
+
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** The gateway loads dist/openclaw.js: build it when it is missing or older than the sources. */
+async function ensureBuilt(): Promise<void> {
+  const built = join(repo, 'dist', 'openclaw.js');
+  // For a run right after `npm run build` whose sources changed since (another edit in the tree).
+  if (process.env.MEMOIR_E2E_NO_BUILD === '1' && existsSync(built)) return;
+  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(repo, 'src'))) return;
+  const started = Date.now();
+  console.log('e2e: building dist/ (npm run build)');
+  await exec('npm', ['run', 'build'], { cwd: repo, maxBuffer: 64 * 1024 * 1024 });
+  console.log(`e2e: built in ${seconds(started)}`);
+}
+
+/**
+ * The directory `plugins install --link` links: this package as the host sees it — its
+ * manifest, and an entry that loads the build its package.json names under `openclaw.extensions`.
+ * The host fingerprints a linked directory to notice edits (and refuses to load a plugin whose
+ * files change meanwhile); the checkout itself, with node_modules and other work in progress,
+ * is too large and too busy for that, so the link points at this small copy of its face.
+ */
+function pluginDirectory(home: string): string {
+  const dir = join(home, 'memoir-plugin');
+  mkdirSync(dir, { recursive: true });
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+    version: string;
+    openclaw: { extensions: string[] };
+  };
+  const entry = pkg.openclaw.extensions[0];
+  assert(entry, 'package.json names the plugin entry under openclaw.extensions');
+  copyFileSync(join(repo, 'openclaw.plugin.json'), join(dir, 'openclaw.plugin.json'));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'memoir', version: pkg.version, type: 'module', openclaw: { extensions: ['./index.js'] } }),
+  );
+  writeFileSync(
+    join(dir, 'index.js'),
+    `export { default } from ${JSON.stringify(pathToFileURL(join(repo, entry)).href)};\n`,
+  );
+  return dir;
+}
+
+/** openclaw.json: the mock model for the agent, and the plugin's config and hook policy. */
+function configure(home: string, mock: MockModelServer, dbPath: string): void {
+  const file = join(home, '.openclaw', 'openclaw.json');
+  const config = JSON.parse(readFileSync(file, 'utf8')) as {
+    plugins: { entries: Record<string, Record<string, unknown>> };
+    [key: string]: unknown;
+  };
+  config.plugins.entries.memoir = {
+    ...config.plugins.entries.memoir,
+    enabled: true,
+    hooks: { allowConversationAccess: true },
+    config: {
+      store: 'lancedb',
+      dbPath,
+      llm: { baseUrl: mock.baseUrl, apiKey: 'sk-mock', model: 'mock-1' },
+      extractMinMessages: 4,
+    },
+  };
+  config.models = {
+    providers: {
+      mock: {
+        baseUrl: mock.baseUrl,
+        apiKey: 'sk-mock',
+        api: 'openai-completions',
+        models: [
+          {
+            id: 'mock-1',
+            name: 'Mock',
+            reasoning: false,
+            input: ['text'],
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+            contextWindow: 32000,
+            maxTokens: 1024,
+          },
+        ],
+      },
+    },
+  };
+  config.agents = { defaults: { model: { primary: 'mock/mock-1' } } };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+}
+
+/** One agent turn through the gateway; resolves to the reply text. */
+async function turn(
+  host: OpenClawHost,
+  env: NodeJS.ProcessEnv,
+  who: { to: string },
+  sessionKey: string,
+  message: string,
+): Promise<string> {
+  const started = Date.now();
+  const { stdout } = await openclaw(
+    host,
+    ['agent', '--agent', 'main', '--to', who.to, '--session-key', sessionKey, '--message', message, '--json'],
+    env,
+  );
+  const reply = JSON.parse(stdout) as { status?: string; result?: { payloads?: Array<{ text?: string }> } };
+  assert(reply.status === 'ok', `the turn "${message}" finished (${stdout.slice(0, 500)})`);
+  const text = (reply.result?.payloads ?? []).map((payload) => payload.text ?? '').join('\n');
+  console.log(`e2e: [${who.to} ${sessionKey}] "${message}" → "${text.slice(0, 160)}" (${seconds(started)})`);
+  return text;
+}
+
+/** The user-side text of the newest agent request the model received (prompt and injected context). */
+function lastAgentPrompt(mock: MockModelServer): string {
+  const request = [...mock.requests].reverse().find((entry) => entry.caller === 'agent');
+  assert(request, 'the agent called the model');
+  return request.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content)))
+    .join('\n');
+}
+
+const experienceOf = (prompt: string) => /<agent-experience>[\s\S]*?<\/agent-experience>/.exec(prompt)?.[0];
+
+async function storedMemories(dbPath: string, userId: string): Promise<Memory[]> {
+  const reader = createMemory({ store: createLanceStore({ uri: dbPath }) });
+  try {
+    return await reader.list({ scope: { agentId: 'main', userId } });
+  } finally {
+    await reader.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const host = await ensureHost();
+  console.log(`e2e: host ready: Node ${HOST_VERSIONS.node}, openclaw ${HOST_VERSIONS.openclaw} (${seconds(started)})`);
+  await typecheckPlugin(host);
+  await ensureBuilt();
+
+  const home = mkdtempSync(join(tmpdir(), 'memoir-openclaw-home-'));
+  const dbPath = join(home, 'memoir-lancedb');
+  const env = hostEnv(home);
+  let mock: MockModelServer | undefined;
+  let gateway: StartedProcess | undefined;
+  try {
+    mock = await startMockModel();
+    const install = await openclaw(
+      host,
+      ['plugins', 'install', '--link', '--force', '--accept-capabilities', pluginDirectory(home)],
+      env,
+    );
+    assert(/Linked plugin path/.test(install.stdout), `the plugin was linked (${install.stdout}${install.stderr})`);
+    configure(home, mock, dbPath);
+    const inspect = await openclaw(host, ['plugins', 'inspect', 'memoir', '--runtime', '--json'], env);
+    const runtime = JSON.parse(inspect.stdout) as {
+      plugin: { status: string; toolNames: string[] };
+      typedHooks: Array<{ name: string }>;
+      diagnostics: Array<{ level: string; message: string }>;
+    };
+    assert(runtime.plugin.status === 'loaded', `the plugin loaded (${JSON.stringify(runtime.diagnostics)})`);
+    const registered = [...runtime.plugin.toolNames, ...runtime.typedHooks.map((hook) => hook.name)];
+    for (const name of ['memory_recall', 'memory_store', 'memory_forget', 'before_prompt_build', 'agent_end']) {
+      assert(registered.includes(name), `plugins inspect lists ${name} (${registered.join(', ')})`);
+    }
+    assert(
+      !runtime.diagnostics.some((diagnostic) => /before_agent_start|blocked/.test(diagnostic.message)),
+      `no hook was refused (${JSON.stringify(runtime.diagnostics)})`,
+    );
+    console.log(`e2e: plugin installed and inspected (${seconds(started)})`);
+
+    const port = 19_000 + Math.floor(Math.random() * 1000);
+    gateway = startOpenclaw(
+      host,
+      [
+        'gateway',
+        'run',
+        '--allow-unconfigured',
+        '--bind',
+        'loopback',
+        '--port',
+        String(port),
+        '--auth',
+        'token',
+        '--token',
+        TOKEN,
+      ],
+      env,
+    );
+    // The port opens before the gateway takes connections; its log says when it does.
+    await waitFor(
+      'the gateway to listen',
+      async () => /http server listening/.test(gateway?.output() ?? '') && (await portOpen(port)),
+      180_000,
+    );
+    console.log(`e2e: gateway ${gateway.child.pid} listening on 127.0.0.1:${port} (${seconds(started)})`);
+    const agentEnv = { ...env, OPENCLAW_GATEWAY_TOKEN: TOKEN, OPENCLAW_GATEWAY_PORT: String(port) };
+    const log = () => gateway?.output() ?? '';
+
+    // 1. Alice's first session: four messages, captured and extracted.
+    await turn(
+      host,
+      agentEnv,
+      ALICE,
+      'agent:main:alice-1',
+      'I always prefer blue-green deploys for the staging cluster.',
+    );
+    await turn(host, agentEnv, ALICE, 'agent:main:alice-1', 'The staging database lives in the Frankfurt region.');
+    await waitFor('memoir: extracted N memories', () => /memoir: extracted [1-9]\d* memories/.test(log()), 60_000);
+    const captured = await storedMemories(dbPath, ALICE.user);
+    const extracted = captured.filter((memory) => memory.metadata.episode !== true);
+    console.log(`e2e: captured ${extracted.length} memories for ${ALICE.user}:`);
+    for (const memory of extracted) {
+      console.log(`  [${memory.category}] L0 ${memory.abstract}`);
+      console.log(`      L1 ${(memory.overview ?? '').replace(/\n/g, ' | ')}`);
+      console.log(`      L2 ${memory.content}`);
+    }
+    assert(extracted.length >= 2, 'both statements were extracted');
+    assert(
+      extracted.every((memory) => memory.abstract && memory.overview && memory.content),
+      'every extracted memory has L0, L1 and L2',
+    );
+    assert(
+      extracted.some((memory) => /blue-green/.test(memory.content)),
+      'the blue-green preference is among the memories',
+    );
+
+    // 2. Alice, new session: the prompt carries her experience.
+    await turn(host, agentEnv, ALICE, 'agent:main:alice-2', 'How should I roll out the staging blue-green deploys?');
+    const injected = experienceOf(lastAgentPrompt(mock));
+    assert(injected, 'the second prompt holds an <agent-experience> block');
+    assert(/blue-green/.test(injected), 'the block holds the first session’s memory');
+    console.log(`e2e: injected into Alice's next prompt:\n${injected}`);
+    assert(/memoir: injecting [1-9]\d* memories/.test(log()), 'the gateway log says memoir is injecting');
+
+    // 3. Bob asks the same: nothing of Alice's reaches him.
+    await turn(host, agentEnv, BOB, 'agent:main:bob-1', 'How should I roll out the staging blue-green deploys?');
+    const bobPrompt = lastAgentPrompt(mock);
+    assert(!bobPrompt.includes('<agent-experience>'), 'Bob’s prompt holds no <agent-experience> block');
+    assert(!/Frankfurt|prefer blue-green/.test(bobPrompt), 'Bob’s prompt holds none of Alice’s memories');
+    console.log('e2e: Bob (another sender) received no <agent-experience> block');
+
+    // 4. The tools, called by the model through the gateway.
+    const stored = await turn(
+      host,
+      agentEnv,
+      ALICE,
+      'agent:main:alice-3',
+      'call memory_store with text=The release train leaves every Thursday at noon.',
+    );
+    assert(/Tool result: Stored memory/.test(stored), `memory_store answered (${stored})`);
+    const recalled = await turn(
+      host,
+      agentEnv,
+      ALICE,
+      'agent:main:alice-3',
+      'call memory_recall with query=release train Thursday',
+    );
+    assert(
+      /Tool result:[\s\S]*release train/.test(recalled),
+      `memory_recall answered with the stored memory (${recalled})`,
+    );
+    const forgot = await turn(
+      host,
+      agentEnv,
+      ALICE,
+      'agent:main:alice-3',
+      'call memory_forget with query=release train',
+    );
+    assert(/Tool result:[\s\S]*(Candidates|memory_id)/.test(forgot), `memory_forget listed candidates (${forgot})`);
+    console.log('e2e: memory_store, memory_recall and memory_forget answered through the gateway');
+    console.log(`e2e: passed in ${seconds(started)}`);
+  } catch (error) {
+    if (gateway) console.error(`e2e: gateway output (last 8000 characters):\n${gateway.output().slice(-8000)}`);
+    const last = [...(mock?.requests ?? [])].reverse().find((request) => request.caller === 'agent');
+    if (last) console.error(`e2e: the model's last agent request offered the tools: ${last.tools.join(', ')}`);
+    throw error;
+  } finally {
+    await gateway?.stop();
+    await mock?.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+});
