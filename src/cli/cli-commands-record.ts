@@ -54,10 +54,15 @@ async function waitForState(
 }
 
 function report(context: CliContext, state: RecorderStateFile | null): void {
-  if (context.json)
-    return context.printJson({ running: state !== null && state.state !== 'stopped' && isAlive(state.pid), ...state });
-  if (!state) return context.print('The recorder is not running.');
-  const running = state.state !== 'stopped' && isAlive(state.pid);
+  const running = state !== null && state.state !== 'stopped' && isAlive(state.pid);
+  if (context.json) {
+    context.printJson({ running, ...state });
+    return;
+  }
+  if (!state) {
+    context.print('The recorder is not running.');
+    return;
+  }
   context.print(
     [
       `state: ${running ? state.state : 'stopped'}${running ? ` (pid ${state.pid})` : ''}`,
