@@ -14,7 +14,7 @@ export function tuningGrid(): EvalSetting[] {
     { name: 'vectorWeight 0.3', ranking: { vectorWeight: 0.3 } },
     { name: 'vectorWeight 0.6', ranking: { vectorWeight: 0.6 } },
     // Query cues: a speaker or entity the question names.
-    { name: 'entityWeight 0.1', ranking: { entityWeight: 0.1 } },
+    { name: 'entityWeight 0', ranking: { entityWeight: 0 } },
     { name: 'entityWeight 0.3', ranking: { entityWeight: 0.3 } },
     // Pseudo-relevance feedback.
     { name: 'feedback 5 docs, 10 words, 0.3', ranking: { feedback: { documents: 5, terms: 10, weight: 0.3 } } },
