@@ -24,6 +24,16 @@ function isExecutable(file: string): boolean {
   }
 }
 
+/** The first executable called `name` on `PATH` (with `.exe` on Windows), or undefined. */
+export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const names = process.platform === 'win32' ? [`${name}.exe`, name] : [name];
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    for (const candidate of names.map((each) => join(dir, each))) if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
 /**
  * The ffmpeg binary to run: `FFMPEG_PATH` when set (it must exist), else the first `ffmpeg`
  * on `PATH`. Nothing is downloaded: a missing ffmpeg is a ConfigError saying how to install it.
@@ -38,14 +48,8 @@ export function locateFfmpeg(env: NodeJS.ProcessEnv = process.env, binary = 'ffm
       suggestion: INSTALL_HINT,
     });
   }
-  const names = process.platform === 'win32' ? [`${binary}.exe`, binary] : [binary];
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    for (const name of names) {
-      const candidate = join(dir, name);
-      if (isExecutable(candidate)) return candidate;
-    }
-  }
+  const found = findOnPath(binary, env);
+  if (found) return found;
   throw new ConfigError(`${binary} was not found on PATH`, {
     component: COMPONENT,
     field: 'ffmpeg',

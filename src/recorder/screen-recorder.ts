@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EventEmitter } from 'eventemitter3';
+import { ConfigError } from '../core/spec/errors.js';
 import { sleep } from '../core/utils/deadline.js';
 import { Mutex } from '../core/utils/mutex.js';
 import { recorderArguments } from './capture-arguments.js';
-import { discoverFfmpeg, type FfmpegInstallation } from './ffmpeg-discovery.js';
+import { discoverFfmpeg, type FfmpegInstallation, findOnPath } from './ffmpeg-discovery.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { truncateSegment } from './privacy-cut.js';
 import type { RecorderEvents, RecorderState, SegmentInfo } from './recorder-events.js';
@@ -346,6 +347,15 @@ export function createScreenRecorder(options?: ScreenRecorderOptions): ScreenRec
         stopping = false;
         restarts = 0;
         if (watcher) {
+          // Recording without the watcher would record the very windows the user excluded.
+          if (!findOnPath('xprop')) {
+            throw new ConfigError('privacy exclusions need xprop, which was not found on PATH', {
+              component: 'recorder',
+              field: 'privacy',
+              suggestion:
+                'Install it (Debian/Ubuntu: `apt install x11-utils`), or pass privacy: false to record every window.',
+            });
+          }
           const window = await watcher.query();
           privacyMatch = matchPattern(settings.patterns, [window.title, ...window.classes]);
           if (privacyMatch !== undefined) {

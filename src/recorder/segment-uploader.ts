@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import { z } from 'zod';
 import { MemoirError, ProviderError } from '../core/spec/errors.js';
 import type { VideoProvider } from '../core/spec/video-provider.js';
-import { sleep } from '../core/utils/deadline.js';
+import { sleep, startDeadline, untilAborted } from '../core/utils/deadline.js';
 import { parseOptions } from '../core/utils/parse-options.js';
 import type { RecorderEvents } from './recorder-events.js';
 import type { ScreenRecorder } from './screen-recorder.js';
@@ -32,6 +32,7 @@ const uploaderOptionsSchema = z
     baseBackoffMs: z.number().int().min(0).max(600_000).default(1000),
     maxBackoffMs: z.number().int().min(0).max(3_600_000).default(300_000),
     maxRetryAfterMs: z.number().int().min(0).max(3_600_000).default(120_000),
+    uploadTimeoutMs: z.number().int().min(1).max(86_400_000).default(900_000),
     metadata: z.record(z.string(), z.string()).default({}),
   })
   .strict();
@@ -58,6 +59,8 @@ export interface SegmentUploaderOptions {
   maxBackoffMs?: number;
   /** Longest `Retry-After` honoured, ms; a longer one is cut to this. Default 120000. */
   maxRetryAfterMs?: number;
+  /** Longest one upload may take, ms, even with a provider that ignores its signal. Default 900000. */
+  uploadTimeoutMs?: number;
   /** Metadata sent with every segment (host and display are added). */
   metadata?: Record<string, string>;
 }
@@ -145,14 +148,18 @@ export function createSegmentUploader(options: SegmentUploaderOptions): SegmentU
       const attempt = entry.attempts + run;
       const current = { ...journal.get(path)!, attempts: attempt };
       await journal.record({ ...current, state: 'pending' });
+      const deadline = startDeadline(settings.uploadTimeoutMs, controller.signal);
       try {
-        const uploaded = await settings.provider.upload({
-          filePath: path,
-          idempotencyKey: current.key,
-          metadata: { ...settings.metadata, host: hostname(), source: 'screen_recording' },
-          ...(current.startedAt ? { recordedAt: new Date(current.startedAt).toISOString() } : {}),
-          signal: controller.signal,
-        });
+        const uploaded = await untilAborted(
+          settings.provider.upload({
+            filePath: path,
+            idempotencyKey: current.key,
+            metadata: { ...settings.metadata, host: hostname(), source: 'screen_recording' },
+            ...(current.startedAt ? { recordedAt: new Date(current.startedAt).toISOString() } : {}),
+            signal: deadline.signal,
+          }),
+          deadline.signal,
+        );
         await journal.record({ ...current, state: 'uploaded', videoId: uploaded.videoId });
         for (const listener of onUploaded) listener(path);
         events.emit('uploaded', { path, videoId: uploaded.videoId });
@@ -168,6 +175,8 @@ export function createSegmentUploader(options: SegmentUploaderOptions): SegmentU
           return;
         }
         await sleep(waitFor(error, run), controller.signal).catch(() => undefined);
+      } finally {
+        deadline.dispose();
       }
     }
   }
