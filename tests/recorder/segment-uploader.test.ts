@@ -113,6 +113,17 @@ describe('segment uploader against the loopback Memories AI server', () => {
     expect(uploader.entries()[0]).toMatchObject({ path: file, state: 'uploaded', attempts: 4 });
   });
 
+  it('gives up on an upload past its deadline and tries again', async () => {
+    segment(dir, 0);
+    server.fail('POST /videos', { status: 202, body: '{}', delayMs: 5000 });
+    const uploader = make({ uploadTimeoutMs: 300 });
+    const failures: boolean[] = [];
+    uploader.on('upload:failed', (event) => failures.push(event.willRetry));
+    await uploader.start();
+    await waitFor(() => uploader.entries()[0]?.state === 'uploaded', 10_000, 'the second attempt');
+    expect(failures).toEqual([true]);
+  });
+
   it('reports a rejected key as an event and journals the failure, without throwing', async () => {
     segment(dir, 0);
     const uploader = createSegmentUploader({
