@@ -93,6 +93,16 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
         })
       : undefined;
   try {
+    if (upstream && flags.memoryTools) {
+      const ours = new Set(mcp.agentTools.map((tool) => tool.name));
+      const hidden = (await upstream.listTools(AbortSignal.timeout(30_000))).filter((tool) => ours.has(tool.name));
+      for (const tool of hidden) {
+        context.logger.log(
+          'warn',
+          `the wrapped server's ${tool.name} is hidden by memoir's tool of that name; run with --no-memory-tools to serve it`,
+        );
+      }
+    }
     const server = mcp.createMcpServer({
       client,
       version: packageVersion(),

@@ -66,7 +66,7 @@ async function connect(url: string, modern: boolean): Promise<Client> {
   return client;
 }
 
-describe('memoir mcp --http', () => {
+describe('memoir mcp --http', { timeout: 90_000 }, () => {
   it('refuses requests without the token or for another host, and serves the official client with it', async () => {
     const url = await serve(tempDir('memoir-mcp-http-'));
     const bearer = { authorization: `Bearer ${TOKEN}` };

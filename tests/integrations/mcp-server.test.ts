@@ -25,7 +25,8 @@ interface Stored {
   memory: { sessionId: string; bookmarked: boolean; metadata: Record<string, unknown>; category: string };
 }
 
-describe('memoir mcp over stdio', () => {
+// Each test starts one to three server processes; a loaded machine needs more than the default 30 s.
+describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
   it('serves protocol 2026-07-28 and lists every agent tool with its JSON Schema and hints', async () => {
     const server = await start(tempDir('memoir-mcp-'), [], true);
     expect(server.client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
@@ -144,6 +145,18 @@ describe('memoir mcp over stdio', () => {
     expect(textOf(unknown)).toContain('session_abc123');
   });
 
+  it('keeps to the scope it was started with', async () => {
+    const home = tempDir('memoir-mcp-');
+    const ana = await start(home, ['--user', 'ana']);
+    dataOf(await ana.call('memory_store', { content: 'Ana keeps her passport in the blue drawer.' }));
+    await ana.close();
+    const ben = await start(home, ['--user', 'ben']);
+    expect(textOf(await ben.call('memory_search', { query: 'passport drawer' }))).toContain('No memories match');
+    expect(dataOf<{ memories: number }>(await ben.call('memory_stats')).memories).toBe(0);
+    const anaAgain = await start(home, ['--user', 'ana']);
+    expect(textOf(await anaAgain.call('memory_search', { query: 'passport drawer' }))).toContain('blue drawer');
+  });
+
   it('backs up, exports, clears and restores; destructive tools refuse without confirm', async () => {
     const home = tempDir('memoir-mcp-');
     const server = await start(home);
@@ -256,5 +269,5 @@ describe('memoir mcp over stdio', () => {
     );
     expect(after.stored).toBe(true);
     expect(dataOf<{ memories: number }>(await server.call('memory_stats')).memories).toBe(1);
-  }, 60_000);
+  });
 });

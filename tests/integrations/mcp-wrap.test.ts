@@ -63,7 +63,7 @@ interface ListedMemory {
   metadata: { tool?: string; success?: boolean };
 }
 
-describe('memoir mcp --wrap', () => {
+describe('memoir mcp --wrap', { timeout: 90_000 }, () => {
   it('passes the wrapped server’s tools, results and errors through unchanged', async () => {
     const [proxy, fixture] = await Promise.all([wrapped(tempDir('memoir-mcp-wrap-'), ['--capture']), direct()]);
     const own = (await fixture.listTools()).tools;
@@ -142,6 +142,22 @@ describe('memoir mcp --wrap', () => {
     expect(textOf(patterns)).toContain('mouse_click: 17% of 6');
     const suggestions = await proxy.call('memory_suggest', { context: 'type memoir mcp into the search field' });
     expect(textOf(suggestions)).toContain('keyboard_type');
+  });
+
+  it('detects a sequence of wrapped calls repeated three times as a workflow', async () => {
+    const proxy = await wrapped(tempDir('memoir-mcp-wrap-'), ['--capture']);
+    for (let run = 1; run <= 3; run++) {
+      await proxy.client.callTool({ name: 'mouse_click', arguments: { x: run, y: run } });
+      await proxy.client.callTool({ name: 'keyboard_type', arguments: { text: `query ${run}` } });
+    }
+    await eventually(
+      async () => dataOf<{ count: number }>(await proxy.call('memory_list', { session_id: 'current' })).count,
+      (count) => count === 6,
+    );
+    const detected = await proxy.call('memory_detect_workflows');
+    const workflows = dataOf<{ workflows: Array<{ steps: string[]; repeats: number }> }>(detected).workflows;
+    expect(workflows).toContainEqual(expect.objectContaining({ steps: ['mouse_click', 'keyboard_type'], repeats: 3 }));
+    expect(textOf(detected)).toContain('mouse_click → keyboard_type (3×');
   });
 
   it('captures nothing unless asked, skips repeats within the interval, and can hide memoir’s own tools', async () => {

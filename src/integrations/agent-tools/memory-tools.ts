@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   MEMORY_KINDS,
   type MemoryClient,
+  type MemoryInput,
   type RecallOptions,
   type RecallResponse,
   ValidationError,
@@ -197,7 +198,8 @@ export const memoryStoreTool = defineAgentTool({
     const { ids, memories, skipped } = await client.retain({
       content,
       ...(type === undefined ? {} : { category: type }),
-      ...(metadata === undefined ? {} : { metadata: metadata as Record<string, never> }),
+      // Arguments arrive as JSON, so the values are JSON values; retain checks them again and names a bad one.
+      ...(metadata === undefined ? {} : { metadata: metadata as NonNullable<MemoryInput['metadata']> }),
       ...(importance === undefined ? {} : { importance }),
       ...(entities === undefined ? {} : { entities }),
       ...(bookmarked ? { bookmarked: true } : {}),
