@@ -11,6 +11,9 @@ export function isCommitConflict(error: unknown): boolean {
   return COMMIT_CONFLICT.test(error instanceof Error ? error.message : String(error));
 }
 
+/** What one write of access counts adds towards `optimizeAfterCommits`. */
+const ACCESS_WRITE_WEIGHT = 0.25;
+
 /** The vector column's index, if any. */
 export async function vectorIndexName(table: LanceTable): Promise<string | null> {
   const indices = await table.listIndices();
@@ -98,6 +101,22 @@ export class LanceMaintenance {
     this.#dirty.add(table);
     this.#pending += rows;
     this.#commits += 1;
+    this.#maybeStart();
+  }
+
+  /**
+   * Count one write of gathered access counts. Each leaves a small fragment too, but they come
+   * every second while recall runs, and a round started by every 16 of them ran the optimiser
+   * beside the searches (recall p95 681 ms instead of 209 ms at 100k on 2 cores): they count
+   * as a quarter of a commit, so a process that only recalls compacts about once a minute.
+   */
+  noteAccessWrite(table: string): void {
+    this.#dirty.add(table);
+    this.#commits += ACCESS_WRITE_WEIGHT;
+    this.#maybeStart();
+  }
+
+  #maybeStart(): void {
     if (!this.settings.background || this.#job) return;
     // Each round re-reads what it folds in, so on a large table it waits for a tenth more rows:
     // bulk loading then costs O(n log n) index work instead of O(n²).
