@@ -32,6 +32,13 @@ module.exports = {
       to: { path: '(^|/)node_modules/(better-sqlite3|sqlite-vec|@lancedb|apache-arrow|openai)/' },
     },
     {
+      name: 'only-integrations-import-host-sdks',
+      severity: 'error',
+      comment: 'The MCP SDK serves hosts: the core, adapters and recorder never depend on it.',
+      from: { path: '^src/', pathNot: '^src/(integrations|cli)/' },
+      to: { path: '(^|/)node_modules/@modelcontextprotocol/' },
+    },
+    {
       name: 'core-basics-import-no-feature',
       severity: 'error',
       comment: 'Utilities, text and search sit below the features; the engine sits below them too.',
