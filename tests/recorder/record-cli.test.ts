@@ -40,14 +40,14 @@ describe.skipIf(!hasXTools())('memoir record and recall-video', () => {
     server.pollsUntilReady = 0;
     home = await mkdtemp(join(tmpdir(), 'memoir-record-cli-'));
     x.spawn('xterm', ['-geometry', '100x30+0+0', '-e', 'sh', '-c', 'while :; do date +%s%N; sleep 0.1; done']);
-  });
+  }, 30_000);
   afterAll(async () => {
     // Never leave a daemon behind, even when a step failed.
     await memoir('record', 'stop').catch(() => undefined);
     await x?.close();
     await server?.close();
     await rm(home, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('starts a daemon, pauses, resumes and stops it from other invocations, and uploads its segments', async () => {
     const started = await memoir('record', 'start', '--segment-seconds', '2');

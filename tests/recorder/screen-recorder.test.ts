@@ -29,10 +29,10 @@ describe.skipIf(!hasXTools())('screen recorder under Xvfb', () => {
       'while :; do date +%s%N; sleep 0.1; done',
     ]);
     await x.run('xdotool', ['search', '--sync', '--class', 'xterm']);
-  });
+  }, 30_000);
   afterAll(async () => {
     await x?.close();
-  });
+  }, 30_000);
 
   it('cuts playable segments, rotates the buffer, pauses, resumes and stops with a playable last segment', async () => {
     dir = await mkdtemp(join(tmpdir(), 'memoir-rec-'));

@@ -57,7 +57,7 @@ describe.skipIf(!hasXTools())('steps from a screen recording', () => {
     await x?.close();
     await server?.close();
     await rm(dir, { recursive: true, force: true });
-  });
+  }, 30_000);
 
   it('describes the action between consecutive key frames, drops NONE, and caches the result as a recording procedure', async () => {
     const answers = [
