@@ -92,16 +92,16 @@ function extractionAnswer(prompt: string): string {
   return JSON.stringify({ memories });
 }
 
+const isInternalContext = (message: ChatMessage) => textOf(message).startsWith('<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT');
+
 function agentAnswer(messages: ChatMessage[], tools: string[]): Answer {
-  const last = messages.at(-1);
-  if (last?.role === 'tool') return { text: `Tool result: ${textOf(last)}` };
   // The host appends its own internal-context message after the user's; the request is the
   // newest user message that is not one.
-  const prompt = textOf(
-    [...messages]
-      .reverse()
-      .find((message) => message.role === 'user' && !textOf(message).startsWith('<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT')),
-  );
+  const requestAt = messages.findLastIndex((message) => message.role === 'user' && !isInternalContext(message));
+  // Once the tool has answered (its result follows the request), reply with what it said.
+  const result = messages.slice(requestAt + 1).findLast((message) => message.role === 'tool');
+  if (result) return { text: `Tool result: ${textOf(result)}` };
+  const prompt = textOf(messages[requestAt]);
   // "call memory_recall with query=…": the test asks for a tool by name, with one argument.
   const call = /call (memory_\w+) with (\w+)=(.+)$/m.exec(prompt);
   if (call && tools.includes(call[1]!)) {

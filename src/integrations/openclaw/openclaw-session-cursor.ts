@@ -132,7 +132,8 @@ export class SessionCursors {
   noteScope(sessionKey: string, scope: Scope, sessionId: string | undefined): void {
     const cursor = this.#cursors.get(sessionKey);
     if (cursor) cursor.scope = scope;
-    else {
+    // A full table is left to read() to trim (it flushes what it drops); a tool then falls back.
+    else if (this.#cursors.size < this.maxSessions) {
       this.#cursors.set(sessionKey, {
         seen: 0,
         lastFingerprint: null,
