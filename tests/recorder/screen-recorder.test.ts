@@ -93,9 +93,11 @@ describe.skipIf(!hasXTools())('screen recorder under Xvfb', () => {
     await recorder.start();
     await sleep(3300);
 
-    // A password manager opens over the whole screen; the test plays the window manager and focuses it.
-    const keepass = x.spawn('xterm', ['-T', 'KeePass', '-geometry', '300x100+0+0', '-bg', '#ff00ff']);
+    // A password manager opens over the whole screen and the test plays the window manager,
+    // which focuses a window as it shows it: the window waits off-screen until both happen at once.
+    const keepass = x.spawn('xterm', ['-T', 'KeePass', '-geometry', '300x100+3000+3000', '-bg', '#ff00ff']);
     const id = Number((await x.run('xdotool', ['search', '--sync', '--name', '^KeePass$'])).trim().split('\n')[0]);
+    await x.run('xdotool', ['windowmove', String(id), '0', '0']);
     await x.setActiveWindow(id);
     await waitFor(() => recorder.status() === 'privacy-paused', 5000, 'the privacy pause');
     expect(paused).toEqual(['KeePass']);
