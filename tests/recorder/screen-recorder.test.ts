@@ -1,8 +1,10 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScreenRecorder, type SegmentInfo } from '../../src/recorder/index.js';
+import { createMemoriesAiProvider } from '../../src/adapters/memories-ai/index.js';
+import { createScreenRecorder, createSegmentUploader, type SegmentInfo } from '../../src/recorder/index.js';
+import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
 import { magentaShare, probeVideo, tinyFrames } from '../helpers/video-files.js';
 import { hasXTools, startXvfb, waitFor, type XDisplay } from '../helpers/x-display.js';
 
@@ -78,6 +80,46 @@ describe.skipIf(!hasXTools())('screen recorder under Xvfb', () => {
     const stats = recorder.stats();
     expect(stats.ffmpegCpuSeconds).toBeGreaterThan(0);
     expect(stats.segments.every((segment) => segment.bytes > 0)).toBe(true);
+    await rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('keeps segments that are not uploaded past the buffer budget, until the hard byte cap forces one out', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'memoir-rec-hold-'));
+    const server = await new MemoriesAiServer().start();
+    // Every upload is refused (a wrong key): nothing is ever uploaded.
+    const provider = createMemoriesAiProvider({ apiKey: 'sk-mai-wrong', baseUrl: server.baseUrl, minIntervalMs: 0 });
+    const hold = async (limits: { hardMaxBytes?: number }) => {
+      const recorder = createScreenRecorder({
+        outputDir: dir,
+        display: x.display,
+        segmentSeconds: 2,
+        maxSegments: 1,
+        maxBytes: 1,
+        ...limits,
+      });
+      const uploader = createSegmentUploader({ provider, outputDir: dir });
+      await uploader.start();
+      uploader.attach(recorder);
+      const closed: SegmentInfo[] = [];
+      const deleted: Array<{ reason: string; uploaded: boolean }> = [];
+      recorder.on('segment', (segment) => closed.push(segment));
+      recorder.on('segment:deleted', (event) => deleted.push(event));
+      await recorder.start();
+      await waitFor(() => closed.length >= 3, 15_000, 'three segments');
+      await recorder.stop();
+      await uploader.close();
+      return { deleted, files: (await readdir(dir)).filter((file) => file.endsWith('.mp4')) };
+    };
+    const first = await hold({});
+    expect(first.deleted).toEqual([]);
+    expect(first.files.length).toBeGreaterThanOrEqual(3);
+    // The earlier segments are found on disk; a cap just above them forces the oldest out.
+    let bytes = 0;
+    for (const file of first.files) bytes += (await stat(join(dir, file))).size;
+    const second = await hold({ hardMaxBytes: bytes + 1 });
+    expect(second.deleted.length).toBeGreaterThanOrEqual(1);
+    expect(second.deleted.every((event) => event.reason === 'hard-cap' && !event.uploaded)).toBe(true);
+    await server.close();
     await rm(dir, { recursive: true, force: true });
   }, 60_000);
 
