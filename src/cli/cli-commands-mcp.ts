@@ -41,9 +41,11 @@ function checkUsage(command: readonly string[], flags: McpFlags): void {
       'To wrap another MCP server, run `memoir mcp --wrap -- <command>`.',
     );
   }
-  if (!flags.wrap && (flags.capture || !flags.memoryTools || flags.callTimeout !== undefined)) {
+  const wrapOnly =
+    flags.capture || !flags.memoryTools || flags.callTimeout !== undefined || flags.captureInterval !== undefined;
+  if (!flags.wrap && (wrapOnly || flags.captureExclude !== undefined)) {
     throw new CliUsageError(
-      '--capture, --no-memory-tools and --call-timeout apply to a wrapped server',
+      '--capture, --capture-interval, --capture-exclude, --no-memory-tools and --call-timeout apply to a wrapped server',
       'Add --wrap -- <command of the MCP server to wrap>.',
     );
   }
@@ -131,7 +133,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
       await endpoint.close();
     } else {
       const endpoint = mcp.serveMcpStdio(server, { logger: context.logger });
-      context.logger.log('info', `memoir mcp: session ${session} on stdio${wrapped}`);
+      context.note(`memoir mcp: session ${session} on stdio${wrapped}`);
       await stopped(endpoint.closed);
       await endpoint.close();
     }

@@ -1,10 +1,20 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentTools } from '../../src/integrations/agent-tools.js';
 import { tempDir } from '../helpers/stores.js';
-import { connectMemoirMcp, dataOf, eventually, type McpConnection, textOf } from './mcp-harness.js';
+import {
+  bin,
+  childEnvironment,
+  connectMemoirMcp,
+  dataOf,
+  eventually,
+  type McpConnection,
+  textOf,
+} from './mcp-harness.js';
 
 // `memoir mcp` as hosts run it: a child process on stdio, the official client, a real SQLite
 // file under MEMOIR_HOME. The seed's scenarios, tool by tool, through MCP.
@@ -233,6 +243,23 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     const reflected = await server.call('memory_reflect', { since: '7d' });
     expect(reflected.isError).toBeFalsy();
     expect(textOf(reflected)).toMatch(/since \d{4}-\d\d-\d\d/);
+  });
+
+  it('refuses flag combinations that mean nothing, with exit code 2', async () => {
+    const run = promisify(execFile);
+    const env = childEnvironment({ MEMOIR_HOME: tempDir('memoir-mcp-') });
+    for (const [args, message] of [
+      [['--wrap'], '--wrap needs the command of an MCP server'],
+      [['--capture'], 'apply to a wrapped server'],
+      [['--port', '8080'], 'apply to HTTP serving'],
+      [['node', 'server.js'], 'unexpected argument "node"'],
+    ] as const) {
+      const failed = await run(process.execPath, [bin, 'mcp', ...args], { env, encoding: 'utf8' }).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect('code' in failed ? failed.code : 0).toBe(2);
+      expect(failed.stderr).toContain(message);
+    }
   });
 
   it('answers bad input with a tool error naming the field, and keeps serving after a failing store', async () => {

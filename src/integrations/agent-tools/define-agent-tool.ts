@@ -121,6 +121,7 @@ function listIssues(error: ValidationError): string {
  * Throw the ValidationError a destructive tool gives without `confirm: true`.
  *
  * @param tool - The tool's name.
+ * @param confirm - The call's `confirm` argument.
  * @param what - What would be deleted or overwritten, in words.
  * @group Agent tools
  */
