@@ -40,9 +40,14 @@ export class FfmpegProcess {
   private partial = '';
 
   constructor(binary: string, args: readonly string[], onUnexpectedExit: (detail: string) => void) {
-    // Own process group: a Ctrl+C in the host's terminal must not reach ffmpeg twice (two
-    // signals in a row abort it without finishing the file); we stop it ourselves.
-    this.child = spawn(binary, args, { stdio: ['pipe', 'ignore', 'pipe'], detached: process.platform !== 'win32' });
+    // Same process group as the host: when a Ctrl+C ends the host, ffmpeg gets that one
+    // SIGINT too and finishes its segment, instead of recording on, unwatched, after its owner
+    // is gone (ffmpeg ignores the end of its stdin). We never forward signals, so it gets one.
+    this.child = spawn(binary, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    // A host leaving through process.exit() runs no stop(): SIGTERM still finishes the file.
+    const onHostExit = () => this.child.kill('SIGTERM');
+    process.once('exit', onHostExit);
+    this.child.once('exit', () => process.off('exit', onHostExit));
     this.child.stdin?.on('error', () => undefined);
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => this.read(chunk));
