@@ -19,6 +19,15 @@ export function splitFolds(sampleIds: readonly string[], folds: number): string[
   return groups;
 }
 
+/** LoCoMo's question categories. */
+export const CATEGORY_NAMES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+  5: 'adversarial',
+};
+
 const fmt = (values: readonly number[]) => values.map((value) => value.toFixed(1));
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
 
@@ -93,6 +102,17 @@ export async function runFolds(turns: readonly Turn[], questions: readonly Quest
       meanRecall(results.get(defaultName)!, ks),
     ).join(' | ')} | ${fmt(meanRecall(bm25, ks)).join(' | ')} | ${fmt(spread(heldOut, ks)).join(' / ')} |`,
   );
+  print('');
+  print(`By category, each fold held out: chosen setting | defaults | BM25, recall at ${ks.join(' / ')}.`);
+  print('');
+  print('| category | questions | chosen on the rest | defaults | BM25 |');
+  print('|---|---:|---|---|---|');
+  const defaults = results.get(defaultName)!;
+  for (const [category, label] of Object.entries(CATEGORY_NAMES)) {
+    const of = (scores: readonly Score[]) => scores.filter((score) => score.category === Number(category));
+    const cells = [heldOut, defaults, bm25].map((scores) => fmt(meanRecall(of(scores), ks)).join(' / '));
+    print(`| ${category} ${label} | ${of(defaults).length} | ${cells.join(' | ')} |`);
+  }
   print('');
   print(`Each setting beside the default (${defaultName}), per fold: points of recall at ${ks.join(' / ')}.`);
   print('');

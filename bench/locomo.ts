@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import type { Embedder, RankingOptions } from '../src/index.js';
 import { readConversations } from './locomo-data.js';
 import { type EvalOptions, indexTurns, meanRecall, plainBm25, type Score, scoreQuestions } from './locomo-eval.js';
-import { runFolds } from './locomo-folds.js';
+import { CATEGORY_NAMES, runFolds } from './locomo-folds.js';
 import { tuningGrid } from './locomo-grid.js';
 
 const { values } = parseArgs({
@@ -110,13 +110,6 @@ const bm25 = plainBm25(turns, questions, ks);
 const row = (subset: Score[]) => meanRecall(subset, ks).map((value) => value.toFixed(1));
 latencies.sort((a, b) => a - b);
 const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-const CATEGORY_NAMES: Record<number, string> = {
-  1: 'multi-hop',
-  2: 'temporal',
-  3: 'open-domain',
-  4: 'single-hop',
-  5: 'adversarial',
-};
 const header = `| retriever | ${ks.map((k) => `R@${k}`).join(' | ')} |`;
 const lines = [
   `memoir bench:locomo — ${new Date().toISOString().slice(0, 10)} — ${machine}`,
