@@ -117,6 +117,25 @@ export function createMemoriesAiProvider(options?: MemoriesAiOptions): MemoriesA
     return collection;
   };
 
+  /** `GET /videos/{id}/<what>?start=&end=`, the derived reads of a span. */
+  async function readSpan<T extends z.ZodType>(
+    schema: T,
+    videoId: string,
+    what: string,
+    operation: string,
+    spanOptions: VideoSpanOptions | undefined,
+  ): Promise<z.output<T>> {
+    const answer = await http.call({
+      method: 'GET',
+      path: `${videoPath(videoId)}/${what}`,
+      query: span(spanOptions),
+      operation,
+      timeoutMs,
+      signal: spanOptions?.signal,
+    });
+    return checked(schema, answer, operation);
+  }
+
   const provider: MemoriesAiProvider = {
     specificationVersion: 'v1',
     id: 'memories-ai',
@@ -239,34 +258,11 @@ export function createMemoriesAiProvider(options?: MemoriesAiOptions): MemoriesA
     },
 
     async summary(videoId, spanOptions) {
-      const answer = checked(
-        summaryAnswer,
-        await http.call({
-          method: 'GET',
-          path: `${videoPath(videoId)}/summary`,
-          query: span(spanOptions),
-          operation: 'summary',
-          timeoutMs,
-          signal: spanOptions?.signal,
-        }),
-        'summary',
-      );
-      return answer.summary;
+      return (await readSpan(summaryAnswer, videoId, 'summary', 'summary', spanOptions)).summary;
     },
 
     async caption(videoId, spanOptions) {
-      const answer = checked(
-        captionAnswer,
-        await http.call({
-          method: 'GET',
-          path: `${videoPath(videoId)}/caption`,
-          query: span(spanOptions),
-          operation: 'caption',
-          timeoutMs,
-          signal: spanOptions?.signal,
-        }),
-        'caption',
-      );
+      const answer = await readSpan(captionAnswer, videoId, 'caption', 'caption', spanOptions);
       return answer.segments.map((segment) => ({
         startMs: Math.round(segment.start * 1000),
         endMs: Math.round(segment.end * 1000),
@@ -275,18 +271,7 @@ export function createMemoriesAiProvider(options?: MemoriesAiOptions): MemoriesA
     },
 
     async clipSource(videoId, spanOptions) {
-      const answer = checked(
-        clipAnswer,
-        await http.call({
-          method: 'GET',
-          path: `${videoPath(videoId)}/clip`,
-          query: span(spanOptions),
-          operation: 'clip link',
-          timeoutMs,
-          signal: spanOptions?.signal,
-        }),
-        'clip link',
-      );
+      const answer = await readSpan(clipAnswer, videoId, 'clip', 'clip link', spanOptions);
       return (answer.url ?? answer.clip_url ?? answer.download_url)!;
     },
   };
