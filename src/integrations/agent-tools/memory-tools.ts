@@ -66,11 +66,12 @@ function recallOptions(
   return options;
 }
 
+// Both recall tools take the same arguments; they differ only in how they answer.
 async function recallFor(
   client: MemoryClient,
-  query: string,
-  options: RecallOptions | undefined,
+  { query, k, filters, token_budget }: z.output<typeof recallSchema>,
 ): Promise<RecallResponse> {
+  const options = recallOptions(client, k, filters, token_budget);
   return options === undefined ? { query, results: [], droppedForBudget: 0 } : client.recall(query, options);
 }
 
@@ -116,8 +117,9 @@ export const memorySearchTool = defineAgentTool({
   inputSchema: recallSchema,
   readOnly: true,
   destructive: false,
-  async run(client, { query, k, filters, token_budget }) {
-    const response = await recallFor(client, query, recallOptions(client, k, filters, token_budget));
+  async run(client, input) {
+    const { query } = input;
+    const response = await recallFor(client, input);
     const lines = response.results.map((result) => memoryLine(result.memory, result.score));
     return {
       text: section(
@@ -144,8 +146,9 @@ export const memoryRecallTool = defineAgentTool({
   inputSchema: recallSchema,
   readOnly: true,
   destructive: false,
-  async run(client, { query, k, filters, token_budget }) {
-    const response = await recallFor(client, query, recallOptions(client, k, filters, token_budget));
+  async run(client, input) {
+    const { query } = input;
+    const response = await recallFor(client, input);
     const text =
       response.results.length === 0
         ? `Nothing is remembered about "${query}".`
