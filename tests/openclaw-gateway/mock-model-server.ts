@@ -98,14 +98,22 @@ function agentAnswer(messages: ChatMessage[], tools: string[]): Answer {
   // The host appends its own internal-context message after the user's; the request is the
   // newest user message that is not one.
   const requestAt = messages.findLastIndex((message) => message.role === 'user' && !isInternalContext(message));
-  // Once the tool has answered (its result follows the request), reply with what it said.
-  const result = messages.slice(requestAt + 1).findLast((message) => message.role === 'tool');
-  if (result) return { text: `Tool result: ${textOf(result)}` };
+  // A follow-up call of the host's own without tools (it asks for the final reply after a
+  // tool ran): the answer already given stands.
+  const answered = messages.findLast((message) => message.role === 'assistant' && textOf(message) !== '');
+  if (tools.length === 0 && answered) return { text: textOf(answered) };
+  // Once the tool has answered, reply with what it said. The host may append user-role
+  // context after the result, so the newest message that is not the user's decides.
+  const result = messages.findLast((message) => message.role !== 'user' && message.role !== 'system');
+  if (result?.role === 'tool') return { text: `Tool result: ${textOf(result)}` };
   const prompt = textOf(messages[requestAt]);
   // "call memory_recall with query=…": the test asks for a tool by name, with one argument.
   const call = /call (memory_\w+) with (\w+)=(.+)$/m.exec(prompt);
-  if (call && tools.includes(call[1]!)) {
-    return { toolCall: { name: call[1]!, arguments: { [call[2]!]: call[3]!.trim() } } };
+  if (call) {
+    const args = { [call[2]!]: call[3]!.trim() };
+    if (tools.includes(call[1]!)) return { toolCall: { name: call[1]!, arguments: args } };
+    // A host that lists the tool only behind its tool-search bridge is called through it.
+    if (tools.includes('tool_call')) return { toolCall: { name: 'tool_call', arguments: { id: call[1]!, args } } };
   }
   return { text: 'Understood, I will keep that in mind.' };
 }

@@ -82,7 +82,7 @@ export async function openclaw(
   host: OpenClawHost,
   args: string[],
   env: NodeJS.ProcessEnv,
-  timeoutMs = 180_000,
+  timeoutMs = 300_000,
 ): Promise<{ stdout: string; stderr: string }> {
   try {
     return await run(host.node, [host.cli, ...args], { env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });

@@ -136,8 +136,9 @@ function configure(home: string, mock: MockModelServer, dbPath: string): void {
             reasoning: false,
             input: ['text'],
             cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-            contextWindow: 32000,
-            maxTokens: 1024,
+            // Large enough that the host never trims the tool list to fit the prompt.
+            contextWindow: 200_000,
+            maxTokens: 4096,
           },
         ],
       },
@@ -330,8 +331,12 @@ async function main(): Promise<void> {
     console.log(`e2e: passed in ${seconds(started)}`);
   } catch (error) {
     if (gateway) console.error(`e2e: gateway output (last 8000 characters):\n${gateway.output().slice(-8000)}`);
-    const last = [...(mock?.requests ?? [])].reverse().find((request) => request.caller === 'agent');
-    if (last) console.error(`e2e: the model's last agent request offered the tools: ${last.tools.join(', ')}`);
+    for (const request of (mock?.requests ?? []).slice(-6)) {
+      const roles = request.messages.map((message) => message.role).join(',');
+      console.error(
+        `e2e: model request (${request.caller}) roles ${roles}; tools: ${request.tools.join(', ') || 'none'}`,
+      );
+    }
     throw error;
   } finally {
     await gateway?.stop();
