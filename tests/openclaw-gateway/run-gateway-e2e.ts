@@ -179,6 +179,15 @@ function lastAgentPrompt(mock: MockModelServer): string {
     .join('\n');
 }
 
+/** The text of the newest tool result the host sent the model. */
+function lastToolResult(mock: MockModelServer): string {
+  for (const request of [...mock.requests].reverse()) {
+    const result = request.messages.findLast((message) => message.role === 'tool');
+    if (result) return typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
+  }
+  return '';
+}
+
 const experienceOf = (prompt: string) => /<agent-experience>[\s\S]*?<\/agent-experience>/.exec(prompt)?.[0];
 
 async function storedMemories(dbPath: string, userId: string): Promise<Memory[]> {
@@ -299,34 +308,27 @@ async function main(): Promise<void> {
     assert(!/Frankfurt|prefer blue-green/.test(bobPrompt), 'Bob’s prompt holds none of Alice’s memories');
     console.log('e2e: Bob (another sender) received no <agent-experience> block');
 
-    // 4. The tools, called by the model through the gateway.
-    const stored = await turn(
+    // 4. The tools, called by the model through the gateway: what each returned is what the
+    // host sent back to the model as the tool's result.
+    await turn(
       host,
       agentEnv,
       ALICE,
       'agent:main:alice-3',
       'call memory_store with text=The release train leaves every Thursday at noon.',
     );
-    assert(/Tool result: Stored memory/.test(stored), `memory_store answered (${stored})`);
-    const recalled = await turn(
-      host,
-      agentEnv,
-      ALICE,
-      'agent:main:alice-3',
-      'call memory_recall with query=release train Thursday',
-    );
+    const stored = lastToolResult(mock);
+    assert(/Stored memory \S+/.test(stored), `memory_store answered (${stored})`);
+    await turn(host, agentEnv, ALICE, 'agent:main:alice-4', 'call memory_recall with query=release train Thursday');
+    const recalled = lastToolResult(mock);
     assert(
-      /Tool result:[\s\S]*release train/.test(recalled),
+      /release train leaves every Thursday/.test(recalled),
       `memory_recall answered with the stored memory (${recalled})`,
     );
-    const forgot = await turn(
-      host,
-      agentEnv,
-      ALICE,
-      'agent:main:alice-3',
-      'call memory_forget with query=release train',
-    );
-    assert(/Tool result:[\s\S]*(Candidates|memory_id)/.test(forgot), `memory_forget listed candidates (${forgot})`);
+    await turn(host, agentEnv, ALICE, 'agent:main:alice-5', 'call memory_forget with query=release train');
+    const forgot = lastToolResult(mock);
+    assert(/Candidates|memory_id/.test(forgot), `memory_forget listed candidates (${forgot})`);
+    console.log(`e2e: memory_recall's result as the model read it:\n${recalled.slice(0, 1200)}`);
     console.log('e2e: memory_store, memory_recall and memory_forget answered through the gateway');
     console.log(`e2e: passed in ${seconds(started)}`);
   } catch (error) {
