@@ -59,7 +59,7 @@ export const rankingOptionsSchema = z
     /** Weight of the lexical (BM25) list in fusion. Default 1. */
     lexicalWeight: z.number().min(0).max(100).default(1),
     /**
-     * Weight of the vector list in fusion. Default 1 for a semantic embedder, 0.3 for a
+     * Weight of the vector list in fusion. Default 1 for a semantic embedder, 0.1 for a
      * lexical one (`embedder.semantic === false`), whose list mostly repeats BM25's with more noise.
      */
     vectorWeight: z.number().min(0).max(100).optional(),
