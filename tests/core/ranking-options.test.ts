@@ -39,6 +39,9 @@ describe('ranking: entity cue', () => {
     await memory.retain([{ content: 'The annual report is due in March.', entities: ['Ann'] }]);
     const [result] = (await memory.recall('Annual report deadline')).results;
     expect(result!.breakdown.boosts.map((boost) => boost.name)).not.toContain('entity');
+    // A later whole-word mention counts even when an earlier one sits inside a longer word.
+    const [named] = (await memory.recall('Annual report: what did Ann say?')).results;
+    expect(named!.breakdown.boosts.map((boost) => boost.name)).toContain('entity');
   });
 });
 

@@ -70,16 +70,17 @@ function evidenceMap(hits: readonly SearchHit[], weight: number, rrfK: number, n
   return map;
 }
 
-/** Whether the folded query names `entity` as whole words. */
+/** Whether the folded query names `entity` as whole words (anywhere: "Annabel and Ann" names Ann). */
 function names(foldedQuery: string, entity: string): boolean {
   const name = foldText(entity).trim();
   if (name.length < 2) return false;
-  const at = foldedQuery.indexOf(name);
-  if (at < 0) return false;
-  const before = at === 0 ? '' : foldedQuery[at - 1]!;
-  const after = foldedQuery[at + name.length] ?? '';
   const wordChar = /[\p{L}\p{N}]/u;
-  return !wordChar.test(before) && !wordChar.test(after);
+  for (let at = foldedQuery.indexOf(name); at >= 0; at = foldedQuery.indexOf(name, at + 1)) {
+    const before = at === 0 ? '' : foldedQuery[at - 1]!;
+    const after = foldedQuery[at + name.length] ?? '';
+    if (!wordChar.test(before) && !wordChar.test(after)) return true;
+  }
+  return false;
 }
 
 function boostsFor(memory: Memory, context: RankingContext, foldedQuery: string): Boost[] {
