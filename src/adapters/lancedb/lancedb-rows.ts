@@ -1,6 +1,6 @@
 import type { Memory, MemoryKind, Scope } from '../../core/spec/memory.js';
-import { analyzeTerms, foldText } from '../../core/text/analyze.js';
-import { lexicalText } from '../../core/text/memory-text.js';
+import { foldText } from '../../core/text/analyze.js';
+import { lexicalTerms } from '../../core/text/memory-text.js';
 
 /** A memories-table row as LanceDB takes it in and gives it back (lists as arrays). */
 export interface MemoryRow {
@@ -82,7 +82,7 @@ export function memoryToRow(memory: Memory, embedding: Float32Array | null): Mem
     last_accessed_at: optionalMs(memory.lastAccessedAt),
     fingerprint: memory.fingerprint,
     metadata: JSON.stringify(memory.metadata),
-    lexical_terms: analyzeTerms(lexicalText(memory)).join(' '),
+    lexical_terms: lexicalTerms(memory),
     embedded: embedding !== null,
     vector: embedding === null ? null : new Float32Array(embedding),
   };

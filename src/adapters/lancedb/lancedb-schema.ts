@@ -1,6 +1,5 @@
 import type * as Arrow from 'apache-arrow';
-import { analyzeTerms } from '../../core/text/analyze.js';
-import { lexicalText } from '../../core/text/memory-text.js';
+import { lexicalTerms } from '../../core/text/memory-text.js';
 import type { LanceConnection, LanceLibraries, LanceTable } from './lancedb-driver.js';
 
 /** The names of the tables one store uses, all derived from the memories table's name. */
@@ -192,7 +191,7 @@ export const LANCE_MIGRATIONS: readonly LanceMigration[] = [
       for (let start = 0; start < rows.length; start += 5000) {
         const terms = rows.slice(start, start + 5000).map((row) => ({
           id: row.id,
-          lexical_terms: analyzeTerms(lexicalText({ ...row, entities: [...(row.entities ?? [])] })).join(' '),
+          lexical_terms: lexicalTerms({ ...row, entities: [...(row.entities ?? [])] }),
         }));
         await memories.mergeInsert('id').whenMatchedUpdateAll().execute(lancedb.makeArrowTable(terms, { schema }));
       }

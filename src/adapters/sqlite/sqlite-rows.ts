@@ -1,5 +1,5 @@
 import type { Memory } from '../../core/spec/memory.js';
-import { lexicalTerms } from './sqlite-schema.js';
+import { lexicalTerms } from '../../core/text/memory-text.js';
 
 /** Column list of `memories`, in the order {@link memoryToRow} fills them. */
 export const MEMORY_COLUMNS = [

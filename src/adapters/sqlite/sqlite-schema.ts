@@ -1,11 +1,6 @@
-import { analyzeTerms, foldText } from '../../core/text/analyze.js';
-import { lexicalText } from '../../core/text/memory-text.js';
+import { foldText } from '../../core/text/analyze.js';
+import { lexicalTerms } from '../../core/text/memory-text.js';
 import type { SqliteDatabase } from './sqlite-driver.js';
-
-/** The words the FTS5 index holds for a memory's text: the same terms the in-memory BM25 index uses. */
-export function lexicalTerms(fields: Parameters<typeof lexicalText>[0]): string {
-  return analyzeTerms(lexicalText(fields)).join(' ');
-}
 
 /**
  * The key `memory_entities` holds for an entity name: folded as text search folds (case,

@@ -1,4 +1,5 @@
 import type { Memory } from '../spec/memory.js';
+import { analyzeTerms } from './analyze.js';
 
 type TextFields = Pick<Memory, 'abstract' | 'overview' | 'content' | 'entities'> & { context?: string | null };
 
@@ -28,6 +29,11 @@ export function lexicalText(memory: TextFields): string {
     .join('\n');
   if (!memory.context) return own;
   return [...Array<string>(OWN_TEXT_WEIGHT).fill(own), memory.context].join('\n');
+}
+
+/** The analysed terms a store's lexical index holds for a memory: {@link lexicalText}, space-separated. */
+export function lexicalTerms(memory: TextFields): string {
+  return analyzeTerms(lexicalText(memory)).join(' ');
 }
 
 /** The text the engine embeds: the abstract and the full content (the ePro v2 rule). */
