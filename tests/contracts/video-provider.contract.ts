@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/core/spec/errors.js';
 import type { VideoProvider } from '../../src/core/spec/video-provider.js';
 import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
+import { missingTools, titled } from '../helpers/system-tools.js';
 import { writeTestVideo } from '../helpers/video-files.js';
 
 /** What a provider under contract is built against: a loopback server and options for it. */
@@ -38,7 +39,9 @@ async function rejection(work: Promise<unknown>): Promise<ProviderError> {
  * Retry-After, 500 and malformed JSON, and a deadline when the server never answers).
  */
 export function videoProviderContract(name: string, harness: VideoProviderHarness): void {
-  describe(`VideoProvider contract: ${name}`, () => {
+  // The uploads send a real video file, made by ffmpeg.
+  const ffmpegMissing = missingTools('ffmpeg');
+  describe.skipIf(ffmpegMissing)(titled(`VideoProvider contract: ${name}`, ffmpegMissing), () => {
     let server: MemoriesAiServer;
     let provider: VideoProvider;
     let video: string;

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { missingTools } from './system-tools.js';
 
 /** A headless X server for recorder tests, on a display number nobody else uses. */
 export interface XDisplay {
@@ -15,10 +16,11 @@ export interface XDisplay {
   close(): Promise<void>;
 }
 
-/** Whether the programs the recorder tests need are installed (`.ci/run` installs them). */
-export function hasXTools(): boolean {
-  return ['/usr/bin/Xvfb', '/usr/bin/xprop', '/usr/bin/xdotool', '/usr/bin/xterm'].every((file) => existsSync(file));
-}
+/**
+ * Why the recorder tests under Xvfb cannot run here (a program they need is missing), or
+ * undefined when they can. `.ci/run` installs them all.
+ */
+export const xToolsMissing: string | undefined = missingTools('ffmpeg', 'ffprobe', 'Xvfb', 'xprop', 'xdotool', 'xterm');
 
 /** Start Xvfb at 1280x720 on the first free display from 140 on. */
 export async function startXvfb(): Promise<XDisplay> {

@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
+import { titled } from '../helpers/system-tools.js';
 import { probeVideo } from '../helpers/video-files.js';
-import { hasXTools, startXvfb, waitFor, type XDisplay } from '../helpers/x-display.js';
+import { startXvfb, waitFor, type XDisplay, xToolsMissing } from '../helpers/x-display.js';
 
 const main = resolve(import.meta.dirname, '../../src/cli/main.ts');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Each command is its own process, as a user types them: `stop` reaches the daemon `start` left running.
-describe.skipIf(!hasXTools())('memoir record and recall-video', () => {
+describe.skipIf(xToolsMissing)(titled('memoir record and recall-video', xToolsMissing), () => {
   let x: XDisplay;
   let home: string;
   let server: MemoriesAiServer;

@@ -7,6 +7,7 @@ import { matchPattern, parseRecorderOptions } from '../../src/recorder/recorder-
 import { planEvictions } from '../../src/recorder/rolling-buffer.js';
 import { parseSegmentLines } from '../../src/recorder/segment-list.js';
 import { parseWindowId, parseWindowProperties } from '../../src/recorder/x11-active-window.js';
+import { missingTools, titled } from '../helpers/system-tools.js';
 
 const capture = { display: ':0', fps: 2, resolution: '1280x720', drawMouse: true };
 const output = {
@@ -102,22 +103,26 @@ describe('recorder options', () => {
     expect(() => createScreenRecorder({ resolution: 'big' })).toThrow(/resolution/);
     expect(() => createScreenRecorder({ maxBytes: 10, hardMaxBytes: 5 })).toThrow(/hardMaxBytes/);
   });
-  it('will not record with privacy exclusions it cannot enforce (no xprop)', async () => {
-    const saved = { PATH: process.env.PATH, FFMPEG_PATH: process.env.FFMPEG_PATH };
-    process.env.FFMPEG_PATH = locateFfmpeg();
-    process.env.PATH = '/nonexistent';
-    try {
-      const recorder = createScreenRecorder({ outputDir: '/tmp/memoir-no-xprop', display: ':1', input: 'x11grab' });
-      const error = await recorder.start().catch((caught: unknown) => caught);
-      expect(ConfigError.isInstance(error)).toBe(true);
-      expect((error as ConfigError).suggestion).toMatch(/x11-utils|privacy: false/);
-      expect(recorder.status()).toBe('idle');
-    } finally {
-      process.env.PATH = saved.PATH;
-      if (saved.FFMPEG_PATH === undefined) delete process.env.FFMPEG_PATH;
-      else process.env.FFMPEG_PATH = saved.FFMPEG_PATH;
-    }
-  });
+  const ffmpegMissing = missingTools('ffmpeg');
+  it.skipIf(ffmpegMissing)(
+    titled('will not record with privacy exclusions it cannot enforce (no xprop)', ffmpegMissing),
+    async () => {
+      const saved = { PATH: process.env.PATH, FFMPEG_PATH: process.env.FFMPEG_PATH };
+      process.env.FFMPEG_PATH = locateFfmpeg();
+      process.env.PATH = '/nonexistent';
+      try {
+        const recorder = createScreenRecorder({ outputDir: '/tmp/memoir-no-xprop', display: ':1', input: 'x11grab' });
+        const error = await recorder.start().catch((caught: unknown) => caught);
+        expect(ConfigError.isInstance(error)).toBe(true);
+        expect((error as ConfigError).suggestion).toMatch(/x11-utils|privacy: false/);
+        expect(recorder.status()).toBe('idle');
+      } finally {
+        process.env.PATH = saved.PATH;
+        if (saved.FFMPEG_PATH === undefined) delete process.env.FFMPEG_PATH;
+        else process.env.FFMPEG_PATH = saved.FFMPEG_PATH;
+      }
+    },
+  );
 
   it('reports a missing ffmpeg clearly', () => {
     const error = (() => {

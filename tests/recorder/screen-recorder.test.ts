@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoriesAiProvider } from '../../src/adapters/memories-ai/index.js';
 import { createScreenRecorder, createSegmentUploader, type SegmentInfo } from '../../src/recorder/index.js';
 import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
+import { titled } from '../helpers/system-tools.js';
 import { magentaShare, probeVideo, tinyFrames } from '../helpers/video-files.js';
-import { hasXTools, startXvfb, waitFor, type XDisplay } from '../helpers/x-display.js';
+import { startXvfb, waitFor, type XDisplay, xToolsMissing } from '../helpers/x-display.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Real ffmpeg grabbing a real (virtual) X display; short segments keep each test to seconds.
-describe.skipIf(!hasXTools())('screen recorder under Xvfb', () => {
+describe.skipIf(xToolsMissing)(titled('screen recorder under Xvfb', xToolsMissing), () => {
   let x: XDisplay;
   let dir: string;
 

@@ -7,14 +7,15 @@ import { createFfmpegFrameExtractor, createScreenRecorder, type SegmentInfo } fr
 import { createScriptedLanguageModel } from '../../src/testing/index.js';
 import { clientsClosedAfterEach } from '../helpers/clients.js';
 import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
-import { hasXTools, startXvfb, type XDisplay } from '../helpers/x-display.js';
+import { titled } from '../helpers/system-tools.js';
+import { startXvfb, type XDisplay, xToolsMissing } from '../helpers/x-display.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const makeClient = clientsClosedAfterEach();
 
 // A recording made here (three coloured windows opening one after another), indexed by the
 // loopback Memories AI server, read back over HTTP by ffmpeg; only the vision model is scripted.
-describe.skipIf(!hasXTools())('steps from a screen recording', () => {
+describe.skipIf(xToolsMissing)(titled('steps from a screen recording', xToolsMissing), () => {
   let x: XDisplay;
   let server: MemoriesAiServer;
   let dir: string;
