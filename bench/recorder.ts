@@ -20,7 +20,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recorderArguments } from '../src/recorder/capture-arguments.js';
 import { createScreenRecorder } from '../src/recorder/index.js';
-import { hasXTools, startXvfb } from '../tests/helpers/x-display.js';
+import { startXvfb, xToolsMissing } from '../tests/helpers/x-display.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -130,10 +130,7 @@ function ffmpegVersion(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  if (!hasXTools())
-    throw new Error(
-      'bench:recorder needs Xvfb, xprop, xdotool and xterm (apt install xvfb x11-utils xdotool xterm ffmpeg)',
-    );
+  if (xToolsMissing) throw new Error(`bench:recorder ${xToolsMissing}`);
   const x = await startXvfb();
   try {
     // The changing screen: a terminal printing ten lines a second, and a second window moved twice a second.
