@@ -1,0 +1,141 @@
+/**
+ * Supersession without a model, over a batch about to be written: which older memories of
+ * the same scope each new one makes no longer current, and which newer ones make a late
+ * arrival already superseded. Time is the world's (`validFrom`), not arrival order, so a
+ * backfilled fact lands in the right place of its chain.
+ */
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { searchLexical } from '../search/native-or-scan.js';
+import type { Memory, Scope } from '../spec/memory.js';
+import type { MemoryRecord } from '../spec/store.js';
+import { candidateQuery } from './candidate-query.js';
+import type { Claim } from './claim.js';
+import { supersedingReason } from './decide.js';
+import { extractClaims } from './extract-claims.js';
+
+/** Older facts read per new memory, by words and by entity. */
+const CANDIDATES = 60;
+
+/** What the rules decided for a batch. */
+export interface RuleSupersessions {
+  /** Stored memories that stop being current (or move in their chain), ready to upsert. */
+  stored: MemoryRecord[];
+  /** Memories of the batch itself that are superseded (by a newer stored one or one of the batch), by id. */
+  batch: Map<string, Pick<Memory, 'validTo' | 'supersededBy' | 'invalidationReason'>>;
+  /** For each link made: the older id, the newer id and the rule's reason (for events and history). */
+  links: Array<{ older: string; newer: string; reason: string }>;
+}
+
+/** Whether a memory takes part: raw episodes keep the words said, they state no current value. */
+export function takesPart(memory: Memory): boolean {
+  return memory.metadata?.episode !== true && memory.kind !== 'observation';
+}
+
+/** The claims of a memory, read from its content with its entities as context. */
+export function claimsOf(memory: Memory): Claim[] {
+  return extractClaims(memory.content, { entities: memory.entities });
+}
+
+function sameScope(a: Scope, b: Scope): boolean {
+  return a.userId === b.userId && a.agentId === b.agentId && a.namespace === b.namespace;
+}
+
+// Earlier in the world first; on a tie, the one that arrived first.
+function before(a: Memory, b: Memory): boolean {
+  return a.validFrom < b.validFrom || (a.validFrom === b.validFrom && a.createdAt <= b.createdAt);
+}
+
+async function candidatesFor(engine: MemoryEngine, memory: Memory, claims: readonly Claim[]): Promise<Memory[]> {
+  const hits = await searchLexical(engine.store, {
+    text: candidateQuery(claims),
+    filter: { scope: memory.scope },
+    limit: CANDIDATES,
+  });
+  const byWords = await engine.store.getMemories(hits.map((hit) => hit.id));
+  const byEntity =
+    memory.entities.length > 0
+      ? await engine.store.listMemories({
+          filter: { scope: memory.scope, entities: memory.entities },
+          orderBy: 'occurredAt',
+          direction: 'desc',
+          limit: CANDIDATES,
+        })
+      : [];
+  return [...byWords, ...byEntity];
+}
+
+/**
+ * Decide supersession for `batch` (built, not yet written) against each other and the
+ * store. Conservative: only memories whose claims the rules read, only the same scope,
+ * never a memory invalidated by hand.
+ */
+export async function findRuleSupersessions(engine: MemoryEngine, batch: readonly Memory[]): Promise<RuleSupersessions> {
+  const result: RuleSupersessions = { stored: [], batch: new Map(), links: [] };
+  const claims = new Map<string, Claim[]>();
+  const readClaims = (memory: Memory) => {
+    let found = claims.get(memory.id);
+    if (!found) {
+      found = takesPart(memory) ? claimsOf(memory) : [];
+      claims.set(memory.id, found);
+    }
+    return found;
+  };
+  const participants = batch.filter((memory) => readClaims(memory).length > 0);
+  if (participants.length === 0) return result;
+
+  // Working copies: every link is applied here, then the changed stored ones are written.
+  const known = new Map<string, Memory>();
+  const inBatch = new Set(batch.map((memory) => memory.id));
+  for (const memory of batch) known.set(memory.id, { ...memory });
+  for (const memory of participants)
+    for (const candidate of await candidatesFor(engine, memory, readClaims(memory)))
+      if (!known.has(candidate.id) && sameScope(candidate.scope, memory.scope)) known.set(candidate.id, { ...candidate });
+
+  const changed = new Set<string>();
+  const link = (older: Memory, newer: Memory, reason: string) => {
+    older.validTo = newer.validFrom > older.validFrom ? newer.validFrom : older.validFrom;
+    older.supersededBy = newer.id;
+    older.invalidationReason = `superseded by ${newer.id} (${reason})`;
+    changed.add(older.id);
+    result.links.push({ older: older.id, newer: newer.id, reason });
+  };
+
+  const ordered = participants.map((memory) => known.get(memory.id)!).sort((a, b) => (before(a, b) ? -1 : 1));
+  for (const memory of ordered) {
+    const mine = readClaims(memory);
+    let successor: { memory: Memory; reason: string } | undefined;
+    for (const other of known.values()) {
+      if (other.id === memory.id || !sameScope(other.scope, memory.scope)) continue;
+      const theirs = readClaims(other);
+      if (theirs.length === 0) continue;
+      // A memory invalidated by hand stays as the user left it.
+      if (other.validTo !== null && other.supersededBy === null && !inBatch.has(other.id)) continue;
+      if (before(other, memory)) {
+        // An older fact that is current, or whose successor came later in the world than this one.
+        const open = other.validTo === null || (other.supersededBy !== null && other.validTo > memory.validFrom);
+        const reason = open ? supersedingReason(mine, theirs) : undefined;
+        if (reason && other.supersededBy !== memory.id) link(other, memory, reason);
+      } else {
+        const reason = supersedingReason(theirs, mine);
+        if (reason && (!successor || before(other, successor.memory))) successor = { memory: other, reason };
+      }
+    }
+    if (successor && memory.supersededBy !== successor.memory.id) link(memory, successor.memory, successor.reason);
+  }
+
+  for (const id of changed) {
+    const memory = known.get(id)!;
+    const change = {
+      validTo: memory.validTo,
+      supersededBy: memory.supersededBy,
+      invalidationReason: memory.invalidationReason,
+    };
+    if (inBatch.has(id)) result.batch.set(id, change);
+    else result.stored.push({ memory: { ...memory, updatedAt: engine.nowIso() }, embedding: null });
+  }
+  if (result.stored.length > 0) {
+    const embeddings = await engine.store.getEmbeddings(result.stored.map((record) => record.memory.id));
+    for (const record of result.stored) record.embedding = embeddings.get(record.memory.id) ?? null;
+  }
+  return result;
+}
