@@ -9,6 +9,9 @@ const NEGATED_BEFORE = /(?:\bno\s+longer|\bnot|n't|\bnever|\bnor)\s+(?:\p{L}+\s+
 // …or after the value ("likes tea anymore" is only ever said negated).
 const NEGATED_AFTER = /\b(?:anymore|any\s+more|no\s+more)\b/iu;
 
+// A proper name after the first word: the clause is about someone or something named.
+const NAMED = /^\S+.*?\s\p{Lu}/u;
+
 /** Longest text a fact is read over: claims sit in the first sentences, and rules stay linear. */
 const MAX_CHARS = 4_000;
 
@@ -19,8 +22,11 @@ export function extractClaims(text: string, context: ClauseContext): Claim[] {
     for (const rule of RULES) {
       for (const match of rule.match(clause.text)) {
         let subject = match.subject ?? subjectAt(clause, match.index);
-        // Settings, schedules, prices and tools without an owner belong to the scope's world.
-        if (SHARED_FAMILIES.has(match.family) && (subject === undefined || subject === 'we')) subject = 'user';
+        // Settings, schedules, prices and tools without an owner belong to the scope's world,
+        // unless a name opens the clause ("The Berlin team uses pnpm" is another team's).
+        if (SHARED_FAMILIES.has(match.family) && subject === undefined && !NAMED.test(clause.text.slice(0, match.index)))
+          subject = 'user';
+        if (SHARED_FAMILIES.has(match.family) && subject === 'we') subject = 'user';
         if (!subject) continue;
         const before = clause.text.slice(Math.max(0, match.index - 24), match.index);
         const said = NEGATED_BEFORE.test(before) || NEGATED_AFTER.test(clause.text.slice(match.index));

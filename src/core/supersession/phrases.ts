@@ -26,6 +26,16 @@ export const CALENDAR_NAME = new RegExp(String.raw`^(?:${WEEKDAYS}|${MONTHS})s?\
 const VALUE_END =
   /\s*(?:[;()[\]!?"“”]|,(?!\d{3})|:(?:\s|$)|\.(?:\s|$)|\s[-–—]\s|\s(?:and|but|because|since|so|which|who|where|while|when|after|before|until|though|although|as of|for now|these days|anymore|any more|no more|now|again|instead|too|as well|right now|at the moment|currently|yet|if|or)\b)/iu;
 
+// Things and objects also end at a preposition or a time ("a Pixel 8 last week", "an iPhone with a cracked screen").
+const OBJECT_END = /\s(?:with|last|this|next|ago|from|since|in|on|at|for|after|over|today|yesterday|by|of\s+mine)\b/iu;
+
+/** An object's name at the start of `text`: a value that also ends at a preposition or a time. */
+export function objectAt(text: string, words = 6): string {
+  const value = valueAt(text, words);
+  const end = OBJECT_END.exec(value);
+  return end ? value.slice(0, end.index) : value;
+}
+
 /** The value at the start of `text`: up to where it ends (see VALUE_END), at most `words` words. */
 export function valueAt(text: string, words = 6): string {
   const end = VALUE_END.exec(text);

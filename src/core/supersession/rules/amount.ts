@@ -5,12 +5,13 @@
  * amount (rent, salary, the price of what) is the key; a value must contain a number.
  */
 import type { ClaimRule } from '../claim.js';
-import { moneyAt, normaliseValue } from '../phrases.js';
+import { CALENDAR_NAME, moneyAt, normaliseValue } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const AMOUNT_NOUN =
   'rent|salary|pay|wage|wages|income|mortgage|budget|price|cost|fee|fees|bill|subscription|rate|hourly rate|day rate|allowance|deposit|tuition|premium|bonus|commission|savings|debt|loan|balance|raise|pension|stipend|tip|quote|offer|valuation';
-const CHANGE = String.raw`(?:is|are|was|has\s+been|is\s+now|are\s+now|now\s+is|went\s+up\s+to|went\s+down\s+to|goes\s+up\s+to|rose\s+to|increased\s+to|decreased\s+to|dropped\s+to|fell\s+to|changed\s+to|came\s+to|comes\s+to|will\s+be|became|got\s+raised\s+to|was\s+raised\s+to|was\s+cut\s+to|was\s+increased\s+to|was\s+reduced\s+to|is\s+set\s+at|sits\s+at|stands\s+at)`;
+// Longest first: a regex alternation takes the first that fits ("was" before "was raised to").
+const CHANGE = String.raw`(?:got\s+raised\s+to|was\s+raised\s+to|was\s+cut\s+to|was\s+increased\s+to|was\s+reduced\s+to|went\s+up\s+to|went\s+down\s+to|goes\s+up\s+to|has\s+been|is\s+now|are\s+now|now\s+is|rose\s+to|increased\s+to|decreased\s+to|dropped\s+to|fell\s+to|changed\s+to|came\s+to|comes\s+to|will\s+be|is\s+set\s+at|sits\s+at|stands\s+at|became|is|are|was)`;
 const OWNED = new RegExp(
   String.raw`(?<!['\p{L}])((?:(?!(?:my|our|his|her|their|its|the|a|an|this|that)\b)[\p{L}-]{2,}\s+){0,2}?(?:${AMOUNT_NOUN}))(?:\s+(?:of|for)\s+(?:the\s+|my\s+|our\s+)?([\p{L}\p{N} -]{1,30}?))?\s+${CHANGE}\s+(?:now\s+)?`,
   'giu',
@@ -57,7 +58,8 @@ export const amountRule: ClaimRule = {
     ].flatMap(({ match, tool, version }) =>
       tool &&
       version &&
-      !/^(?:the|a|an|my|our|it|this|that|version|day|page|step|level|floor|line|room|chapter)$/iu.test(tool)
+      !CALENDAR_NAME.test(tool) &&
+      !/^(?:the|a|an|my|our|it|this|that|version|day|page|step|level|floor|line|room|chapter|week|month|year|top|about|around|over|under|only|just|at|in|by|for)$/iu.test(tool)
         ? [{ index: match.index, family: 'version', key: normaliseValue(tool), value: version }]
         : [],
     );

@@ -12,7 +12,7 @@ const SETTING_WORD =
   'url|urls|uri|endpoint|base url|host|hostname|domain|port|path|directory|folder|dir|branch|default branch|region|zone|bucket|timeout|limit|quota|cron|schedule expression|time zone|timezone|locale|language setting|model|api version|webhook|channel|ip|ip address|server|cluster|namespace|database name|db name|schema|email|email address|e-mail|phone number|mobile number|address|mailing address|username|handle|user name|account|account id|project id|org|organization|workspace|plan|tier|pricing plan|seat count|shell|theme|font|keyboard layout|editor theme|password manager';
 const KEY = String.raw`((?:[\p{L}\p{N}-]+\s+){0,3}?(?:${SETTING_WORD}))`;
 const IS = new RegExp(
-  String.raw`(?<=\b(?:the|my|our|his|her|their|its|this|that|\p{L}+'s)\s+)${KEY}\s+(?:is|are|has\s+been|is\s+now|now\s+is|changed\s+to|has\s+changed\s+to|was\s+changed\s+to|moved\s+to|was\s+moved\s+to|became|is\s+set\s+to|was\s+set\s+to|should\s+be|will\s+be|now\s+points\s+to|points\s+to|lives\s+at)\s+(?:now\s+)?`,
+  String.raw`(?<=\b(?:the|my|our|his|her|their|its|this|that|\p{L}+'s)\s+)${KEY}\s+(?:has\s+changed\s+to|was\s+changed\s+to|was\s+moved\s+to|is\s+set\s+to|was\s+set\s+to|now\s+points\s+to|has\s+been|is\s+now|now\s+is|changed\s+to|moved\s+to|should\s+be|will\s+be|points\s+to|lives\s+at|became|is|are)\s+(?:now\s+)?`,
   'giu',
 );
 const SET = new RegExp(

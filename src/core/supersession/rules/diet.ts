@@ -18,7 +18,7 @@ const STOPPED = new RegExp(
   String.raw`\b(?:stopped|quit|gave\s+up)\s+(?:being\s+)?(?:a\s+|an\s+)?(?=(?:${DIETS})\b)`,
   'giu',
 );
-const MEAT = /\b(?:eats?|eating|started\s+eating)\s+meat\b/giu;
+const MEAT = /\b(?:eats?|eating|started\s+eating)\s+(?:meat|everything|anything)\b|\bno\s+dietary\s+restrictions\b/giu;
 const DIET_AT = new RegExp(String.raw`^(${DIETS}|low-carb|gluten-free|mediterranean|plant-based)\b`, 'iu');
 
 /** Diet. */

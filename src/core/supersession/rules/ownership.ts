@@ -5,7 +5,7 @@
  * attribute, and "has a dog" is none.
  */
 import type { ClaimRule, RuleMatch } from '../claim.js';
-import { normaliseValue, valueAt } from '../phrases.js';
+import { normaliseValue, objectAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const KINDS: Record<string, readonly string[]> = {
@@ -71,11 +71,11 @@ function kindOf(thing: string): string | undefined {
   return undefined;
 }
 
-const DRIVES = /\b(?:drives?|driving|drove)\s+(?:a|an|the|my|his|her|their)?\s*/giu;
+const DRIVES = /\b(?:drives?|driving|drove)\s+(?:(?:a|an|the|my|his|her|their)\s+)?/giu;
 const GOT =
-  /\b(?:owns?|owning|has|have|had|bought|buys|buying|got|gets|purchased|ordered|is\s+getting|just\s+got|upgraded\s+to|switched\s+to|replaced\s+(?:it|(?:my|his|her|their)\s+[\p{L}]+)\s+with|traded\s+[\p{L} ]{1,30}?\s+for)\s+(?:a|an|the|my|his|her|their)?\s*/giu;
+  /\b(?:owns?|owning|has|have|had|bought|buys|buying|got|gets|purchased|ordered|is\s+getting|just\s+got|upgraded\s+to|switched\s+to|replaced\s+(?:it|(?:my|his|her|their)\s+[\p{L}]+)\s+with|traded\s+[\p{L} ]{1,30}?\s+for)\s+(?:(?:a|an|the|my|his|her|their)\s+)?/giu;
 const IS =
-  /\b((?:car|vehicle|phone|smartphone|laptop|computer|tablet|bike|bicycle|watch|camera|headphones|console|tv|motorcycle|motorbike))\s+(?:is|is\s+now|now\s+is)\s+(?:a|an|the)?\s*/giu;
+  /\b((?:car|vehicle|phone|smartphone|laptop|computer|tablet|bike|bicycle|watch|camera|headphones|console|tv|motorcycle|motorbike))\s+(?:is\s+now|now\s+is|is)\s+(?:(?:a|an|the)\s+)?/giu;
 const SOLD =
   /\b(?:sold|sells|selling|gave\s+away|got\s+rid\s+of|totaled|totalled|lost|crashed)\s+(?:my|his|her|their|the|our)\s+/giu;
 
@@ -86,7 +86,7 @@ export const ownershipRule: ClaimRule = {
   onNegation: 'skip',
   match(clause) {
     const thing = (kind?: string) => (rest: string) => {
-      const value = normaliseValue(valueAt(rest.replace(/^(?:new|used|second-hand|brand-new|secondhand)\s+/iu, ''), 5));
+      const value = normaliseValue(objectAt(rest.replace(/^(?:new|used|second-hand|brand-new|secondhand)\s+/iu, ''), 5));
       const of = kind ?? kindOf(value);
       if (!of || !value || NOT_A_THING.test(value)) return undefined;
       // "has a car" names no particular car: nothing to compare.

@@ -5,7 +5,7 @@
  * are about one.
  */
 import type { ClaimRule } from '../claim.js';
-import { normaliseValue, valueAt } from '../phrases.js';
+import { normaliseValue, objectAt, valueAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const LIKE =
@@ -18,7 +18,7 @@ const FAVOURITE = /\bfavou?rite\s+([\p{L} -]{2,30}?)\s+(?:is|are)\s+(?:now\s+)?/
 function object(rest: string): string | undefined {
   if (/^(?:to|it|that|this|when|how|what|the\s+idea)\b/iu.test(rest)) return undefined;
   const head = rest.split(/\s(?:over|to|rather than|instead of|more than|than)\s/iu)[0] ?? rest;
-  const value = normaliseValue(valueAt(head, 5).replace(/\s+(?:a lot|very much|so much|a bit|anymore)$/iu, ''));
+  const value = normaliseValue(objectAt(head, 5).replace(/\s+(?:a lot|very much|so much|a bit|anymore)$/iu, ''));
   return value.length >= 2 ? value : undefined;
 }
 

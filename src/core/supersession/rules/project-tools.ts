@@ -153,7 +153,7 @@ const REPLACES = new RegExp(
   'giu',
 );
 const USES = new RegExp(
-  String.raw`\b(?:use|uses|using|used|run|runs|rely\s+on|relies\s+on|built\s+(?:with|on)|is\s+built\s+(?:with|on)|are\s+built\s+(?:with|on)|chose|picked|went\s+with|settled\s+on|adopted|standardi[sz]ed\s+on)\s+${TOOL}(?:\s+(?:instead\s+of|rather\s+than|over)\s+${TOOL})?(?:\s+(?:for|as)\s+(?:the\s+|our\s+|a\s+)?([\p{L} -]{2,30}))?`,
+  String.raw`\b(?:use|uses|using|used|run|runs|rely\s+on|relies\s+on|built\s+(?:with|on)|is\s+built\s+(?:with|on)|(?:is|are)\s+(?:bundled|tested|built|linted|formatted|deployed|hosted|written)\s+(?:with|in|on|to|using)|(?:bundled|tested|linted|formatted|hosted|deployed)\s+(?:with|on|to|using)|are\s+built\s+(?:with|on)|chose|picked|went\s+with|settled\s+on|adopted|standardi[sz]ed\s+on)\s+${TOOL}(?:\s+(?:instead\s+of|rather\s+than|over)\s+${TOOL})?(?:\s+(?:for|as)\s+(?:the\s+|our\s+|a\s+)?([\p{L} -]{2,30}))?`,
   'giu',
 );
 const ROLE_IS = new RegExp(
@@ -164,7 +164,7 @@ const ROLE_IS = new RegExp(
 function tool(name: string | undefined): string | undefined {
   if (!name) return undefined;
   const value = normaliseValue(name).replace(/[.,;:]+$/u, '');
-  return /^(?:it|them|that|this|the|a|an|our|my|version|v?\d[\d.]*|more|less|again|here|there|now)$/iu.test(value)
+  return /^(?:it|them|that|this|the|a|an|our|my|we|i|you|they|he|she|us|version|v?\d[\d.]*|more|less|again|here|there|now)$/iu.test(value)
     ? undefined
     : value;
 }

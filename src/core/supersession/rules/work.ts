@@ -16,7 +16,7 @@ const LEFT_EMPLOYER =
 const TITLE_WORD =
   'engineer|developer|programmer|manager|designer|director|lead|scientist|analyst|teacher|nurse|doctor|physician|consultant|architect|intern|ceo|cto|cfo|coo|vp|president|founder|co-founder|accountant|lawyer|attorney|writer|editor|researcher|professor|lecturer|student|chef|cook|pharmacist|therapist|specialist|administrator|admin|officer|coordinator|associate|assistant|technician|mechanic|electrician|plumber|pilot|driver|principal|head of [\\p{L} ]{2,30}|recruiter|salesperson|representative|marketer|strategist|economist|journalist|photographer|artist|musician|dentist|surgeon|veterinarian|vet|paralegal|clerk|cashier|barista|waiter|waitress|librarian|freelancer|contractor|sre|devops|tester|qa|product owner|scrum master|data engineer';
 const TITLE = new RegExp(
-  String.raw`^(?:a|an|the)?\s*((?:[\p{L}-]+\s+){0,3}?(?:${TITLE_WORD})s?)\b(?=\s*$|\s*[,.;!?]|\s+(?:at|for|with|in|on|since|and|from|now)\b)(?:\s+(?:at|for|with)\s+)?`,
+  String.raw`^(?:a|an|the)?\s*((?:[\p{L}-]+\s+){0,3}?(?:${TITLE_WORD})s?)\b(?=\s*$|\s*[,.;!?]|\s+(?:at|for|with|in|on|since|and|from|now|this|last|next|recently|today|yesterday|earlier|again|after|before|when|because)\b)(?:\s+(?:at|for|with)\s+)?`,
   'iu',
 );
 const AS_TITLE =
