@@ -51,8 +51,18 @@ export const UPDATE_CASES: UpdateCase[] = [
     kind: 'residence',
     facts: [
       { id: 'a', text: 'Peter: Lives in Vienna, works from home.', date: '2025-11-03', entities: ['Peter'] },
-      { id: 'b', text: 'Peter: Now lives in Lisbon; reminders in Lisbon time.', date: '2025-12-04', entities: ['Peter'] },
-      { id: 'x', text: 'Andy lives in Vienna and visits Peter every summer.', date: '2025-06-01', entities: ['Andy', 'Peter'] },
+      {
+        id: 'b',
+        text: 'Peter: Now lives in Lisbon; reminders in Lisbon time.',
+        date: '2025-12-04',
+        entities: ['Peter'],
+      },
+      {
+        id: 'x',
+        text: 'Andy lives in Vienna and visits Peter every summer.',
+        date: '2025-06-01',
+        entities: ['Andy', 'Peter'],
+      },
     ],
     questions: [
       { query: 'where does Peter live now', answer: 'b', stale: 'a' },
@@ -64,7 +74,12 @@ export const UPDATE_CASES: UpdateCase[] = [
     facts: [
       { id: 'a', text: 'Maria lives in Toronto, close to the lake.', date: '2022-08-01', entities: ['Maria'] },
       { id: 'b', text: 'Maria relocated to Vancouver last month.', date: '2024-02-15', entities: ['Maria'] },
-      { id: 'x', text: 'Maria loves the Toronto lakefront trail for running.', date: '2023-05-01', entities: ['Maria'] },
+      {
+        id: 'x',
+        text: 'Maria loves the Toronto lakefront trail for running.',
+        date: '2023-05-01',
+        entities: ['Maria'],
+      },
     ],
     order: ['b', 'x', 'a'],
     questions: [{ query: 'Where does Maria live, Toronto?', answer: 'b', stale: 'a' }],

@@ -88,6 +88,8 @@ describe('supersession rules: which older fact a newer one replaces', () => {
     ['We use jest for tests.', 'We use pnpm.', 'another tool role'],
     ['I drive a Honda Civic.', 'My phone is a Pixel 8.', 'another kind of thing'],
     ['I no longer live in Berlin.', 'I live in Lisbon.', 'a negation of another value'],
+    ['Caroline: I love painting.', "Melanie: I don't like painting anymore.", 'another speaker'],
+    ['The Berlin team uses pnpm.', 'Our package manager is yarn.', 'another team'],
   ])('"%s" stays current after "%s" (%s)', (older, newer) => {
     expect(supersedes(older, newer)).toBeUndefined();
   });

@@ -32,25 +32,26 @@ const PRONOUN = /\b(?:he|she|they|him|them|he's|she's|they're)\b/giu;
 const POSSESSIVE = /\b(?:my|our|his|her|their|its|the user['’]s|user['’]s)\b/giu;
 const START_NAME = /^(\p{Lu}[\p{L}\p{N}'’-]*(?:\s\p{Lu}[\p{L}\p{N}'’-]*){0,2})(?:['’]s)?\s+(?=\p{Ll})/u;
 
-function possessiveSubject(word: string, single: string | undefined): string | undefined {
+function possessiveSubject(word: string, single: string | undefined, self: string): string | undefined {
   const lower = word.toLowerCase().replace('’', "'");
-  if (lower === 'my' || lower.includes('user')) return 'user';
+  if (lower === 'my') return self;
+  if (lower.includes('user')) return 'user';
   if (lower === 'our') return 'we';
   return single;
 }
 
 /** Every place in `text` that names a subject, in order. */
-function mentionsIn(text: string, entities: readonly string[]): SubjectMention[] {
+function mentionsIn(text: string, entities: readonly string[], self: string): SubjectMention[] {
   const single = entities.length === 1 && entities[0] ? entitySubject(entities[0]) : undefined;
   const mentions: SubjectMention[] = [];
   const add = (match: RegExpExecArray, subject: string | undefined, possessive: boolean) => {
     if (subject) mentions.push({ end: match.index + match[0].length, subject, possessive });
   };
-  for (const match of matchesOf(FIRST_PERSON, text)) add(match, 'user', false);
+  for (const match of matchesOf(FIRST_PERSON, text)) add(match, self, false);
   for (const match of matchesOf(USER, text)) add(match, 'user', false);
   for (const match of matchesOf(WE, text)) add(match, 'we', false);
   for (const match of matchesOf(PRONOUN, text)) add(match, single, false);
-  for (const match of matchesOf(POSSESSIVE, text)) add(match, possessiveSubject(match[0], single), true);
+  for (const match of matchesOf(POSSESSIVE, text)) add(match, possessiveSubject(match[0], single, self), true);
   for (const entity of entities) {
     const spelled = escapeRegExp(entity).replace(/[-_]+/g, '[-_ ]+');
     for (const match of matchesOf(new RegExp(String.raw`\b${spelled}(['’]s)?\b`, 'giu'), text))
@@ -76,9 +77,12 @@ export function clausesOf(text: string, context: ClauseContext): Clause[] {
   const entities = context.entities;
   const single = entities.length === 1 && entities[0] ? entitySubject(entities[0]) : undefined;
   let inherited = single;
+  // "I" is whoever speaks: the user, or the speaker a transcript line names ("Caroline: I …").
+  let self = 'user';
   const prefix = PREFIX.exec(body);
   if (prefix?.[1]) {
     inherited = entitySubject(prefix[1]);
+    self = inherited;
     body = body.slice(prefix[0].length);
   }
   const clauses: Clause[] = [];
@@ -87,7 +91,7 @@ export function clausesOf(text: string, context: ClauseContext): Clause[] {
     for (const raw of sentence.split(/;\s*|\s+[—–]\s+/u)) {
       const clauseText = rewriteCorrections(raw);
       if (clauseText === '') continue;
-      const mentions = mentionsIn(clauseText, entities);
+      const mentions = mentionsIn(clauseText, entities, self);
       clauses.push({ text: clauseText, mentions, fallback: sentenceSubject });
       const first = mentions.find((mention) => !mention.possessive);
       if (first) sentenceSubject = first.subject;

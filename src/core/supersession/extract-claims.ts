@@ -24,7 +24,11 @@ export function extractClaims(text: string, context: ClauseContext): Claim[] {
         let subject = match.subject ?? subjectAt(clause, match.index);
         // Settings, schedules, prices and tools without an owner belong to the scope's world,
         // unless a name opens the clause ("The Berlin team uses pnpm" is another team's).
-        if (SHARED_FAMILIES.has(match.family) && subject === undefined && !NAMED.test(clause.text.slice(0, match.index)))
+        if (
+          SHARED_FAMILIES.has(match.family) &&
+          subject === undefined &&
+          !NAMED.test(clause.text.slice(0, match.index))
+        )
           subject = 'user';
         if (SHARED_FAMILIES.has(match.family) && subject === 'we') subject = 'user';
         if (!subject) continue;

@@ -69,7 +69,10 @@ async function candidatesFor(engine: MemoryEngine, memory: Memory, claims: reado
  * store. Conservative: only memories whose claims the rules read, only the same scope,
  * never a memory invalidated by hand.
  */
-export async function findRuleSupersessions(engine: MemoryEngine, batch: readonly Memory[]): Promise<RuleSupersessions> {
+export async function findRuleSupersessions(
+  engine: MemoryEngine,
+  batch: readonly Memory[],
+): Promise<RuleSupersessions> {
   const result: RuleSupersessions = { stored: [], batch: new Map(), links: [] };
   const claims = new Map<string, Claim[]>();
   const readClaims = (memory: Memory) => {
@@ -89,7 +92,8 @@ export async function findRuleSupersessions(engine: MemoryEngine, batch: readonl
   for (const memory of batch) known.set(memory.id, { ...memory });
   for (const memory of participants)
     for (const candidate of await candidatesFor(engine, memory, readClaims(memory)))
-      if (!known.has(candidate.id) && sameScope(candidate.scope, memory.scope)) known.set(candidate.id, { ...candidate });
+      if (!known.has(candidate.id) && sameScope(candidate.scope, memory.scope))
+        known.set(candidate.id, { ...candidate });
 
   const changed = new Set<string>();
   const link = (older: Memory, newer: Memory, reason: string) => {

@@ -59,7 +59,9 @@ export const amountRule: ClaimRule = {
       tool &&
       version &&
       !CALENDAR_NAME.test(tool) &&
-      !/^(?:the|a|an|my|our|it|this|that|version|day|page|step|level|floor|line|room|chapter|week|month|year|top|about|around|over|under|only|just|at|in|by|for)$/iu.test(tool)
+      !/^(?:the|a|an|my|our|it|this|that|version|day|page|step|level|floor|line|room|chapter|week|month|year|top|about|around|over|under|only|just|at|in|by|for)$/iu.test(
+        tool,
+      )
         ? [{ index: match.index, family: 'version', key: normaliseValue(tool), value: version }]
         : [],
     );

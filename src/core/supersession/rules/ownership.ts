@@ -86,7 +86,9 @@ export const ownershipRule: ClaimRule = {
   onNegation: 'skip',
   match(clause) {
     const thing = (kind?: string) => (rest: string) => {
-      const value = normaliseValue(objectAt(rest.replace(/^(?:new|used|second-hand|brand-new|secondhand)\s+/iu, ''), 5));
+      const value = normaliseValue(
+        objectAt(rest.replace(/^(?:new|used|second-hand|brand-new|secondhand)\s+/iu, ''), 5),
+      );
       const of = kind ?? kindOf(value);
       if (!of || !value || NOT_A_THING.test(value)) return undefined;
       // "has a car" names no particular car: nothing to compare.

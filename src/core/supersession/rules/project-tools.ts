@@ -164,7 +164,9 @@ const ROLE_IS = new RegExp(
 function tool(name: string | undefined): string | undefined {
   if (!name) return undefined;
   const value = normaliseValue(name).replace(/[.,;:]+$/u, '');
-  return /^(?:it|them|that|this|the|a|an|our|my|we|i|you|they|he|she|us|version|v?\d[\d.]*|more|less|again|here|there|now)$/iu.test(value)
+  return /^(?:it|them|that|this|the|a|an|our|my|we|i|you|they|he|she|us|version|v?\d[\d.]*|more|less|again|here|there|now)$/iu.test(
+    value,
+  )
     ? undefined
     : value;
 }
