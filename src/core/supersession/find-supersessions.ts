@@ -97,7 +97,8 @@ export async function findRuleSupersessions(
 
   const changed = new Set<string>();
   const link = (older: Memory, newer: Memory, reason: string) => {
-    older.validTo = newer.validFrom > older.validFrom ? newer.validFrom : older.validFrom;
+    // ISO instants sort as text: the later of the two, so a tie leaves an empty span.
+    older.validTo = [older.validFrom, newer.validFrom].sort()[1] ?? newer.validFrom;
     older.supersededBy = newer.id;
     older.invalidationReason = `superseded by ${newer.id} (${reason})`;
     changed.add(older.id);
