@@ -23,7 +23,7 @@ export interface EvalSetting {
   /** createMemory's `ranking`. */
   ranking?: RankingOptions;
   /** retain's options for each conversation's turns (contextWindow, …). */
-  retain?: Pick<RetainOptions, 'contextWindow'>;
+  retain?: Pick<RetainOptions, 'contextWindow' | 'corrections'>;
 }
 
 /** One scored question. */
