@@ -1,4 +1,13 @@
-import type { ScoreBreakdown } from './recall-result.js';
+import type { ScoreBreakdown, ValidityNote } from './recall-result.js';
+
+function validityText(note: ValidityNote): string {
+  if (note.state === 'current') return `the version true at the time asked, brought in by ${note.via ?? 'a match'}`;
+  if (note.state === 'earlier')
+    return `an earlier version, for a question about the past (via ${note.via ?? 'a match'})`;
+  if (note.state === 'superseded')
+    return `superseded${note.supersededBy ? ` by ${note.supersededBy}` : ''}: ranked below the current version`;
+  return 'not yet valid at the time asked: ranked below the version true then';
+}
 
 const round = (value: number) => Number(value.toPrecision(4));
 
@@ -20,5 +29,6 @@ export function explainScore(breakdown: ScoreBreakdown): string {
         ]),
   ];
   const boosts = breakdown.boosts.map((boost) => `${boost.name} ×${round(boost.factor)}`).join(', ');
-  return `${lists.join('; ')} → fused ${round(breakdown.fused)}${boosts ? `; ${boosts}` : ''} → ${round(breakdown.final)}`;
+  const validity = breakdown.validity ? `; ${validityText(breakdown.validity)}` : '';
+  return `${lists.join('; ')} → fused ${round(breakdown.fused)}${boosts ? `; ${boosts}` : ''}${validity} → ${round(breakdown.final)}`;
 }

@@ -22,9 +22,27 @@ export interface ListEvidence {
  */
 export interface Boost {
   /** Which signal. */
-  name: 'importance' | 'recency' | 'bookmark' | 'session' | 'time' | 'entity';
+  name: 'importance' | 'recency' | 'bookmark' | 'session' | 'time' | 'entity' | 'superseded';
   /** The factor the fused score was multiplied by. */
   factor: number;
+}
+
+/**
+ * Where a result stands among the versions of a fact (see `supersededBy`).
+ *
+ * @group Recall
+ */
+export interface ValidityNote {
+  /**
+   * `current`: the version true at the time asked about, brought in or lifted by an older
+   * version's match; `earlier`: a version a newer fact replaced, lifted for a question about
+   * the past; `superseded` / `not yet valid`: kept, ranked below the version that was true.
+   */
+  state: 'current' | 'earlier' | 'superseded' | 'not yet valid';
+  /** The result whose match brought this one in or lifted it. */
+  via?: string;
+  /** For a superseded result: the memory that superseded it. */
+  supersededBy?: string;
 }
 
 /**
@@ -45,6 +63,8 @@ export interface ScoreBreakdown {
   boosts: Boost[];
   /** The final score, 0..1. */
   final: number;
+  /** Set when the result's place was changed because of the versions of its fact. */
+  validity?: ValidityNote;
 }
 
 /**
