@@ -5,6 +5,7 @@
  * `asOf` date or a span that ended), the versions true then come first instead. Memories
  * invalidated by hand (no successor) stay out unless `includeInvalid`.
  */
+import { supersededIds, validAt } from '../search/memory-versions.js';
 import { insideScope } from '../search/scope-boundary.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
@@ -28,17 +29,6 @@ export interface TruthSettings {
 const OUTDATED = 0.6;
 // How far a chain of versions is followed.
 const MAX_HOPS = 16;
-
-/** Whether `memory` was true at `at`. */
-export function validAt(memory: Memory, at: string): boolean {
-  return memory.validFrom <= at && (memory.validTo === null || memory.validTo > at);
-}
-
-/** The ids a memory superseded (the reverse of `supersededBy`), from its metadata. */
-export function supersededIds(memory: Memory): string[] {
-  const value = memory.metadata.supersedes;
-  return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
-}
 
 function outdated(result: Ranked, state: 'superseded' | 'not yet valid', by?: string): Ranked {
   const score = result.score * OUTDATED;

@@ -5,6 +5,7 @@
  * backfilled fact lands in the right place of its chain.
  */
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { withoutSuperseded, withSuperseded } from '../search/memory-versions.js';
 import { searchLexical } from '../search/native-or-scan.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
@@ -20,8 +21,8 @@ const CANDIDATES = 60;
 export interface RuleSupersessions {
   /** Stored memories that stop being current (or move in their chain), ready to upsert. */
   stored: MemoryRecord[];
-  /** Memories of the batch itself that are superseded (by a newer stored one or one of the batch), by id. */
-  batch: Map<string, Pick<Memory, 'validTo' | 'supersededBy' | 'invalidationReason'>>;
+  /** Memories of the batch as they must be written (superseded, or naming what they supersede), by id. */
+  batch: Map<string, Memory>;
   /** For each link made: the older id, the newer id and the rule's reason (for events and history). */
   links: Array<{ older: string; newer: string; reason: string }>;
 }
@@ -96,17 +97,30 @@ export async function findRuleSupersessions(
         known.set(candidate.id, { ...candidate });
 
   const changed = new Set<string>();
-  const link = (older: Memory, newer: Memory, reason: string) => {
-    // ISO instants sort as text: the later of the two, so a tie leaves an empty span.
-    older.validTo = [older.validFrom, newer.validFrom].sort()[1] ?? newer.validFrom;
-    older.supersededBy = newer.id;
-    older.invalidationReason = `superseded by ${newer.id} (${reason})`;
-    changed.add(older.id);
+  const update = (memory: Memory) => {
+    known.set(memory.id, memory);
+    changed.add(memory.id);
+  };
+  const link = (olderId: string, newerId: string, reason: string) => {
+    const older = known.get(olderId)!;
+    const newer = known.get(newerId)!;
+    // The version it pointed to before (a late arrival moves into the chain) forgets it.
+    const previous = older.supersededBy === null ? undefined : known.get(older.supersededBy);
+    if (previous && previous.id !== newer.id) update(withoutSuperseded(previous, older.id));
+    update({
+      ...older,
+      // ISO instants sort as text: the later of the two, so a tie leaves an empty span.
+      validTo: [older.validFrom, newer.validFrom].sort()[1] ?? newer.validFrom,
+      supersededBy: newer.id,
+      invalidationReason: `superseded by ${newer.id} (${reason})`,
+    });
+    update(withSuperseded(known.get(newerId)!, older.id));
     result.links.push({ older: older.id, newer: newer.id, reason });
   };
 
   const ordered = participants.map((memory) => known.get(memory.id)!).sort((a, b) => (before(a, b) ? -1 : 1));
-  for (const memory of ordered) {
+  for (const { id } of ordered) {
+    const memory = known.get(id)!;
     const mine = readClaims(memory);
     let successor: { memory: Memory; reason: string } | undefined;
     for (const other of known.values()) {
@@ -119,23 +133,19 @@ export async function findRuleSupersessions(
         // An older fact that is current, or whose successor came later in the world than this one.
         const open = other.validTo === null || (other.supersededBy !== null && other.validTo > memory.validFrom);
         const reason = open ? supersedingReason(mine, theirs) : undefined;
-        if (reason && other.supersededBy !== memory.id) link(other, memory, reason);
+        if (reason && other.supersededBy !== memory.id) link(other.id, memory.id, reason);
       } else {
         const reason = supersedingReason(theirs, mine);
         if (reason && (!successor || before(other, successor.memory))) successor = { memory: other, reason };
       }
     }
-    if (successor && memory.supersededBy !== successor.memory.id) link(memory, successor.memory, successor.reason);
+    if (successor && known.get(id)!.supersededBy !== successor.memory.id)
+      link(id, successor.memory.id, successor.reason);
   }
 
   for (const id of changed) {
     const memory = known.get(id)!;
-    const change = {
-      validTo: memory.validTo,
-      supersededBy: memory.supersededBy,
-      invalidationReason: memory.invalidationReason,
-    };
-    if (inBatch.has(id)) result.batch.set(id, change);
+    if (inBatch.has(id)) result.batch.set(id, memory);
     else result.stored.push({ memory: { ...memory, updatedAt: engine.nowIso() }, embedding: null });
   }
   if (result.stored.length > 0) {

@@ -1,0 +1,135 @@
+/**
+ * The versions of a fact: `history(id)` walks the chain a memory belongs to (what it replaced
+ * and what replaced it), and `correct(id, input)` retains a new version that supersedes an
+ * old one in one call.
+ */
+import { z } from 'zod';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { memoriesInScope, requireMemory } from '../memories/require-memory.js';
+import type { RetainApi } from '../retain/retain-api.js';
+import { supersededIds } from '../search/memory-versions.js';
+import { type Memory, type MemoryInput, memoryInputSchema } from '../spec/memory.js';
+import { parseInput } from '../utils/validate.js';
+
+/**
+ * One version in a {@link MemoryHistory}.
+ *
+ * @group Client
+ */
+export interface MemoryVersion {
+  /** The memory. */
+  memory: Memory;
+  /** When it became true (`validFrom`). */
+  from: string;
+  /** When it stopped being true (`validTo`), or null while it is current. */
+  until: string | null;
+  /** Why it stopped: the rule or call that superseded or invalidated it, or null. */
+  reason: string | null;
+}
+
+/**
+ * What `history(id)` resolves to.
+ *
+ * @group Client
+ */
+export interface MemoryHistory {
+  /** The memory asked about. */
+  id: string;
+  /** Every version of its fact, oldest first (by when each became true). */
+  versions: MemoryVersion[];
+  /** The version true now, or null when none is (every version invalidated). */
+  current: string | null;
+}
+
+/**
+ * Versions of facts: their history, and corrections.
+ *
+ * @group Client
+ */
+export interface VersionsApi {
+  /**
+   * The chain of versions the memory `id` belongs to, in both directions (what it replaced,
+   * what replaced it), oldest first, with dates and reasons. A memory never superseded is a
+   * history of one. An id outside the client's scope is a NotFoundError.
+   *
+   * @example
+   * ```ts
+   * const { versions, current } = await memory.history(id);
+   * for (const v of versions) console.log(v.from.slice(0, 10), v.until?.slice(0, 10) ?? 'now', v.memory.content);
+   * ```
+   */
+  history(id: string): Promise<MemoryHistory>;
+  /**
+   * Retain `input` (a string or a memory input) as the new version of memory `id`, which it
+   * supersedes (kept, with `validTo` and `supersededBy`). Kind, category and entities default
+   * to the old memory's. Resolves to the new memory's id and the history after the change.
+   *
+   * @example
+   * ```ts
+   * await memory.correct(id, 'Peter lives in Lisbon since December 2025.');
+   * ```
+   */
+  correct(id: string, input: string | MemoryInput): Promise<{ id: string; history: MemoryHistory }>;
+}
+
+const idSchema = z.string().min(1, 'expected a memory id').max(256);
+const correctionSchema = z.union([z.string().trim().min(1, 'expected the corrected text'), memoryInputSchema]);
+// A chain longer than this is read no further (a guard against a cycle in damaged data).
+const MAX_VERSIONS = 1_000;
+
+/** The versions feature over an engine and the retain feature. */
+export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): VersionsApi {
+  async function history(idInput: unknown, component = 'history'): Promise<MemoryHistory> {
+    const id = parseInput(idSchema, idInput, component, 'id');
+    await engine.ready(component);
+    const start = await requireMemory(engine, id, component);
+    const seen = new Map<string, Memory>([[start.id, start]]);
+    let frontier: Memory[] = [start];
+    while (frontier.length > 0 && seen.size < MAX_VERSIONS) {
+      const linked = frontier.flatMap((memory) => [
+        ...supersededIds(memory),
+        ...(memory.supersededBy ? [memory.supersededBy] : []),
+      ]);
+      const fresh = [...new Set(linked)].filter((linkedId) => !seen.has(linkedId));
+      // Read through the scope: a link never leads a scoped client into another tenant's rows.
+      frontier = fresh.length > 0 ? await memoriesInScope(engine, fresh) : [];
+      for (const memory of frontier) seen.set(memory.id, memory);
+    }
+    const versions = [...seen.values()]
+      .sort((a, b) => a.validFrom.localeCompare(b.validFrom) || a.createdAt.localeCompare(b.createdAt))
+      .map((memory) => ({
+        memory,
+        from: memory.validFrom,
+        until: memory.validTo,
+        reason: memory.invalidationReason,
+      }));
+    const now = engine.nowIso();
+    const current = versions.filter(
+      (version) => version.from <= now && (version.until === null || version.until > now),
+    );
+    return { id: start.id, versions, current: current.at(-1)?.memory.id ?? null };
+  }
+
+  return {
+    history: (id) => history(id),
+    async correct(idInput, input) {
+      const id = parseInput(idSchema, idInput, 'correct', 'id');
+      const parsed = parseInput(correctionSchema, input, 'correct', 'input');
+      await engine.ready('correct');
+      const old = await requireMemory(engine, id, 'correct');
+      const given: MemoryInput = typeof parsed === 'string' ? { content: parsed } : parsed;
+      const result = await retain.retain(
+        {
+          kind: old.kind,
+          category: old.category,
+          entities: old.entities,
+          ...given,
+          supersedes: [...new Set([...(given.supersedes ?? []), old.id])],
+        },
+        { onDuplicate: 'keep' },
+      );
+      const newId = result.ids[0]!;
+      return { id: newId, history: await history(newId, 'correct') };
+    },
+  };
+}
