@@ -5,7 +5,7 @@
  * every tool refuses it anywhere in its arguments, before parsing can lose it. `constructor`
  * and `prototype` are ordinary own keys and are kept as the data they are.
  */
-import { ValidationError } from '../../core/spec/errors.js';
+import { ValidationError, type ValidationIssue } from '../../core/spec/errors.js';
 
 /** The one key JSON keeps that an object assignment does not. */
 export const PROTO_KEY = '__proto__';
@@ -90,19 +90,28 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /**
- * The ValidationError for a `__proto__` key at `path` of a tool's arguments; for metadata
- * its wording is the library's own (`the key "__proto__" is not allowed in metadata (got …)`).
+ * The issue of a `__proto__` key at `path` of a tool's arguments; for metadata its wording
+ * is the library's own (`metadata.__proto__: the key "__proto__" is not allowed in metadata (got …)`).
  *
- * @param tool - The tool's name, the error's component.
  * @param args - The arguments the key is in.
  * @param path - Where the key is, from {@link findProtoKey}.
- * @returns The error to throw.
+ * @returns The field and what is wrong with it.
  */
-export function protoKeyError(tool: string, args: unknown, path: readonly PropertyKey[]): ValidationError {
+export function protoKeyIssue(args: unknown, path: readonly PropertyKey[]): ValidationIssue {
   const within = path.length > 1 ? String(path[0]) : 'tool arguments';
   const got = describeReceived(valueAt(args, path));
-  const message = `the key "${PROTO_KEY}" is not allowed in ${within} (got ${got})`;
-  return new ValidationError([{ field: formatField(path), message }], {
+  return { field: formatField(path), message: `the key "${PROTO_KEY}" is not allowed in ${within} (got ${got})` };
+}
+
+/**
+ * The ValidationError a tool answers a `__proto__` key with.
+ *
+ * @param tool - The tool's name, the error's component.
+ * @param issue - From {@link protoKeyIssue}.
+ * @returns The error to throw.
+ */
+export function protoKeyError(tool: string, issue: ValidationIssue): ValidationError {
+  return new ValidationError([issue], {
     component: tool,
     suggestion: `Rename that key and call ${tool} again.`,
   });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { MemoirError, ValidationError } from '../../core/spec/errors.js';
 import { parseInput } from '../../core/utils/validate.js';
 import type { MemoryClient } from '../../index.js';
-import { findProtoKey, protoKeyError } from './argument-keys.js';
+import { findProtoKey, protoKeyError, protoKeyIssue } from './argument-keys.js';
 
 /**
  * What a tool returns: text a model reads, and the same facts as data.
@@ -95,7 +95,7 @@ export async function callAgentTool(
   context: AgentToolContext = {},
 ): Promise<AgentToolResult> {
   const protoKey = findProtoKey(args);
-  if (protoKey) throw protoKeyError(tool.name, args, protoKey);
+  if (protoKey) throw protoKeyError(tool.name, protoKeyIssue(args, protoKey));
   let input: z.output<AgentTool['inputSchema']>;
   try {
     input = parseInput(tool.inputSchema, args ?? {}, tool.name);
