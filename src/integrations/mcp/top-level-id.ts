@@ -16,6 +16,14 @@ const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 /** Longest id kept (raw JSON bytes); a longer one is treated as absent. */
 const MAX_ID_BYTES = 1024;
 
+/** The index of the next `"` or `\\` from `from`, or -1. */
+function nextSpecial(bytes: Buffer, from: number): number {
+  const quote = bytes.indexOf(QUOTE, from);
+  const backslash = bytes.indexOf(BACKSLASH, from);
+  if (quote === -1) return backslash;
+  return backslash === -1 ? quote : Math.min(quote, backslash);
+}
+
 /** Where the scanner is inside the top-level object. */
 type Slot = 'key' | 'colon' | 'value' | 'after';
 
@@ -50,8 +58,18 @@ export class TopLevelIdScanner {
   }
 
   /** Read the next bytes of the text. */
-  feed(bytes: Uint8Array): void {
-    for (let index = 0; index < bytes.length && !this.invalid; index++) this.step(bytes[index]!);
+  feed(bytes: Buffer): void {
+    let index = 0;
+    while (index < bytes.length && !this.invalid) {
+      // Inside a string nothing is kept: jump to the next quote or backslash (a native search).
+      if (this.inString && !this.escaped && !this.key && !this.value) {
+        const next = nextSpecial(bytes, index);
+        if (next === -1) return;
+        index = next;
+      }
+      this.step(bytes[index]!);
+      index++;
+    }
   }
 
   /** The text ended: a number value still being read ends here. */
