@@ -108,6 +108,8 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
     const server = mcp.createMcpServer({
       client,
       version: packageVersion(),
+      // The file tools (memory_export, memory_restore) stay inside this home's own folders.
+      home: context.config.home,
       ...(flags.memoryTools ? {} : { tools: [] }),
       ...(upstream ? { upstream } : {}),
     });

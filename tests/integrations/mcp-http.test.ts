@@ -104,6 +104,37 @@ describe('memoir mcp --http', { timeout: 90_000 }, () => {
     }
   });
 
+  it('refuses a __proto__ key in tool arguments with the ValidationError, and keeps export inside the home', async () => {
+    const home = tempDir('memoir-mcp-http-');
+    const url = await serve(home);
+    for (const modern of [false, true]) {
+      const client = await connect(url, modern);
+      try {
+        for (const raw of [
+          '{"content": "Top-level proto over HTTP.", "__proto__": {"metadata": {"a": 1}}}',
+          '{"content": "Metadata proto over HTTP.", "metadata": {"__proto__": {"polluted": true}}}',
+        ]) {
+          const result = (await client.callTool({
+            name: 'memory_store',
+            arguments: JSON.parse(raw) as Record<string, unknown>,
+          })) as CallToolResult;
+          expect(result.isError, raw).toBe(true);
+          const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+          expect(text).toMatch(/^memory_store: (metadata\.)?__proto__: the key "__proto__" is not allowed/);
+        }
+        const escaped = (await client.callTool({
+          name: 'memory_export',
+          arguments: { name: '../../escaped' },
+        })) as CallToolResult;
+        expect(escaped.isError).toBe(true);
+        const stats = (await client.callTool({ name: 'memory_stats', arguments: {} })) as CallToolResult;
+        expect(dataOf<{ memories: number }>(stats).memories).toBe(0);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
   it('refuses to listen on a non-loopback address unless told', async () => {
     const failed = await run(process.execPath, [bin, 'mcp', '--http', '--host', '0.0.0.0', '--token', TOKEN], {
       env: childEnvironment({ MEMOIR_HOME: tempDir('memoir-mcp-http-') }),

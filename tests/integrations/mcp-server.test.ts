@@ -173,7 +173,7 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     for (const content of ['Peter prefers tea.', 'Peter lives in Lisbon.', 'The staging deploy is on Fridays.']) {
       dataOf(await server.call('memory_store', { content }));
     }
-    const backup = dataOf<{ path: string; counts: { memories: number } }>(
+    const backup = dataOf<{ path: string; file: string; counts: { memories: number } }>(
       await server.call('memory_backup', { name: 'before_experiment' }),
     );
     expect(backup.path).toContain('before_experiment');
@@ -181,14 +181,15 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     expect(existsSync(backup.path)).toBe(true);
 
     const exportPath = join(home, 'exports', 'memories.jsonl');
-    const exported = dataOf<{ memories: number }>(
-      await server.call('memory_export', { format: 'jsonl', output_path: exportPath }),
+    const exported = dataOf<{ memories: number; path: string }>(
+      await server.call('memory_export', { format: 'jsonl', name: 'memories' }),
     );
     expect(exported.memories).toBe(3);
+    expect(exported.path).toBe(exportPath);
     const lines = readFileSync(exportPath, 'utf8').trim().split('\n');
     expect(lines.filter((line) => line.includes('"type":"memory"'))).toHaveLength(3);
     const jsonPath = join(home, 'exports', 'memories.json');
-    dataOf(await server.call('memory_export', { format: 'json', output_path: jsonPath }));
+    dataOf(await server.call('memory_export', { format: 'json', name: 'memories.json' }));
     expect((JSON.parse(readFileSync(jsonPath, 'utf8')) as unknown[]).length).toBe(lines.length);
 
     const refused = await server.call('memory_clear_all', {});
@@ -200,10 +201,10 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     expect(cleared.deleted.memories).toBe(3);
     expect(dataOf<{ memories: number }>(await server.call('memory_stats')).memories).toBe(0);
 
-    const notConfirmed = await server.call('memory_restore', { backup_path: backup.path });
+    const notConfirmed = await server.call('memory_restore', { backup: backup.file });
     expect(notConfirmed.isError).toBe(true);
     expect(textOf(notConfirmed)).toContain('confirm');
-    const restored = await server.call('memory_restore', { backup_path: backup.path, confirm: true });
+    const restored = await server.call('memory_restore', { backup: backup.file, confirm: true });
     expect(textOf(restored)).toContain('Restored 3 memories');
     const stats = await server.call('memory_stats');
     expect(textOf(stats)).toMatch(/^3 memories/);

@@ -1,11 +1,17 @@
 /** The seed's data control: export, backup, restore, clear everything, and the usage dashboard. */
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import type { BackupCounts, MemoryClient } from '../../index.js';
+import { type BackupCounts, type MemoryClient, ValidationError } from '../../index.js';
 import { defineAgentTool, requireConfirm } from './define-agent-tool.js';
+import {
+  BACKUPS_FOLDER,
+  EXPORTS_FOLDER,
+  fileInFolder,
+  fileNameProblem,
+  homeFolder,
+  type TextSink,
+  writeFileAtomically,
+} from './home-files.js';
 import { plural } from './tool-text.js';
 
 function countsText(counts: BackupCounts): string {
@@ -17,36 +23,41 @@ function countsText(counts: BackupCounts): string {
   return parts.join(', ');
 }
 
-/** Write the client's export to `path` as JSON Lines or one JSON array; a failed write leaves no file. */
-async function writeExport(client: MemoryClient, path: string, format: 'json' | 'jsonl') {
-  await mkdir(dirname(path), { recursive: true });
-  const out = createWriteStream(path, { encoding: 'utf8' });
-  const write = async (chunk: string) => {
-    if (!out.write(chunk)) await once(out, 'drain');
-  };
-  const counts: Record<string, number> = {};
-  try {
-    let first = true;
-    if (format === 'json') await write('[\n');
-    for await (const line of client.export()) {
-      const type = (JSON.parse(line) as { type?: unknown }).type;
-      if (typeof type === 'string') counts[type] = (counts[type] ?? 0) + 1;
-      await write(format === 'json' ? `${first ? '' : ',\n'}${line}` : `${line}\n`);
-      first = false;
-    }
-    if (format === 'json') await write('\n]\n');
-    out.end();
-    await once(out, 'finish');
-  } catch (error) {
-    out.destroy();
-    await rm(path, { force: true });
-    throw error;
+/** Lines counted by record type while an export is written. */
+type Counts = Record<string, number>;
+
+/** Write the scoped client's export into the sink as JSON Lines or one JSON array, counting records by type. */
+async function writeExport(client: MemoryClient, sink: TextSink, format: 'json' | 'jsonl'): Promise<Counts> {
+  const counts: Counts = {};
+  let first = true;
+  if (format === 'json') await sink.write('[\n');
+  for await (const line of client.export()) {
+    const type = (JSON.parse(line) as { type?: unknown }).type;
+    if (typeof type === 'string') counts[type] = (counts[type] ?? 0) + 1;
+    await sink.write(format === 'json' ? `${first ? '' : ',\n'}${line}` : `${line}\n`);
+    first = false;
   }
+  if (format === 'json') await sink.write('\n]\n');
   return counts;
 }
 
+/** The export's file name: the name given, with the format's extension added unless it has it. */
+function exportFileName(name: string, format: 'json' | 'jsonl'): string {
+  return name.toLowerCase().endsWith(`.${format}`) ? name : `${name}.${format}`;
+}
+
+const fileNameField = z
+  .string()
+  .trim()
+  .superRefine((name, ctx) => {
+    const problem = fileNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 /**
- * Export every memory with its embedding and metadata to a file (the seed's `memory_export`).
+ * Export every memory of the client's scope with its embedding and metadata to a file of the
+ * memoir home's `exports` folder (the seed's `memory_export`). The model names the file;
+ * it never gives a path.
  *
  * @group Agent tools
  */
@@ -54,28 +65,31 @@ export const memoryExportTool = defineAgentTool({
   name: 'memory_export',
   title: 'Export memories',
   description:
-    'Write every memory (content, metadata, embeddings) and record to a file. format "jsonl" is what `memoir import` reads back; ' +
-    '"json" is one JSON array of the same records, for other tools. Returns the path and counts.',
+    'Write every memory (content, metadata, embeddings) and record to a file in the memoir home\'s "exports" folder. ' +
+    'name is a plain file name, not a path (letters, digits, ".", "_", "-", spaces; no "/", no leading "."); ' +
+    "the format's extension is added when missing. An existing file of that name is kept unless overwrite is true. " +
+    'format "jsonl" is what `memoir import` reads back; "json" is one JSON array of the same records. Returns the path and counts.',
   inputSchema: z
     .object({
+      name: fileNameField.describe('File name in the exports folder, e.g. "memories-2026-11" (no path).'),
       format: z.enum(['json', 'jsonl']).optional().describe('"jsonl" (default, re-importable) or "json".'),
-      output_path: z
-        .string()
-        .trim()
-        .min(1, 'expected a file path')
-        .max(4096)
-        .describe('File to write, e.g. "/tmp/memories.jsonl".'),
+      overwrite: z.boolean().optional().describe('Replace an existing export of that name. Default false.'),
     })
     .strict(),
   readOnly: false,
   destructive: false,
-  async run(client, { format = 'jsonl', output_path }) {
-    const path = resolve(output_path);
-    const counts = await writeExport(client, path, format);
+  async run(client, { name, format = 'jsonl', overwrite = false }, context) {
+    const folder = await homeFolder('memory_export', context.home, EXPORTS_FOLDER, true);
+    const target = await fileInFolder('memory_export', 'name', folder, exportFileName(name, format));
+    // Through the scoped client's export(): a client built for a scope exports that scope only.
+    const counts = await writeFileAtomically('memory_export', 'name', target, overwrite, (sink) =>
+      writeExport(client, sink, format),
+    );
     const memories = counts.memory ?? 0;
+    const file = basename(target.path);
     return {
-      text: `Exported ${plural(memories, 'memory', 'memories')} to ${path} (${format}).`,
-      structured: { path, format, memories, lines: counts },
+      text: `Exported ${plural(memories, 'memory', 'memories')} to ${target.path} (${format}).`,
+      structured: { path: target.path, file, format, memories, lines: counts },
     };
   },
 });
@@ -89,7 +103,8 @@ export const memoryBackupTool = defineAgentTool({
   name: 'memory_backup',
   title: 'Back up memories',
   description:
-    'Make a backup (a verified tar.gz of all memory data) before an experiment or a risky change. Returns its path, for memory_restore.',
+    'Make a backup (a verified tar.gz of all memory data) before an experiment or a risky change, in the memoir home\'s "backups" folder. ' +
+    'name is a label; characters other than letters, digits, ".", "_" and "-" become "_". Returns its file name, for memory_restore.',
   inputSchema: z
     .object({ name: z.string().trim().min(1).max(100).optional().describe('A name, e.g. "before_experiment".') })
     .strict(),
@@ -97,9 +112,10 @@ export const memoryBackupTool = defineAgentTool({
   destructive: false,
   async run(client, { name }) {
     const info = await client.backup(name);
+    const file = basename(info.path);
     return {
-      text: `Backed up ${countsText(info.counts)} to ${info.path}.`,
-      structured: { ...info },
+      text: `Backed up ${countsText(info.counts)} to ${info.path} (restore it with memory_restore, backup: "${file}").`,
+      structured: { ...info, file },
     };
   },
 });
@@ -113,24 +129,36 @@ export const memoryRestoreTool = defineAgentTool({
   name: 'memory_restore',
   title: 'Restore a backup',
   description:
-    'Replace all current memory data with a backup (from memory_backup). The archive is checked first and the current data ' +
-    'is backed up before being replaced. Ask the user before calling; confirm must be true.',
+    'Replace all current memory data with a backup from the memoir home\'s "backups" folder, named by its file name as ' +
+    'memory_backup returned it (e.g. "20261126-101500-000_before_experiment.tar.gz"); no other path is read. The archive is ' +
+    'checked first and the current data is backed up before being replaced. Ask the user before calling; confirm must be true.',
   inputSchema: z
     .object({
-      backup_path: z
+      backup: z
         .string()
         .trim()
-        .min(1, 'expected the path of a backup')
+        .min(1, 'expected the file name of a backup')
         .max(4096)
-        .describe('The .tar.gz backup file.'),
+        .describe('The backup\'s file name in the backups folder, from memory_backup (its "file").'),
       confirm: z.boolean().optional().describe('Must be true: the user agreed to overwrite the current data.'),
     })
     .strict(),
   readOnly: false,
   destructive: true,
-  async run(client, { backup_path, confirm }) {
+  async run(client, { backup, confirm }, context) {
     requireConfirm('memory_restore', confirm, 'replaces all current memories with the backup');
-    const report = await client.restore(resolve(backup_path), { confirm: true });
+    const folder = await homeFolder('memory_restore', context.home, BACKUPS_FOLDER, false);
+    // The path memory_backup showed is accepted when it is a file directly in the backups folder.
+    const inFolder = [folder, resolve(context.home ?? folder, BACKUPS_FOLDER)];
+    const name = isAbsolute(backup) && inFolder.includes(dirname(resolve(backup))) ? basename(backup) : backup;
+    const source = await fileInFolder('memory_restore', 'backup', folder, name);
+    if (!source.exists) {
+      throw new ValidationError([{ field: 'backup', message: `no backup named ${name} in ${folder}` }], {
+        component: 'memory_restore',
+        suggestion: 'List the backups with `memoir backup --list`, or make one with memory_backup.',
+      });
+    }
+    const report = await client.restore(source.path, { confirm: true });
     return {
       text: `Restored ${countsText(report.restored)} from backup "${report.backup.name}" (made ${report.backup.createdAt}); the data it replaced was backed up first.`,
       structured: { ...report },

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { MemoirError, ValidationError } from '../../core/spec/errors.js';
 import { parseInput } from '../../core/utils/validate.js';
 import type { MemoryClient } from '../../index.js';
+import { findProtoKey, protoKeyError, protoKeyIssue } from './argument-keys.js';
 
 /**
  * What a tool returns: text a model reads, and the same facts as data.
@@ -18,6 +19,21 @@ export interface AgentToolResult {
   text: string;
   /** The same as JSON data (MCP `structuredContent`); always an object. */
   structured: Record<string, unknown>;
+}
+
+/**
+ * What the host running the tools knows beyond the client: where the tools that write or
+ * read files may do so. A door a model drives confines every file a tool touches to the
+ * memoir home's own folders; without a home, those tools refuse.
+ *
+ * @group Agent tools
+ */
+export interface AgentToolContext {
+  /**
+   * The memoir home (absolute). `memory_export` writes only into `<home>/exports`, by a plain
+   * file name; `memory_restore` reads only backups in `<home>/backups`, by name.
+   */
+  readonly home?: string;
 }
 
 /**
@@ -42,8 +58,9 @@ export interface AgentTool<Schema extends z.ZodObject = z.ZodObject> {
   /**
    * Run the tool on arguments already parsed by `inputSchema`. Throws a MemoirError for bad
    * input or a failure; {@link callAgentTool} turns it into text a model can act on.
+   * `context` says where files may be written; tools that need none ignore it.
    */
-  run(client: MemoryClient, input: z.output<Schema>): Promise<AgentToolResult>;
+  run(client: MemoryClient, input: z.output<Schema>, context: AgentToolContext): Promise<AgentToolResult>;
 }
 
 /**
@@ -61,15 +78,24 @@ export function defineAgentTool<Schema extends z.ZodObject>(tool: AgentTool<Sche
 /**
  * Validate raw arguments against the tool's schema and run it. Bad arguments reject with a
  * ValidationError naming the field (`memory_store: content: expected a non-empty string`);
- * nothing is written then.
+ * nothing is written then. A `__proto__` key anywhere in the arguments is refused before
+ * parsing, which would otherwise drop it without a word.
  *
  * @param tool - The tool to run.
  * @param client - The memory client it works on.
  * @param args - The arguments as the host received them (an object, or undefined for none).
+ * @param context - Where file tools may read and write (the memoir home); default none.
  * @returns The tool's text and structured result.
  * @group Agent tools
  */
-export async function callAgentTool(tool: AgentTool, client: MemoryClient, args: unknown): Promise<AgentToolResult> {
+export async function callAgentTool(
+  tool: AgentTool,
+  client: MemoryClient,
+  args: unknown,
+  context: AgentToolContext = {},
+): Promise<AgentToolResult> {
+  const protoKey = findProtoKey(args);
+  if (protoKey) throw protoKeyError(tool.name, protoKeyIssue(args, protoKey));
   let input: z.output<AgentTool['inputSchema']>;
   try {
     input = parseInput(tool.inputSchema, args ?? {}, tool.name);
@@ -81,7 +107,7 @@ export async function callAgentTool(tool: AgentTool, client: MemoryClient, args:
       suggestion: `Fix the argument named above and call ${tool.name} again.`,
     });
   }
-  return tool.run(client, input);
+  return tool.run(client, input, context);
 }
 
 /**

@@ -1,9 +1,9 @@
 /** Storing, finding, reading and removing single memories: the seed's manual storage and privacy tools. */
 import { z } from 'zod';
+import { metadataSchema } from '../../core/spec/memory.js';
 import {
   MEMORY_KINDS,
   type MemoryClient,
-  type MemoryInput,
   type RecallOptions,
   type RecallResponse,
   ValidationError,
@@ -185,7 +185,12 @@ export const memoryStoreTool = defineAgentTool({
         .max(128)
         .optional()
         .describe('Category, e.g. "workflow", "action", "note". Default "note".'),
-      metadata: z.record(z.string(), z.unknown()).optional().describe('Free-form JSON object stored with it.'),
+      // The library's own metadata rules (depth, size, JSON values), so the tool refuses what retain would, naming the field.
+      metadata: z
+        .record(z.string(), z.unknown())
+        .pipe(metadataSchema)
+        .optional()
+        .describe('Free-form JSON object stored with it.'),
       importance: z.number().min(0).max(1).optional().describe('0..1, how much it matters. Default 0.5.'),
       entities: z
         .array(z.string().min(1).max(200))
@@ -201,8 +206,7 @@ export const memoryStoreTool = defineAgentTool({
     const { ids, memories, skipped } = await client.retain({
       content,
       ...(type === undefined ? {} : { category: type }),
-      // Arguments arrive as JSON, so the values are JSON values; retain checks them again and names a bad one.
-      ...(metadata === undefined ? {} : { metadata: metadata as NonNullable<MemoryInput['metadata']> }),
+      ...(metadata === undefined ? {} : { metadata }),
       ...(importance === undefined ? {} : { importance }),
       ...(entities === undefined ? {} : { entities }),
       ...(bookmarked ? { bookmarked: true } : {}),

@@ -20,6 +20,7 @@
 
 export {
   type AgentTool,
+  type AgentToolContext,
   type AgentToolResult,
   agentToolByName,
   agentToolErrorText,
@@ -30,6 +31,11 @@ export {
 } from '../agent-tools.js';
 export { type McpHttpEndpoint, type ServeMcpHttpOptions, serveMcpHttp } from './mcp-http.js';
 export { createMcpServer, type McpServerOptions } from './mcp-server.js';
-export { type McpStdioEndpoint, serveMcpStdio } from './mcp-stdio.js';
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type McpStdioEndpoint,
+  type ServeMcpStdioOptions,
+  serveMcpStdio,
+} from './mcp-stdio.js';
 export type { McpToolSource } from './mcp-tool-source.js';
 export { type WrapMcpServerOptions, type WrappedMcpServer, wrapMcpServer } from './mcp-wrap.js';

@@ -11,8 +11,11 @@ import { z } from 'zod';
 import { ConfigError } from '../../core/spec/errors.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import type { Logger } from '../../index.js';
+import { markProtoArguments } from './raw-arguments.js';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+/** The largest request body read: the SDK's own default (4 MiB); a larger one is answered 413. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 const optionsSchema = z
   .object({
@@ -92,6 +95,52 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }
 
+/** The request body, or undefined when it is over {@link MAX_BODY_BYTES} (reading stops there). */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return undefined;
+  const parts: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of req) {
+    const part = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    length += part.length;
+    if (length > MAX_BODY_BYTES) return undefined;
+    parts.push(part);
+  }
+  return Buffer.concat(parts, length);
+}
+
+/**
+ * The request as the SDK's handler reads it, with the body already read: tool arguments
+ * holding a `__proto__` key are marked (see raw-arguments.ts) before the SDK's parse can
+ * drop the key.
+ */
+function withBody(req: IncomingMessage, body: Buffer) {
+  const headers = { ...req.headers, 'content-length': String(body.length) };
+  delete headers['transfer-encoding'];
+  return {
+    method: req.method,
+    url: req.url,
+    headers,
+    async *[Symbol.asyncIterator]() {
+      yield body;
+    },
+  };
+}
+
+async function forward(
+  serve: ReturnType<typeof toNodeHandler>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (req.method !== 'POST') return serve(req, res);
+  const body = await readBody(req);
+  if (body === undefined) {
+    req.resume();
+    return refuse(res, 413, `Payload too large: the limit is ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
+  }
+  return serve(withBody(req, markProtoArguments(body)), res);
+}
+
 /**
  * Serve MCP over Streamable HTTP. Every request needs `Authorization: Bearer <token>` (401
  * otherwise); requests addressed to a host other than a loopback name (or one of
@@ -143,7 +192,7 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
     if (!sameToken(req.headers.authorization, token)) {
       return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer' });
     }
-    serve(req, res).catch((error: unknown) => {
+    forward(serve, req, res).catch((error: unknown) => {
       parsed.logger?.log('warn', `mcp http: ${(error as Error).message}`);
       if (!res.headersSent) refuse(res, 500, 'Internal error');
       else res.end();

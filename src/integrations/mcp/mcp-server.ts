@@ -5,14 +5,16 @@
  * validates arguments itself (errors name the field) and a wrapped server's schemas, results
  * and errors pass through untouched.
  */
+import { isAbsolute, resolve } from 'node:path';
 import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ConfigError } from '../../core/spec/errors.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
-import type { MemoryClient } from '../../index.js';
+import { loadConfig, type MemoryClient } from '../../index.js';
 import { type AgentTool, agentToolInputJsonSchema, agentTools, callAgentTool } from '../agent-tools.js';
 import { toCallToolResult, toErrorResult } from './mcp-results.js';
 import type { McpToolSource } from './mcp-tool-source.js';
+import { refusedArgumentsError } from './raw-arguments.js';
 
 const INSTRUCTIONS =
   'Long-term memory across sessions. Before a task, memory_recall or memory_suggest what is known, and memory_warn before ' +
@@ -37,6 +39,7 @@ const optionsSchema = z
     name: z.string().min(1).max(200).default('memoir'),
     version: z.string().min(1).max(100).default('unknown'),
     instructions: z.string().max(10_000).optional(),
+    home: z.string().min(1).max(4096).optional(),
   })
   .strict();
 
@@ -58,6 +61,13 @@ export interface McpServerOptions {
   version?: string;
   /** What the host tells its model about the server. Default: how to use the memory tools. */
   instructions?: string;
+  /**
+   * The memoir home of the client's data. The file tools stay inside it: `memory_export`
+   * writes only into `<home>/exports`, by a plain file name, and `memory_restore` reads only
+   * backups in `<home>/backups`. Default: the configured home (`$MEMOIR_HOME`, else
+   * `~/.memoir`), the one `createMemory` uses when given none.
+   */
+  home?: string;
 }
 
 function listed(tool: AgentTool): Tool {
@@ -102,6 +112,13 @@ export function createMcpServer(options: McpServerOptions): () => Server {
     throw new ConfigError('tools: two tools have the same name', { component: 'mcp', field: 'tools' });
   }
   const ownTools = tools.map(listed);
+  if (parsed.home !== undefined && !isAbsolute(parsed.home)) {
+    throw new ConfigError(`home: expected an absolute path (got ${JSON.stringify(parsed.home)})`, {
+      component: 'mcp',
+      field: 'home',
+    });
+  }
+  const context = { home: resolve(parsed.home ?? loadConfig().config.home) };
 
   return () => {
     const server = new Server(
@@ -116,10 +133,13 @@ export function createMcpServer(options: McpServerOptions): () => Server {
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
+      // Arguments the transport saw a `__proto__` key in: the SDK would have dropped it; refuse the call.
+      const refused = refusedArgumentsError(name, args);
+      if (refused) return toErrorResult(refused);
       const tool = byName.get(name);
       if (tool) {
         try {
-          return toCallToolResult(await callAgentTool(tool, client, args));
+          return toCallToolResult(await callAgentTool(tool, client, args, context));
         } catch (error) {
           return toErrorResult(error);
         }
