@@ -17,6 +17,7 @@ import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js
 import type { Embedder } from '../spec/embedder.js';
 import type { MemoryStore } from '../spec/store.js';
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
+import { checkListenerArgs } from './listener-args.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
 import { trackCalls } from './track-calls.js';
 
@@ -44,7 +45,7 @@ export interface MemoryClient
   readonly store: MemoryStore;
   /** The embedder in use. */
   readonly embedder: Embedder;
-  /** Subscribe to an event. */
+  /** Subscribe to an event. An unknown event name or a listener that is not a function is a ValidationError. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
   once<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
@@ -103,14 +104,17 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...track(createReflectApi(engine, { root: settings.workspace }), ['reflect']),
     ...createCoreBlockApi(engine, { root: settings.workspace, limit: settings.coreTokenLimit }),
     on(event, listener) {
+      checkListenerArgs('on', event, listener);
       engine.events.on(event, listener as never);
       return client;
     },
     once(event, listener) {
+      checkListenerArgs('once', event, listener);
       engine.events.once(event, listener as never);
       return client;
     },
     off(event, listener) {
+      checkListenerArgs('off', event, listener);
       engine.events.off(event, listener as never);
       return client;
     },
