@@ -64,7 +64,11 @@ export interface MemoryClient
 export function createMemoryClient(options: MemoryOptions | undefined, defaults: EngineDefaults): MemoryClient {
   const settings = parseMemoryOptions(options);
   const engine = createMemoryEngine({ ...settings, procedureDirectory: settings.procedures.directory }, defaults);
-  const retain = createRetainApi(engine, { extraction: settings.extraction, maxMemories: settings.maxMemories });
+  const retain = createRetainApi(engine, {
+    extraction: settings.extraction,
+    maxMemories: settings.maxMemories,
+    retentionAppliesTo: settings.retentionAppliesTo,
+  });
   const procedures = createProceduresApi(engine, retain, settings.procedures, settings.video);
   // Every async call is tracked, so close() lets calls already started finish.
   const track = <T extends object>(api: T, methods: Parameters<typeof trackCalls<T>>[2]) =>
@@ -92,11 +96,14 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       'fromRecording',
     ]),
     ...track(createStatsApi(engine, { maxSizeMb: settings.maxSizeMb }), ['stats']),
-    ...track(createMaintenanceApi(engine, { retentionDays: settings.retentionDays, schedule: settings.schedule }), [
-      'reindex',
-      'cleanup',
-      'consolidate',
-    ]),
+    ...track(
+      createMaintenanceApi(engine, {
+        retentionDays: settings.retentionDays,
+        retentionAppliesTo: settings.retentionAppliesTo,
+        schedule: settings.schedule,
+      }),
+      ['reindex', 'cleanup', 'consolidate'],
+    ),
     ...track(createBackupApi(engine), ['backup', 'restore', 'clearAll', 'import']),
     ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
     ...track(createDoctorApi(engine), ['doctor']),

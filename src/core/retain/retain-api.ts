@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { MemorySkippedEvent } from '../engine/events.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { evictForRoom } from '../lifecycle/eviction.js';
+import type { RetentionOrigin } from '../lifecycle/protection.js';
 import { buildMemory } from '../memories/memory-builder.js';
 import { applyTallies } from '../memories/record-tallies.js';
 import { scopeForWrite } from '../search/scope-boundary.js';
@@ -89,8 +90,10 @@ export interface RetainApi {
 export interface RetainSettings {
   /** Conversation pipeline settings. */
   extraction: ParsedExtractionOptions;
-  /** Most memories to keep; storing beyond it evicts the lowest-ranked unprotected ones. */
+  /** Most memories to keep; storing beyond it evicts the lowest-ranked ones that may expire. */
   maxMemories: number | undefined;
+  /** Which memories eviction may delete, by origin (as for cleanup). */
+  retentionAppliesTo: readonly RetentionOrigin[];
 }
 
 // Inputs are parsed and placed inside the client's scope before anything is written.
@@ -206,6 +209,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
             maxMemories: settings.maxMemories,
             incoming: records.length,
             now: engine.clock.now(),
+            appliesTo: settings.retentionAppliesTo,
             ...(engine.scope ? { scope: engine.scope } : {}),
           });
         }
