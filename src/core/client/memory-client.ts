@@ -77,7 +77,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const client: MemoryClient = {
     store: engine.store,
     embedder: engine.embedder,
-    ...track(retain, ['retain']),
+    ...track(retain, ['retain', 'reextract']),
     ...track(createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK }), ['recall']),
     ...track(createMemoriesApi(engine), ['get', 'list', 'update', 'forget', 'invalidate']),
     ...track(createSessionsApi(engine), ['resumeSession', 'listSessions', 'deleteSession']),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { TRANSCRIPT_CATEGORY } from '../retain/conversation/conversation-input.js';
 import { toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
-import { parseInput } from '../utils/validate.js';
-import { TRANSCRIPT_CATEGORY } from '../retain/conversation/conversation-input.js';
 import type { Memory } from '../spec/memory.js';
+import { parseInput } from '../utils/validate.js';
 import { explainScore } from './explain.js';
 import { type FormatContextOptions, formatContext } from './format-context.js';
 import { packIntoBudget } from './pack-budget.js';

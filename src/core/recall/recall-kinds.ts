@@ -87,7 +87,7 @@ async function temporalRecall(
   options: ParsedRecallOptions,
   context: RankingContext,
 ): Promise<Ranked[]> {
-  const { store, k } = context;
+  const { k } = context;
   const hasSpan = intent.since !== undefined || intent.until !== undefined;
   const topic = intent.searchText.replace(QUESTION_WORDS, ' ');
   if (hasSpan && !CONTENT_WORD.test(topic)) {
@@ -143,7 +143,7 @@ export async function recallByIntent(
   options: ParsedRecallOptions,
   context: RankingContext,
 ): Promise<Ranked[]> {
-  const { store, k } = context;
+  const { k } = context;
   if (intent.kind === 'entity' && intent.entity !== undefined) {
     const memories = await listShown(context, {
       filter: { ...filter, entities: [intent.entity] },

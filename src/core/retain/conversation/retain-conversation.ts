@@ -1,5 +1,6 @@
 import type { MemoirEvents, MemorySkippedEvent } from '../../engine/events.js';
 import type { PipelineStats } from '../../engine/pipeline-stats.js';
+import { buildMemory } from '../../memories/memory-builder.js';
 import { applyTallies } from '../../memories/record-tallies.js';
 import type { Embedder } from '../../spec/embedder.js';
 import type { LanguageModel } from '../../spec/language-model.js';
@@ -7,10 +8,14 @@ import type { Memory, MemoryInput, Metadata, Scope } from '../../spec/memory.js'
 import type { Logger } from '../../spec/runtime.js';
 import type { MemoryRecord, MemoryStore } from '../../spec/store.js';
 import { embeddingText } from '../../text/memory-text.js';
-import { buildMemory } from '../../memories/memory-builder.js';
 import { type ParsedConversation, TRANSCRIPT_CATEGORY, transcriptChunks } from './conversation-input.js';
 import { deterministicFacts } from './deterministic-facts.js';
-import { type ExtractionOutcome, type ExtractionSettings, runExtraction } from './extraction-pipeline.js';
+import {
+  type ExtractionOutcome,
+  type ExtractionSettings,
+  runExtraction,
+  transcriptToExtract,
+} from './extraction-pipeline.js';
 
 /**
  * What `retain({ messages })` resolves to.
@@ -150,7 +155,7 @@ export async function retainConversation(
   let outcome: ExtractionOutcome;
   try {
     outcome = await runExtraction(
-      conversation,
+      transcriptToExtract(conversation, context.settings.maxChars),
       { scope, sessionId, occurredAt },
       {
         store: context.store,
@@ -245,15 +250,20 @@ export async function retainConversation(
   };
 }
 
-/** Write the transcripts and the pipeline's creates and merges, and their tallies, in one transaction. */
-async function commit(
+/**
+ * Write the transcripts and the pipeline's creates and merges, and their tallies, in one
+ * transaction; `rewritten` are stored memories changed in place (invalidated, recategorised),
+ * whose tallies do not move.
+ */
+export async function commit(
   store: MemoryStore,
   outcome: ExtractionOutcome,
   now: string,
   transcripts: readonly MemoryRecord[] = [],
+  rewritten: readonly MemoryRecord[] = [],
 ): Promise<void> {
   await store.transaction(async () => {
-    const written = [...transcripts, ...records(outcome)];
+    const written = [...transcripts, ...records(outcome), ...rewritten];
     if (written.length > 0) await store.upsertMemories(written);
     const created = [...transcripts, ...outcome.creates].map((item) => item.memory);
     if (created.length > 0) await applyTallies(store, created, 1, now);
@@ -264,7 +274,8 @@ async function commit(
   });
 }
 
-function records(outcome: ExtractionOutcome): Array<{ memory: Memory; embedding: Float32Array | null }> {
+/** The records an outcome writes: its creates, then its merges. */
+export function records(outcome: ExtractionOutcome): Array<{ memory: Memory; embedding: Float32Array | null }> {
   return [...outcome.creates, ...outcome.merges];
 }
 
