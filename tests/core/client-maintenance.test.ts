@@ -16,8 +16,8 @@ const clientAtT0 = (options: MemoryOptions = {}) =>
   createMemory({ store: createInMemoryStore(), clock: createFixedClock(T0), logger: quiet, ...options });
 
 describe('client maintenance', () => {
-  it('maxMemories: storing at the limit evicts the lowest-ranked unprotected memory', async () => {
-    const memory = clientAtT0({ maxMemories: 3 });
+  it('maxMemories: storing at the limit evicts the lowest-ranked memory that may expire', async () => {
+    const memory = clientAtT0({ maxMemories: 3, retentionAppliesTo: ['retained'] });
     await memory.retain([
       { content: 'old and unimportant', importance: 0.1, occurredAt: T0 - 300 * DAY },
       { content: 'pinned', importance: 0, occurredAt: T0 - 900 * DAY, bookmarked: true },
@@ -30,17 +30,27 @@ describe('client maintenance', () => {
   });
 
   it('cleanup() honours retentionDays and protects bookmarked and manual memories', async () => {
-    const memory = clientAtT0({ retentionDays: 30 });
+    const clock = createFixedClock(T0 - 40 * DAY);
+    const backupDirectory = mkdtempSync(join(tmpdir(), 'memoir-cleanup-backups-'));
+    const memory = clientAtT0({ retentionDays: 30, clock, backupDirectory });
     await memory.retain([
-      { content: 'stale capture', occurredAt: T0 - 40 * DAY },
-      { content: 'kept by hand', occurredAt: T0 - 100 * DAY, metadata: { manual_save: true } },
-      { content: 'fresh', occurredAt: T0 - DAY },
+      { content: 'stale capture', metadata: { captured: true } },
+      { content: 'kept by hand', metadata: { captured: true, manual_save: true } },
+      { content: 'the user’s own fact', occurredAt: T0 - 100 * DAY },
     ]);
+    clock.set(T0 - DAY);
+    await memory.retain({ content: 'fresh', metadata: { captured: true } });
+    clock.set(T0);
     const result = await memory.cleanup();
     expect(result.deleted).toBe(1);
     expect(result.bytesFreed).toBeGreaterThan(0);
-    expect((await memory.list()).map((item) => item.content).sort()).toEqual(['fresh', 'kept by hand']);
+    expect((await memory.list()).map((item) => item.content).sort()).toEqual([
+      'fresh',
+      'kept by hand',
+      'the user’s own fact',
+    ]);
     await memory.close();
+    rmSync(backupDirectory, { recursive: true, force: true });
   });
 
   it('consolidate() keeps one of a cluster of near-identical memories', async () => {
@@ -156,11 +166,12 @@ describe('configuration', () => {
       MEMOIR_LOG_LEVEL: 'error',
     });
     try {
-      const memory = createMemory({ clock: createFixedClock(T0) });
-      await memory.retain([
-        { content: 'ten days old', occurredAt: T0 - 10 * DAY },
-        { content: 'two days old', occurredAt: T0 - 2 * DAY },
-      ]);
+      const clock = createFixedClock(T0 - 10 * DAY);
+      const memory = createMemory({ clock });
+      await memory.retain({ content: 'learned ten days ago', metadata: { captured: true } });
+      clock.set(T0 - 2 * DAY);
+      await memory.retain({ content: 'learned two days ago', metadata: { captured: true } });
+      clock.set(T0);
       expect((await memory.cleanup()).deleted).toBe(1);
       expect(memory.capture({ tool: 'mouse_click' }).stored).toBe(true);
       await memory.close();

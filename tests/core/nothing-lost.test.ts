@@ -163,9 +163,11 @@ describe.each(STORES)('nothing said is lost (%s)', (_name, make: StoreFactory) =
     expect(sent).not.toContain(turn(0).content);
     expect(result.memories.filter((item) => item.category === 'events' && !item.metadata.episode)).toHaveLength(1);
     const episodes = await expectEveryTurnKept(memory, sent, 40);
-    expect(episodes.map((item) => item.id)).toEqual(result.episodeIds);
-    expect(episodes[0]).toMatchObject({ scope: SAM, sessionId: 'session_1', kind: 'experience' });
-    expect(episodes[0]!.metadata.messageIds).toContain('m0');
+    // The turns the model read are kept too, as the transcript the extracted memory names.
+    expect(episodes.map((item) => item.id).sort()).toEqual([...result.transcriptIds, ...result.episodeIds].sort());
+    const older = episodes.find((item) => item.id === result.episodeId)!;
+    expect(older).toMatchObject({ scope: SAM, sessionId: 'session_1', kind: 'experience', category: 'events' });
+    expect(older.metadata.messageIds).toContain('m0');
     expect(skipped).toHaveBeenCalledWith(
       expect.objectContaining({ reason: 'guard', detail: expect.stringMatching(/older message/) }),
     );
@@ -226,9 +228,13 @@ describe.each(STORES)('nothing said is lost (%s)', (_name, make: StoreFactory) =
       const result = await memory.retain(shortConversation());
       expect(result.failure).toBeNull();
       expect(result.memories.map((item) => item.content)).toEqual(['The deploy failed: disk full.']);
-      expect(deferred).toHaveBeenCalledWith({ ids: result.ids, reason: expect.stringContaining('switchable') });
+      // What was learned and the transcript it came from both wait for an embedding.
+      expect(deferred).toHaveBeenCalledWith({
+        ids: [...result.ids, ...result.transcriptIds],
+        reason: expect.stringContaining('switchable'),
+      });
       expect((await store.getEmbeddings(result.ids)).size).toBe(0);
-      expect((await memory.stats()).pendingEmbeddings).toBe(1);
+      expect((await memory.stats()).pendingEmbeddings).toBe(2);
     });
 
     it('retain({ messages }) without a model keeps the episode, unembedded, and announces it', async () => {
@@ -406,7 +412,10 @@ describe('an embeddings server answering HTTP 500', () => {
       const result = await memory.retain(shortConversation());
       expect(result.memories.map((item) => item.content)).toEqual(['The deploy failed: disk full.']);
       expect(deferred).toHaveBeenCalledWith(
-        expect.objectContaining({ ids: result.ids, reason: expect.stringMatching(/500|exploded/) }),
+        expect.objectContaining({
+          ids: [...result.ids, ...result.transcriptIds],
+          reason: expect.stringMatching(/500|exploded/),
+        }),
       );
       await memory.close();
 

@@ -4,7 +4,7 @@ import { consolidate } from '../../src/core/lifecycle/consolidate.js';
 import { evictForRoom } from '../../src/core/lifecycle/eviction.js';
 import { importanceScore, isProtected } from '../../src/core/lifecycle/protection.js';
 import { scheduleDaily } from '../../src/core/lifecycle/schedule.js';
-import type { Memory } from '../../src/core/spec/memory.js';
+import type { Memory, MemoryInput } from '../../src/core/spec/memory.js';
 import { createFixedClock } from '../../src/testing/index.js';
 import { makeMemory } from '../contracts/memory-fixtures.js';
 import { STORES, type StoreFactory, storeAndClient } from '../helpers/stores.js';
@@ -15,25 +15,44 @@ const DAY = 86_400_000;
 const T0 = Date.parse('2025-06-01T12:00:00.000Z');
 const daysAgo = (days: number) => new Date(T0 - days * DAY).toISOString();
 
-const setup = (makeStore: StoreFactory) => storeAndClient(makeStore, { clock: createFixedClock(T0) });
+// Memories are retained with the clock at the day they were learned: retention counts from
+// then (or from their last use), never from `occurredAt`. They are marked `captured`, the one
+// origin cleanup and eviction may delete by default (see retention-defaults.test.ts).
+const setup = (makeStore: StoreFactory) => {
+  const clock = createFixedClock(T0);
+  return { clock, ...storeAndClient(makeStore, { clock }) };
+};
+const captured = { captured: true };
 
 describe.each(STORES)('retention (%s)', (_name, makeStore) => {
   it('Auto-delete memories older than retention period', async () => {
-    const { store, memory } = setup(makeStore);
-    const fresh = await memory.retain([
-      { content: 'Opened the deploy dashboard for the billing service.', occurredAt: daysAgo(1) },
-      { content: 'Reviewed the pull request about search ranking.', occurredAt: daysAgo(29) },
-    ]);
-    const old = await memory.retain([
-      {
-        content: 'Screen capture of the old staging console with @Peter.',
-        occurredAt: daysAgo(31),
-        entities: ['Peter'],
-        sessionId: 'session_old',
-      },
-      { content: 'Browsed the vendor pricing page.', occurredAt: daysAgo(45), sessionId: 'session_old' },
-      { content: 'Typed a long note into the scratch buffer.', occurredAt: daysAgo(100) },
-    ]);
+    const { store, memory, clock } = setup(makeStore);
+    const learnedAt = async (days: number, inputs: MemoryInput[]) => {
+      clock.set(T0 - days * DAY);
+      const { ids } = await memory.retain(inputs);
+      clock.set(T0);
+      return ids;
+    };
+    const fresh = [
+      ...(await learnedAt(1, [
+        { content: 'Opened the deploy dashboard for the billing service.', metadata: captured },
+      ])),
+      ...(await learnedAt(29, [{ content: 'Reviewed the pull request about search ranking.', metadata: captured }])),
+    ];
+    const old = [
+      ...(await learnedAt(31, [
+        {
+          content: 'Screen capture of the old staging console with @Peter.',
+          entities: ['Peter'],
+          sessionId: 'session_old',
+          metadata: captured,
+        },
+      ])),
+      ...(await learnedAt(45, [
+        { content: 'Browsed the vendor pricing page.', sessionId: 'session_old', metadata: captured },
+      ])),
+      ...(await learnedAt(100, [{ content: 'Typed a long note into the scratch buffer.', metadata: captured }])),
+    ];
     const lines: string[] = [];
     const logger = { log: (_level: string, message: string) => void lines.push(message) };
     const before = await store.stats();
@@ -43,12 +62,12 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
     const result = await cleanup(store, { retentionDays: 30, now: T0, logger });
 
     expect(result.deleted).toBe(3);
-    expect([...result.ids].sort()).toEqual([...old.ids].sort());
+    expect([...result.ids].sort()).toEqual([...old].sort());
     expect(result.bytesFreed).toBeGreaterThan(0);
     expect(lines.join('\n')).toMatch(/deleted 3 memories, freed ~\d+ bytes/);
     const after = await store.stats();
     expect(after.memories).toBe(2);
-    expect((await store.getMemories(fresh.ids)).length).toBe(2);
+    expect((await store.getMemories(fresh)).length).toBe(2);
     // Tallies follow the deletions: the session has no memories left, Peter's entity is gone.
     expect((await store.sessions.get(['session_old']))[0]?.memoryCount).toBe(0);
     expect(after.entities).toBe(0);
@@ -58,28 +77,31 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
   });
 
   it('Keep important memories beyond retention period', async () => {
-    const { store, memory } = setup(makeStore);
+    const { store, memory, clock } = setup(makeStore);
+    clock.set(daysAgo(100));
     const kept = await memory.retain([
-      { content: 'Pinned: the production database runbook.', occurredAt: daysAgo(100), bookmarked: true },
-      {
-        content: 'Manually saved: the team offsite agenda.',
-        occurredAt: daysAgo(100),
-        metadata: { manual_save: true },
-      },
-      { content: 'Flagged in metadata as bookmarked.', occurredAt: daysAgo(100), metadata: { bookmarked: true } },
+      { content: 'Pinned: the production database runbook.', bookmarked: true, metadata: captured },
+      { content: 'Manually saved: the team offsite agenda.', metadata: { ...captured, manual_save: true } },
+      { content: 'Flagged in metadata as bookmarked.', metadata: { ...captured, bookmarked: true } },
+      // Not auto-captured: the caller's own memory stays unless its origin is opted in.
+      { content: 'A fact the user retained about their car.' },
     ]);
     const auto = await memory.retain([
-      { content: 'Auto-captured screen of an email inbox.', occurredAt: daysAgo(100), metadata: { source: 'capture' } },
-      { content: 'Auto-captured terminal output.', occurredAt: daysAgo(100), metadata: { manual_save: false } },
+      { content: 'Auto-captured screen of an email inbox.', metadata: captured },
+      { content: 'Auto-captured terminal output.', metadata: { ...captured, manual_save: false } },
     ]);
-    const stored = await store.getMemories(kept.ids);
+    clock.set(T0);
+    const stored = await store.getMemories(kept.ids.slice(0, 3));
     expect(stored.every(isProtected)).toBe(true);
 
     const result = await cleanup(store, { retentionDays: 30, now: T0 });
 
     expect([...result.ids].sort()).toEqual([...auto.ids].sort());
     expect((await store.getMemories(kept.ids)).map((item) => item.id)).toEqual(kept.ids);
-    expect(await store.countMemories()).toBe(3);
+    expect(await store.countMemories()).toBe(4);
+    // Opted in, the caller's own old memory goes too; the protected ones never do.
+    const optedIn = await cleanup(store, { retentionDays: 30, now: T0, appliesTo: ['captured', 'retained'] });
+    expect(optedIn.ids).toEqual([kept.ids[3]]);
     await memory.close();
   });
 
@@ -88,7 +110,9 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
     const LIMIT = 10_000;
     // The lowest-ranked memory: unimportant, a year old, never recalled.
     const [lowest] = (
-      await memory.retain([{ content: 'Stale screen of a closed tab.', importance: 0, occurredAt: daysAgo(365) }])
+      await memory.retain([
+        { content: 'Stale screen of a closed tab.', importance: 0, occurredAt: daysAgo(365), metadata: captured },
+      ])
     ).ids;
     // Ranked even lower, but protected.
     const [pinned] = (
@@ -105,6 +129,7 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
           category: 'screen',
           importance: 0.2 + ((start + i) % 7) / 10,
           occurredAt: daysAgo((start + i) % 90),
+          metadata: captured,
         })),
       );
     }

@@ -17,6 +17,7 @@ import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js
 import type { Embedder } from '../spec/embedder.js';
 import type { MemoryStore } from '../spec/store.js';
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
+import { checkListenerArgs } from './listener-args.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
 import { trackCalls } from './track-calls.js';
 
@@ -44,7 +45,7 @@ export interface MemoryClient
   readonly store: MemoryStore;
   /** The embedder in use. */
   readonly embedder: Embedder;
-  /** Subscribe to an event. */
+  /** Subscribe to an event. An unknown event name or a listener that is not a function is a ValidationError. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
   once<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
@@ -63,7 +64,11 @@ export interface MemoryClient
 export function createMemoryClient(options: MemoryOptions | undefined, defaults: EngineDefaults): MemoryClient {
   const settings = parseMemoryOptions(options);
   const engine = createMemoryEngine({ ...settings, procedureDirectory: settings.procedures.directory }, defaults);
-  const retain = createRetainApi(engine, { extraction: settings.extraction, maxMemories: settings.maxMemories });
+  const retain = createRetainApi(engine, {
+    extraction: settings.extraction,
+    maxMemories: settings.maxMemories,
+    retentionAppliesTo: settings.retentionAppliesTo,
+  });
   const procedures = createProceduresApi(engine, retain, settings.procedures, settings.video);
   // Every async call is tracked, so close() lets calls already started finish.
   const track = <T extends object>(api: T, methods: Parameters<typeof trackCalls<T>>[2]) =>
@@ -72,7 +77,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const client: MemoryClient = {
     store: engine.store,
     embedder: engine.embedder,
-    ...track(retain, ['retain']),
+    ...track(retain, ['retain', 'reextract']),
     ...track(createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK }), ['recall']),
     ...track(createMemoriesApi(engine), ['get', 'list', 'update', 'forget', 'invalidate']),
     ...track(createSessionsApi(engine), ['resumeSession', 'listSessions', 'deleteSession']),
@@ -91,11 +96,14 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       'fromRecording',
     ]),
     ...track(createStatsApi(engine, { maxSizeMb: settings.maxSizeMb }), ['stats']),
-    ...track(createMaintenanceApi(engine, { retentionDays: settings.retentionDays, schedule: settings.schedule }), [
-      'reindex',
-      'cleanup',
-      'consolidate',
-    ]),
+    ...track(
+      createMaintenanceApi(engine, {
+        retentionDays: settings.retentionDays,
+        retentionAppliesTo: settings.retentionAppliesTo,
+        schedule: settings.schedule,
+      }),
+      ['reindex', 'cleanup', 'consolidate'],
+    ),
     ...track(createBackupApi(engine), ['backup', 'restore', 'clearAll', 'import']),
     ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
     ...track(createDoctorApi(engine), ['doctor']),
@@ -103,14 +111,17 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...track(createReflectApi(engine, { root: settings.workspace }), ['reflect']),
     ...createCoreBlockApi(engine, { root: settings.workspace, limit: settings.coreTokenLimit }),
     on(event, listener) {
+      checkListenerArgs('on', event, listener);
       engine.events.on(event, listener as never);
       return client;
     },
     once(event, listener) {
+      checkListenerArgs('once', event, listener);
       engine.events.once(event, listener as never);
       return client;
     },
     off(event, listener) {
+      checkListenerArgs('off', event, listener);
       engine.events.off(event, listener as never);
       return client;
     },

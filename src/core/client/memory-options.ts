@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CaptureOptions } from '../capture/index.js';
+import { DEFAULT_RETENTION_ORIGINS, RETENTION_ORIGINS, type RetentionOrigin } from '../lifecycle/protection.js';
 import { type ProcedureOptions, procedureOptionsSchema } from '../procedures/procedure-options.js';
 import { type VideoOptions, videoOptionsSchema } from '../procedures/recording-options.js';
 import { type RankingOptions, rankingOptionsSchema } from '../recall/recall-options.js';
@@ -58,9 +59,14 @@ export const memoryOptionsSchema = z
     extraction: extractionOptionsSchema.default(extractionOptionsSchema.parse({})),
     /** Storage quota `stats()` reports usage against, megabytes. Default 500. */
     maxSizeMb: z.number().positive().default(500),
-    /** Days `cleanup()` keeps memories (bookmarked and manual_save ones are always kept). Default 30. */
+    /** Days after memoir last learned or used a memory that `cleanup()` may delete it (see `retentionAppliesTo`). Default 30. */
     retentionDays: z.number().positive().max(1_000_000).default(30),
-    /** Most memories to keep; storing beyond it evicts the lowest-ranked unprotected ones. Default: no limit. */
+    /** Which memories cleanup and eviction may delete, by origin. Default `['captured']`. */
+    retentionAppliesTo: z
+      .array(z.enum(RETENTION_ORIGINS))
+      .max(RETENTION_ORIGINS.length)
+      .default([...DEFAULT_RETENTION_ORIGINS]),
+    /** Most memories to keep; storing beyond it evicts the lowest-ranked ones that may expire. Default: no limit. */
     maxMemories: z.number().int().positive().optional(),
     /** Run `cleanup()` (and `consolidate()` when `consolidate: true`) daily at this local hour; timers are unref'd. */
     schedule: z
@@ -153,13 +159,35 @@ export interface MemoryOptions {
   workspace?: string;
   /** Most tokens the core block (`memory.core`, `memory.md` in a workspace) may hold, counted as recall budgets are. Default 2000. */
   coreTokenLimit?: number;
-  /** Days `cleanup()` keeps memories; bookmarked and `manual_save` ones are always kept. Default 30. */
+  /**
+   * Days `cleanup()` keeps a memory after memoir last learned or used it (the latest of its
+   * `createdAt`, `updatedAt` and `lastAccessedAt`). Not counted from `occurredAt`: that says
+   * when something happened in the world, and a fact about 1990 retained today is new
+   * knowledge. Only memories of an origin in `retentionAppliesTo` expire. Default 30.
+   */
   retentionDays?: number;
+  /**
+   * Which memories `cleanup()`, the daily `schedule` and eviction at `maxMemories` may delete,
+   * by where they came from: `'captured'` (tool calls recorded by capture), `'episodes'` (raw
+   * conversation turns and tasks kept verbatim), `'extracted'` (memories a model extracted
+   * from a conversation), `'retained'` (everything a caller stored directly: facts, opinions,
+   * notes, workflows, imports). Default `['captured']` (seed 001: retention expires only
+   * auto-captured, non-important memories); `[]` deletes nothing. Bookmarked and
+   * `manual_save` memories are never deleted, whatever this says.
+   */
+  retentionAppliesTo?: RetentionOrigin[];
   /** Storage quota `stats()` reports usage against, megabytes. Default 500. */
   maxSizeMb?: number;
-  /** Most memories to keep: storing beyond it evicts the lowest-ranked unprotected ones (importance, recency, use). */
+  /**
+   * Most memories to keep: storing beyond it evicts the lowest-ranked (importance, recency,
+   * use) of those `retentionAppliesTo` lets expire. When none may, the new memory is stored
+   * anyway and the collection goes over the limit: nothing someone chose to keep is deleted.
+   */
   maxMemories?: number;
-  /** A daily maintenance run at a local hour: `cleanup()`, and `consolidate()` too when asked. Timers never keep the process alive. */
+  /**
+   * A daily maintenance run at a local hour: `cleanup()` (same rules, same backup first), and
+   * `consolidate()` too when asked. Timers never keep the process alive.
+   */
   schedule?: {
     /** Local hour of the daily run, 0–23. */
     hour: number;

@@ -156,3 +156,30 @@ export interface MemoirEvents {
   /** Background work failed; the agent's call was not affected. */
   error: (event: BackgroundErrorEvent) => void;
 }
+
+/**
+ * Every event name a client emits, so `on`/`once`/`off` can refuse a misspelt one at run
+ * time instead of subscribing to an event that never comes.
+ */
+export const MEMOIR_EVENT_NAMES = [
+  'memory:retained',
+  'memory:skipped',
+  'memory:created',
+  'memory:merged',
+  'embedding:deferred',
+  'extraction:failed',
+  'memory:updated',
+  'memory:forgotten',
+  'memory:invalidated',
+  'recall',
+  'procedure:created',
+  'procedure:updated',
+  'procedure:failed',
+  'procedure:invalid',
+  'error',
+] as const satisfies ReadonlyArray<keyof MemoirEvents>;
+
+// Fails to compile when an event is added to MemoirEvents but not to the list above.
+const everyEventListed: Exclude<keyof MemoirEvents, (typeof MEMOIR_EVENT_NAMES)[number]> extends never ? true : never =
+  true;
+void everyEventListed;

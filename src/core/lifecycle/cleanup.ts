@@ -3,7 +3,7 @@ import type { Logger } from '../spec/runtime.js';
 import type { MemoryStore } from '../spec/store.js';
 import { memoryPages, PAGE_SIZE } from '../utils/pages.js';
 import { DAY_MS } from '../utils/time.js';
-import { isProtected } from './protection.js';
+import { DEFAULT_RETENTION_ORIGINS, lastLearnedOrUsed, mayExpire, type RetentionOrigin } from './protection.js';
 import { checkNow, invalid, removeMemories } from './removal.js';
 
 const textEncoder = new TextEncoder();
@@ -20,12 +20,22 @@ function estimateBytes(memories: readonly Memory[], embeddings: Map<string, Floa
 
 /** Options of `cleanup`. */
 export interface CleanupOptions {
-  /** Memories whose `occurredAt` is more than this many days before `now` are deleted. Positive. */
+  /**
+   * Memories memoir has neither learned nor used for more than this many days (see
+   * {@link lastLearnedOrUsed}) may be deleted. Positive.
+   */
   retentionDays: number;
   /** The current time, epoch milliseconds. */
   now: number;
+  /** Which memories may expire, by origin. Default `['captured']`: only what capture recorded on its own. */
+  appliesTo?: readonly RetentionOrigin[];
   /** Only memories of this scope (same matching as {@link MemoryFilter.scope}). Default: all. */
   scope?: Scope;
+  /**
+   * Called once before anything is deleted, and only when something will be; it must make
+   * (and check) a backup, and a rejection stops the cleanup with nothing deleted.
+   */
+  backupFirst?: () => Promise<unknown>;
   /** When given, one `info` line reports the deletion count and the bytes freed. */
   logger?: Logger;
 }
@@ -49,9 +59,12 @@ export interface CleanupResult {
 }
 
 /**
- * Delete every memory whose `occurredAt` is older than `retentionDays` before `now`,
- * except protected ones ({@link isProtected}). All deletions and the matching entity and
- * session tally updates happen in one `store.transaction`.
+ * Delete the memories that may expire ({@link mayExpire}: unprotected and of an origin in
+ * `appliesTo`) and that memoir has neither learned nor used for more than `retentionDays`.
+ * `occurredAt` plays no part: it says when something happened in the world, and a fact about
+ * 1990 retained yesterday is not old. When something will be deleted, `backupFirst` runs
+ * first; the deletions and the matching entity and session tally updates then happen in one
+ * `store.transaction`, each memory checked again inside it.
  *
  * @example
  * ```ts
@@ -59,39 +72,53 @@ export interface CleanupResult {
  * ```
  */
 export async function cleanup(store: MemoryStore, options: CleanupOptions): Promise<CleanupResult> {
-  const { retentionDays, now, scope, logger } = options;
+  const { retentionDays, now, scope, logger, backupFirst } = options;
+  const appliesTo = options.appliesTo ?? DEFAULT_RETENTION_ORIGINS;
   if (!(Number.isFinite(retentionDays) && retentionDays > 0)) {
     throw invalid('cleanup', 'retentionDays', 'expected a positive number of days');
   }
   checkNow('cleanup', now);
   const cutoffMs = now - retentionDays * DAY_MS;
-  const cutoff = new Date(cutoffMs).toISOString();
   const nowIso = new Date(now).toISOString();
-  const before = (await store.stats()).bytes;
+  // "Older than" is strict: a memory learned at the cutoff instant itself is kept.
+  const expired = (memory: Memory) => mayExpire(memory, appliesTo) && lastLearnedOrUsed(memory) < cutoffMs;
 
+  const candidates: string[] = [];
+  if (appliesTo.length > 0) {
+    for await (const page of memoryPages(store, scope ? { scope } : {})) {
+      for (const memory of page) if (expired(memory)) candidates.push(memory.id);
+    }
+  }
+  if (candidates.length === 0) return report({ deleted: 0, bytesFreed: 0, ids: [] }, retentionDays, logger);
+  await backupFirst?.();
+
+  const before = (await store.stats()).bytes;
   const { victims, estimate } = await store.transaction(async () => {
     const victims: Memory[] = [];
-    // `until` is inclusive; "older than" is strict, so the cutoff instant itself is kept.
-    for await (const page of memoryPages(store, { ...(scope ? { scope } : {}), until: cutoff })) {
-      for (const memory of page) {
-        if (!isProtected(memory) && Date.parse(memory.occurredAt) < cutoffMs) victims.push(memory);
-      }
-    }
     let estimate = 0;
-    for (let start = 0; start < victims.length; start += PAGE_SIZE) {
-      const batch = victims.slice(start, start + PAGE_SIZE);
+    for (let start = 0; start < candidates.length; start += PAGE_SIZE) {
+      // Read again: a memory recalled, bookmarked or deleted since the scan is left alone.
+      const batch = (await store.getMemories(candidates.slice(start, start + PAGE_SIZE))).filter(expired);
       estimate += estimateBytes(batch, await store.getEmbeddings(batch.map((memory) => memory.id)));
+      victims.push(...batch);
     }
     await removeMemories(store, victims, nowIso);
     return { victims, estimate };
   });
 
   const after = (await store.stats()).bytes;
-  const result: CleanupResult = {
-    deleted: victims.length,
-    bytesFreed: Math.max(before - after, estimate, 0),
-    ids: victims.map((memory) => memory.id),
-  };
+  return report(
+    {
+      deleted: victims.length,
+      bytesFreed: Math.max(before - after, estimate, 0),
+      ids: victims.map((memory) => memory.id),
+    },
+    retentionDays,
+    logger,
+  );
+}
+
+function report(result: CleanupResult, retentionDays: number, logger: Logger | undefined): CleanupResult {
   logger?.log('info', `retention cleanup deleted ${result.deleted} memories, freed ~${result.bytesFreed} bytes`, {
     retentionDays,
     deleted: result.deleted,

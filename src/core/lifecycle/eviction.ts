@@ -1,7 +1,7 @@
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore } from '../spec/store.js';
 import { memoryPages } from '../utils/pages.js';
-import { importanceScore, isProtected } from './protection.js';
+import { DEFAULT_RETENTION_ORIGINS, importanceScore, mayExpire, type RetentionOrigin } from './protection.js';
 import { checkNow, invalid, removeMemories } from './removal.js';
 
 /** Options of `evictForRoom`. */
@@ -14,6 +14,11 @@ export interface EvictOptions {
   now: number;
   /** Only count and evict memories of this scope. Default: all. */
   scope?: Scope;
+  /**
+   * Which memories may be evicted, by origin, as for `cleanup`. Default `['captured']`: a
+   * caller's own memories are never evicted unless their origin is opted in.
+   */
+  appliesTo?: readonly RetentionOrigin[];
 }
 
 interface Ranked {
@@ -30,9 +35,11 @@ function worse(a: Ranked, b: Ranked): number {
 
 /**
  * Make room for `incoming` new memories: when `count + incoming > maxMemories`, delete the
- * lowest-scoring ({@link importanceScore}) unprotected memories so the new ones fit.
- * Memories are scanned in pages of 1,000 keeping only the worst N, so memory use is bounded
- * by the number to evict. When too few unprotected memories exist, all of them are deleted.
+ * lowest-scoring ({@link importanceScore}) memories that may expire ({@link mayExpire}: not
+ * protected, and of an origin in `appliesTo`) so the new ones fit. Memories are scanned in
+ * pages of 1,000 keeping only the worst N, so memory use is bounded by the number to evict.
+ * When too few such memories exist, all of them are deleted and the collection goes over the
+ * limit: a memory someone chose to keep is never deleted to make room.
  *
  * Makes plain store calls and opens no transaction: wrap it, together with the write it
  * makes room for, in the caller's `store.transaction`.
@@ -41,6 +48,7 @@ function worse(a: Ranked, b: Ranked): number {
  */
 export async function evictForRoom(store: MemoryStore, options: EvictOptions): Promise<string[]> {
   const { maxMemories, incoming, now, scope } = options;
+  const appliesTo = options.appliesTo ?? DEFAULT_RETENTION_ORIGINS;
   if (!(Number.isInteger(maxMemories) && maxMemories >= 0)) {
     throw invalid('evictForRoom', 'maxMemories', 'expected a non-negative whole number');
   }
@@ -51,13 +59,13 @@ export async function evictForRoom(store: MemoryStore, options: EvictOptions): P
   const filter: MemoryFilter = scope ? { scope } : {};
   const count = await store.countMemories(filter);
   const need = count + incoming - maxMemories;
-  if (need <= 0) return [];
+  if (need <= 0 || appliesTo.length === 0) return [];
 
   // Sorted worst-first, at most `need` long.
   const worst: Ranked[] = [];
   for await (const page of memoryPages(store, filter)) {
     for (const memory of page) {
-      if (isProtected(memory)) continue;
+      if (!mayExpire(memory, appliesTo)) continue;
       const candidate: Ranked = { memory, score: importanceScore(memory, now) };
       if (worst.length >= need && worse(candidate, worst[worst.length - 1]!) >= 0) continue;
       let low = 0;

@@ -7,8 +7,10 @@ import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages } from '../utils/pages.js';
 import { parseInput } from '../utils/validate.js';
+import { autoBackup } from './backup/auto-backup.js';
 import { type CleanupResult, cleanup } from './cleanup.js';
 import { type ConsolidateResult, consolidate } from './consolidate.js';
+import type { RetentionOrigin } from './protection.js';
 import { scheduleDaily } from './schedule.js';
 
 const reindexOptionsSchema = z
@@ -62,7 +64,14 @@ export interface MaintenanceApi {
    * retried in the background.
    */
   reindex(options?: ReindexOptions): Promise<ReindexResult>;
-  /** Delete memories older than `retentionDays`, except bookmarked and manual ones; reports the count and bytes freed. */
+  /**
+   * Delete the memories of an origin in `retentionAppliesTo` (by default only auto-captured
+   * tool calls) that memoir has neither learned nor used for more than `retentionDays`;
+   * bookmarked and `manual_save` ones are always kept, and a memory's `occurredAt` plays no
+   * part. When something will be deleted, a backup (`auto-before-cleanup`, of the client's
+   * scope) is written and verified first; if it fails, nothing is deleted. Reports the count,
+   * the ids and the bytes freed.
+   */
   cleanup(): Promise<CleanupResult>;
   /**
    * Keep one representative of each cluster of near-identical memories (cosine >= 0.95 by
@@ -73,8 +82,10 @@ export interface MaintenanceApi {
 
 /** What maintenance needs from createMemory's options. */
 export interface MaintenanceSettings {
-  /** Days `cleanup()` keeps memories. */
+  /** Days `cleanup()` keeps memories after memoir last learned or used them. */
   retentionDays: number;
+  /** Which memories cleanup may delete, by origin. */
+  retentionAppliesTo: readonly RetentionOrigin[];
   /** A daily run of cleanup (and consolidate) at a local hour, when asked for. */
   schedule: { hour: number; consolidate: boolean } | undefined;
 }
@@ -132,8 +143,10 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     await engine.ready('cleanup');
     return cleanup(store, {
       retentionDays: settings.retentionDays,
+      appliesTo: settings.retentionAppliesTo,
       now: engine.clock.now(),
       ...scoped(),
+      backupFirst: () => autoBackup(engine, 'cleanup'),
       logger: engine.logger,
     });
   }

@@ -21,6 +21,8 @@ export interface RankingContext {
   resumedSession: string | null;
   /** Recent query embeddings, so a repeated query is not embedded again. */
   queryVectors?: LruCache<string, Float32Array>;
+  /** Memories recall leaves out though the filter matches them (transcripts, unless asked for). */
+  hidden?: (memory: Memory) => boolean;
 }
 
 async function queryVector(query: string, context: RankingContext): Promise<Float32Array | undefined> {
@@ -164,6 +166,7 @@ export async function rankMemories(
     if (next.fused < Math.max(kth, minScore) || next.fused === 0) break;
     const memories = await store.getMemories(fusedScores.slice(start, start + batch).map((entry) => entry.id));
     for (const memory of memories) {
+      if (context.hidden?.(memory)) continue;
       const lexicalEvidence = lexical.get(memory.id) ?? null;
       const vectorEvidence = vector.get(memory.id) ?? null;
       const feedbackEvidence = feedback.get(memory.id) ?? null;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { TRANSCRIPT_CATEGORY } from '../retain/conversation/conversation-input.js';
 import { toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
+import type { Memory } from '../spec/memory.js';
 import { parseInput } from '../utils/validate.js';
 import { explainScore } from './explain.js';
 import { type FormatContextOptions, formatContext } from './format-context.js';
@@ -63,6 +65,8 @@ export interface RecallApi {
   formatContext(response: RecallResponse | RecallResponse['results'], options?: FormatContextOptions): string;
 }
 
+const isTranscript = (memory: Memory) => memory.category === TRANSCRIPT_CATEGORY && memory.metadata.episode === true;
+
 /** What recall needs from createMemory's options. */
 export interface RecallSettings {
   /** Ranking tuning, defaults filled. */
@@ -99,6 +103,8 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
       k: options.k ?? settings.recallK,
       resumedSession: engine.session.resumed,
       queryVectors: engine.metrics.queryVectors,
+      // Transcripts repeat what was extracted from them: shown only when asked for by category.
+      ...(options.categories?.includes(TRANSCRIPT_CATEGORY) ? {} : { hidden: isTranscript }),
     };
     // A call asking for another tenant's scope finds nothing, as if it were empty.
     const intent =

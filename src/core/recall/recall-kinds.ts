@@ -1,6 +1,6 @@
 /** Answering each recall kind: hybrid search, an entity's page and facts, a time span, opinions. */
 import type { Memory } from '../spec/memory.js';
-import type { MemoryFilter } from '../spec/store.js';
+import type { ListMemoriesQuery, MemoryFilter } from '../spec/store.js';
 import { citationOf } from './format-context.js';
 import { type RankingContext, rankMemories } from './rank.js';
 import type { RecallIntent } from './recall-intent.js';
@@ -87,12 +87,12 @@ async function temporalRecall(
   options: ParsedRecallOptions,
   context: RankingContext,
 ): Promise<Ranked[]> {
-  const { store, k } = context;
+  const { k } = context;
   const hasSpan = intent.since !== undefined || intent.until !== undefined;
   const topic = intent.searchText.replace(QUESTION_WORDS, ' ');
   if (hasSpan && !CONTENT_WORD.test(topic)) {
     const span = within(filter, intent.since, intent.until);
-    const memories = await store.listMemories({ filter: span, orderBy: 'occurredAt', direction: 'desc', limit: k });
+    const memories = await listShown(context, { filter: span, orderBy: 'occurredAt', direction: 'desc', limit: k });
     return listed(memories, k);
   }
   // The cue's words stay in the search: a memory may say "in June" itself.
@@ -119,6 +119,22 @@ async function temporalRecall(
   return ranked;
 }
 
+/**
+ * Up to `query.limit` memories the store lists, without those recall hides: pages on past
+ * hidden ones, so a span crowded with transcripts still yields its `k` memories.
+ */
+async function listShown(context: RankingContext, query: ListMemoriesQuery & { limit: number }): Promise<Memory[]> {
+  const { store, hidden } = context;
+  if (!hidden) return store.listMemories(query);
+  const shown: Memory[] = [];
+  for (let offset = 0; shown.length < query.limit; offset += query.limit) {
+    const page = await store.listMemories({ ...query, offset });
+    for (const memory of page) if (!hidden(memory) && shown.length < query.limit) shown.push(memory);
+    if (page.length < query.limit) break;
+  }
+  return shown;
+}
+
 /** Answer a query the way its recall kind asks. */
 export async function recallByIntent(
   query: string,
@@ -127,9 +143,9 @@ export async function recallByIntent(
   options: ParsedRecallOptions,
   context: RankingContext,
 ): Promise<Ranked[]> {
-  const { store, k } = context;
+  const { k } = context;
   if (intent.kind === 'entity' && intent.entity !== undefined) {
-    const memories = await store.listMemories({
+    const memories = await listShown(context, {
       filter: { ...filter, entities: [intent.entity] },
       orderBy: 'occurredAt',
       direction: 'desc',
@@ -148,7 +164,7 @@ export async function recallByIntent(
     const about = { ...opinions, entities: [intent.entity] };
     const searched = intent.searchText === '' ? [] : await rankMemories(intent.searchText, about, options, context);
     if (searched.length > 0) return withOpinionFields(searched);
-    const all = await store.listMemories({
+    const all = await listShown(context, {
       filter: about,
       orderBy: 'occurredAt',
       direction: 'desc',

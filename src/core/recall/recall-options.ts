@@ -17,6 +17,11 @@ export const recallOptionsSchema = z
     tokenBudget: z.number().int().positive().max(10_000_000).optional(),
     ...filterOptionFields,
     /**
+     * Only these categories. The transcripts the conversation pipeline keeps beside what it
+     * extracts (category `transcript`) are left out of recall unless this names `'transcript'`.
+     */
+    categories: z.array(z.string().min(1)).min(1).optional(),
+    /**
      * The recall kind: `lexical` (hybrid search), `entity` (an entity's page, then the facts
      * that mention it, newest first), `temporal` (narrowed to the time span a cue in the query
      * names: "around Nov 27", "during Nov 2025", "since last week", "last time we tried Y"),

@@ -2,8 +2,10 @@ import type { z } from 'zod';
 import type { MemorySkippedEvent } from '../engine/events.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { evictForRoom } from '../lifecycle/eviction.js';
+import type { RetentionOrigin } from '../lifecycle/protection.js';
 import { buildMemory } from '../memories/memory-builder.js';
 import { applyTallies } from '../memories/record-tallies.js';
+import { memoriesInScope } from '../memories/require-memory.js';
 import { scopeForWrite } from '../search/scope-boundary.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
@@ -17,6 +19,14 @@ import {
   isConversationInput,
 } from './conversation/conversation-input.js';
 import type { ParsedExtractionOptions } from './conversation/extraction-options.js';
+import {
+  keptConversations,
+  type ReextractResult,
+  type ReextractTarget,
+  reextractConversation,
+  reextractTargetSchema,
+  requireModel,
+} from './conversation/reextract.js';
 import {
   type ConversationContext,
   type ConversationRetainResult,
@@ -75,6 +85,24 @@ export interface RetainApi {
    */
   retain(input: ConversationInput): Promise<ConversationRetainResult>;
   /**
+   * Extract again from conversations whose turns were kept (`retain({ messages })` keeps them
+   * whatever the model returned), with the client's current `languageModel`: every
+   * conversation of a session (`{ sessionId }`), or the one a kept episode or transcript
+   * memory belongs to (`{ episodeId }`), inside the client's scope only. What the earlier
+   * extraction created is replaced softly: invalidated with a reason (`validTo`, listed with
+   * `includeInvalid`), never deleted; one someone bookmarked or marked `manual_save` stays
+   * valid. A conversation whose extraction fails again is left exactly as it was and the
+   * failure reported. Memories an earlier run merged new words into keep them (their
+   * `metadata.history` holds each earlier version).
+   *
+   * @example
+   * ```ts
+   * // The model was steered by text inside the conversation; a better one reads it again.
+   * const { created, invalidated } = await memory.reextract({ sessionId: 'chat-2025-11-27' });
+   * ```
+   */
+  reextract(target: ReextractTarget): Promise<ReextractResult>;
+  /**
    * Like `retain`, but queued: validates the input now (a ValidationError throws at once),
    * then returns while the work runs in the background. Failures become `error` and
    * `extraction:failed` events, never exceptions. `flush()` waits for the queue.
@@ -89,8 +117,10 @@ export interface RetainApi {
 export interface RetainSettings {
   /** Conversation pipeline settings. */
   extraction: ParsedExtractionOptions;
-  /** Most memories to keep; storing beyond it evicts the lowest-ranked unprotected ones. */
+  /** Most memories to keep; storing beyond it evicts the lowest-ranked ones that may expire. */
   maxMemories: number | undefined;
+  /** Which memories eviction may delete, by origin (as for cleanup). */
+  retentionAppliesTo: readonly RetentionOrigin[];
 }
 
 // Inputs are parsed and placed inside the client's scope before anything is written.
@@ -206,6 +236,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
             maxMemories: settings.maxMemories,
             incoming: records.length,
             now: engine.clock.now(),
+            appliesTo: settings.retentionAppliesTo,
             ...(engine.scope ? { scope: engine.scope } : {}),
           });
         }
@@ -261,8 +292,35 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     return retainMemories(input, retainOptions);
   }
 
+  async function reextract(targetInput: unknown): Promise<ReextractResult> {
+    const target = parseInput(reextractTargetSchema, targetInput, 'reextract', 'target');
+    requireModel(conversationContext);
+    await engine.ready('reextract');
+    const conversations = await keptConversations(target, conversationContext, (ids) => memoriesInScope(engine, ids));
+    const result: ReextractResult = {
+      conversations: conversations.length,
+      created: [],
+      merged: [],
+      invalidated: [],
+      kept: [],
+      skipped: [],
+      failure: null,
+    };
+    for (const conversation of conversations) {
+      const one = await reextractConversation(conversation, conversationContext);
+      result.created.push(...one.created);
+      result.merged.push(...one.merged);
+      result.invalidated.push(...one.invalidated);
+      result.kept.push(...one.kept);
+      result.skipped.push(...one.skipped);
+      result.failure ??= one.failure;
+    }
+    return result;
+  }
+
   return {
     retain: retain as RetainApi['retain'],
+    reextract: (target) => reextract(target),
     retainAsync(input, retainOptions) {
       engine.assertOpen('retainAsync');
       // Validate now: a caller's mistake should surface at the call, not as an event later.

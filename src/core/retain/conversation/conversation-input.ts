@@ -235,6 +235,13 @@ export function isConversationInput(input: unknown): boolean {
 const speaker = (message: ParsedConversation['messages'][number]) => message.name ?? message.role;
 const lineOf = (message: ParsedConversation['messages'][number]) => `${speaker(message)}: ${message.content}`;
 
+/**
+ * Category of the memories that keep, word for word, the turns a model extracted from. Recall
+ * leaves them out unless `categories` names this category: what they say is already in the
+ * memories extracted from them, and repeating it would crowd the results.
+ */
+export const TRANSCRIPT_CATEGORY = 'transcript';
+
 /** Characters per stored episode chunk: a message (at most 1,000,000 characters) always fits whole. */
 export const EPISODE_CHUNK_CHARS = 1_100_000;
 

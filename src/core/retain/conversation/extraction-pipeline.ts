@@ -39,6 +39,36 @@ export interface ExtractionSettings {
   retries: number;
 }
 
+/** The text the model reads: the newest turns that fit in `maxChars`, as transcript lines. */
+export interface TranscriptToExtract {
+  /** The transcript, one line per message (`speaker: words`). */
+  text: string;
+  /** Ids of the messages in `text` that have one. */
+  messageIds: string[];
+  /** How many of the oldest messages are not in `text` (kept as an episode by the caller). */
+  unsent: number;
+  /** The user's name, when the conversation gives one. */
+  userName?: string;
+}
+
+/** Where extracted memories go, and which stored memories the run must leave alone. */
+export interface ExtractionTarget {
+  /** Scope of the memories. */
+  scope: Scope;
+  /** Session of the memories. */
+  sessionId: string | null;
+  /** When the conversation happened. */
+  occurredAt: string;
+  /** Ids of memories this run replaces: never a duplicate or merge target. */
+  exclude?: ReadonlySet<string>;
+}
+
+/** The newest turns of `conversation` that fit in `maxChars`, ready for {@link runExtraction}. */
+export function transcriptToExtract(conversation: ParsedConversation, maxChars: number): TranscriptToExtract {
+  const userName = conversation.messages.find((message) => message.role === 'user')?.name;
+  return { ...recentTranscript(conversation, maxChars), ...(userName ? { userName } : {}) };
+}
+
 /** Everything the pipeline needs from the client. */
 export interface PipelineContext {
   store: MemoryStore;
@@ -126,11 +156,13 @@ function mergedMemory(
  * of later calls fall back to creating the candidate, so nothing extracted is lost.
  */
 export async function runExtraction(
-  conversation: ParsedConversation,
-  target: { scope: Scope; sessionId: string | null; occurredAt: string },
+  transcript: TranscriptToExtract,
+  target: ExtractionTarget,
   context: PipelineContext,
 ): Promise<ExtractionOutcome> {
-  const { text, messageIds, unsent } = recentTranscript(conversation, context.settings.maxChars);
+  const { text, messageIds, unsent, userName } = transcript;
+  // Memories being replaced (by `reextract`) are neither duplicates nor merge targets.
+  const excluded = (id: string) => target.exclude?.has(id) ?? false;
   const outcome: ExtractionOutcome = {
     creates: [],
     merges: [],
@@ -139,7 +171,6 @@ export async function runExtraction(
     unsent,
     embedFailure: null,
   };
-  const userName = conversation.messages.find((message) => message.role === 'user')?.name;
   const extraction = await askModel(
     context,
     'extract',
@@ -204,12 +235,13 @@ export async function runExtraction(
   for (const [index, candidate] of extraction.value.memories.entries()) {
     if (candidate.category === 'profile') {
       // One profile per scope: every profile candidate merges into it, never dedups.
-      const [profile] = await context.store.listMemories({
+      const profiles = await context.store.listMemories({
         filter: { scope: target.scope, categories: ['profile'], validAt: context.now },
         orderBy: 'createdAt',
         direction: 'asc',
-        limit: 1,
+        limit: 1 + (target.exclude?.size ?? 0),
       });
+      const profile = profiles.find((item) => !excluded(item.id));
       const exact = profile && profileScopeEquals(profile.scope, target.scope) ? profile : undefined;
       if (exact && (await merge(exact, candidate))) continue;
       const memory = build(candidate);
@@ -224,7 +256,7 @@ export async function runExtraction(
     const nearest = !embedding
       ? []
       : await searchVector(context.store, { vector: embedding, filter: sameKind, limit: context.settings.maxMatches });
-    const matches = nearest.filter((hit) => hit.score >= context.settings.similarityThreshold);
+    const matches = nearest.filter((hit) => hit.score >= context.settings.similarityThreshold && !excluded(hit.id));
     if (matches.length === 0) {
       outcome.creates.push({ memory, embedding });
       continue;

@@ -1,14 +1,21 @@
 import type { MemoirEvents, MemorySkippedEvent } from '../../engine/events.js';
 import type { PipelineStats } from '../../engine/pipeline-stats.js';
+import { buildMemory } from '../../memories/memory-builder.js';
 import { applyTallies } from '../../memories/record-tallies.js';
 import type { Embedder } from '../../spec/embedder.js';
 import type { LanguageModel } from '../../spec/language-model.js';
-import type { Memory, MemoryInput, Scope } from '../../spec/memory.js';
+import type { Memory, MemoryInput, Metadata, Scope } from '../../spec/memory.js';
 import type { Logger } from '../../spec/runtime.js';
-import type { MemoryStore } from '../../spec/store.js';
-import { type ParsedConversation, transcriptChunks } from './conversation-input.js';
+import type { MemoryRecord, MemoryStore } from '../../spec/store.js';
+import { embeddingText } from '../../text/memory-text.js';
+import { type ParsedConversation, TRANSCRIPT_CATEGORY, transcriptChunks } from './conversation-input.js';
 import { deterministicFacts } from './deterministic-facts.js';
-import { type ExtractionOutcome, type ExtractionSettings, runExtraction } from './extraction-pipeline.js';
+import {
+  type ExtractionOutcome,
+  type ExtractionSettings,
+  runExtraction,
+  transcriptToExtract,
+} from './extraction-pipeline.js';
 
 /**
  * What `retain({ messages })` resolves to.
@@ -32,6 +39,14 @@ export interface ConversationRetainResult {
   episodeId: string | null;
   /** Every memory of the episode, oldest messages first (a long conversation is kept in chunks). */
   episodeIds: string[];
+  /**
+   * When extraction succeeded: the memories keeping, word for word, the turns the model read
+   * (category `transcript`, `metadata.episode: true`), the source every extracted memory
+   * names in `metadata.episodeIds`. Whatever the model returned, nothing said is lost, and
+   * `reextract` can read the turns again. Recall leaves transcripts out unless
+   * `categories` asks for `'transcript'`; `list` and `export` show them. Empty otherwise.
+   */
+  transcriptIds: string[];
   /** Why extraction failed, when it did. */
   failure: string | null;
 }
@@ -71,6 +86,12 @@ export async function retainConversation(
   const occurredAt = conversation.occurredAt ?? now;
   const placed = { scope, ...(sessionId ? { sessionId } : {}), occurredAt };
 
+  // One id names the conversation on all it leaves (episodes, transcripts, extracted memories),
+  // so `reextract` finds them together: the id of the first memory that keeps its words.
+  let conversationId: string | undefined;
+  const userName = conversation.messages.find((message) => message.role === 'user')?.name;
+  const speakers = userName ? { userName } : {};
+
   // Messages `from` to `to` kept verbatim, in as many memories as their size takes.
   const keepEpisode = async (
     reason: string,
@@ -79,7 +100,10 @@ export async function retainConversation(
     to = conversation.messages.length,
   ): Promise<ConversationRetainResult> => {
     const chunks = transcriptChunks(conversation, from, to);
+    const ids = chunks.map(() => context.newId());
+    conversationId ??= ids[0];
     const episodes: MemoryInput[] = chunks.map((chunk, part) => ({
+      id: ids[part],
       content: chunk.text,
       kind: 'experience',
       category: 'events',
@@ -87,6 +111,8 @@ export async function retainConversation(
       metadata: {
         episode: true,
         reason,
+        ...(conversationId ? { conversationId } : {}),
+        ...speakers,
         success: conversation.success,
         messageIds: chunk.messageIds,
         // Where a partial episode sits in the conversation: chunk `part` of `parts`, messages [from, to).
@@ -95,7 +121,13 @@ export async function retainConversation(
           : {}),
       },
     }));
-    const facts = withFacts ? deterministicFacts(conversation).map((fact) => ({ ...fact, ...placed })) : [];
+    const facts = withFacts
+      ? deterministicFacts(conversation).map((fact) => ({
+          ...fact,
+          ...placed,
+          metadata: { ...fact.metadata, ...(conversationId ? { conversationId } : {}), episodeIds: ids },
+        }))
+      : [];
     const stored = await context.retainMemories([...episodes, ...facts]);
     const episodeIds = stored.ids.slice(0, episodes.length);
     return {
@@ -105,6 +137,7 @@ export async function retainConversation(
       skipped: [],
       episodeId: episodeIds[0] ?? null,
       episodeIds,
+      transcriptIds: [],
       failure: null,
     };
   };
@@ -122,7 +155,7 @@ export async function retainConversation(
   let outcome: ExtractionOutcome;
   try {
     outcome = await runExtraction(
-      conversation,
+      transcriptToExtract(conversation, context.settings.maxChars),
       { scope, sessionId, occurredAt },
       {
         store: context.store,
@@ -148,11 +181,29 @@ export async function retainConversation(
     return { ...kept, failure };
   }
 
+  // The turns the model read are kept word for word beside what it extracted, in the same
+  // transaction: a model steered by text inside the conversation (or simply wrong) cannot
+  // make what was said unrecoverable, and `reextract` can read it again.
+  const transcripts = await transcriptRecords(conversation, outcome, {
+    context,
+    now,
+    scope,
+    sessionId,
+    occurredAt,
+    speakers,
+  });
+  conversationId = transcripts[0]?.memory.id;
+  const transcriptIds = transcripts.map((record) => record.memory.id);
+  const source: Metadata = conversationId ? { conversationId, episodeIds: transcriptIds } : {};
+  for (const create of outcome.creates) {
+    create.memory = { ...create.memory, metadata: { ...create.memory.metadata, ...source } };
+  }
   try {
-    await commit(context.store, outcome, now);
+    await commit(context.store, outcome, now, transcripts);
   } catch (error) {
     // What was learned could not be written; the conversation itself still may be.
     const failure = `storing what was learned failed: ${error instanceof Error ? error.message : String(error)}`;
+    conversationId = undefined;
     const kept = await keepEpisode(failure, true);
     context.emit('extraction:failed', { reason: failure, episodeId: kept.episodeId ?? '', sessionId });
     return { ...kept, failure };
@@ -160,7 +211,7 @@ export async function retainConversation(
   for (const skip of outcome.skipped) context.emit('memory:skipped', skip);
   for (const { memory } of outcome.creates) context.emit('memory:created', { memory });
   for (const { memory, previous } of outcome.merges) context.emit('memory:merged', { memory, previous });
-  const unembedded = records(outcome).filter((record) => record.embedding === null);
+  const unembedded = [...records(outcome), ...transcripts].filter((record) => record.embedding === null);
   if (unembedded.length > 0) {
     context.deferEmbeddings(
       unembedded.map((record) => record.memory.id),
@@ -168,7 +219,9 @@ export async function retainConversation(
     );
   }
   const memories = outcome.creates.map((item) => item.memory);
-  if (memories.length > 0) context.emit('memory:retained', { memories });
+  if (memories.length + transcripts.length > 0) {
+    context.emit('memory:retained', { memories: [...memories, ...transcripts.map((record) => record.memory)] });
+  }
   const merged = outcome.merges.map((item) => item.memory);
   const learned = {
     ids: [...memories, ...merged].map((memory) => memory.id),
@@ -177,6 +230,7 @@ export async function retainConversation(
     skipped: outcome.skipped,
     episodeId: null,
     episodeIds: [],
+    transcriptIds,
     failure: null,
   };
   if (outcome.unsent === 0) return learned;
@@ -196,18 +250,23 @@ export async function retainConversation(
   };
 }
 
-/** Write the pipeline's creates and merges, and their tallies, in one transaction. */
-async function commit(store: MemoryStore, outcome: ExtractionOutcome, now: string): Promise<void> {
+/**
+ * Write the transcripts and the pipeline's creates and merges, and their tallies, in one
+ * transaction; `rewritten` are stored memories changed in place (invalidated, recategorised),
+ * whose tallies do not move.
+ */
+export async function commit(
+  store: MemoryStore,
+  outcome: ExtractionOutcome,
+  now: string,
+  transcripts: readonly MemoryRecord[] = [],
+  rewritten: readonly MemoryRecord[] = [],
+): Promise<void> {
   await store.transaction(async () => {
-    const written = records(outcome);
+    const written = [...transcripts, ...records(outcome), ...rewritten];
     if (written.length > 0) await store.upsertMemories(written);
-    if (outcome.creates.length > 0)
-      await applyTallies(
-        store,
-        outcome.creates.map((item) => item.memory),
-        1,
-        now,
-      );
+    const created = [...transcripts, ...outcome.creates].map((item) => item.memory);
+    if (created.length > 0) await applyTallies(store, created, 1, now);
     for (const merge of outcome.merges) {
       await applyTallies(store, [merge.previous], -1, now);
       await applyTallies(store, [merge.memory], 1, now);
@@ -215,7 +274,8 @@ async function commit(store: MemoryStore, outcome: ExtractionOutcome, now: strin
   });
 }
 
-function records(outcome: ExtractionOutcome): Array<{ memory: Memory; embedding: Float32Array | null }> {
+/** The records an outcome writes: its creates, then its merges. */
+export function records(outcome: ExtractionOutcome): Array<{ memory: Memory; embedding: Float32Array | null }> {
   return [...outcome.creates, ...outcome.merges];
 }
 
@@ -228,4 +288,62 @@ async function skipByGuard(
   context.emit('memory:skipped', skip);
   const kept = await keepEpisode(`not extracted: ${detail}`, false);
   return { ...kept, skipped: [skip] };
+}
+
+/**
+ * The turns the model read (messages `unsent` onwards), as `transcript` memories ready to
+ * write: kind `experience`, `metadata.episode: true`, split between messages like episodes.
+ * Embedded when the embedder answers; otherwise stored without a vector and embedded later.
+ */
+async function transcriptRecords(
+  conversation: ParsedConversation,
+  outcome: ExtractionOutcome,
+  placement: {
+    context: ConversationContext;
+    now: string;
+    scope: Scope;
+    sessionId: string | null;
+    occurredAt: string;
+    speakers: { userName?: string };
+  },
+): Promise<MemoryRecord[]> {
+  const { context, now, scope, sessionId, occurredAt, speakers } = placement;
+  const total = conversation.messages.length;
+  const chunks = transcriptChunks(conversation, outcome.unsent, total);
+  if (chunks.length === 0) return [];
+  const ids = chunks.map(() => context.newId());
+  const memories = chunks.map((chunk, part) =>
+    buildMemory(
+      {
+        id: ids[part],
+        content: chunk.text,
+        kind: 'experience',
+        category: TRANSCRIPT_CATEGORY,
+        occurredAt,
+        metadata: {
+          episode: true,
+          transcript: true,
+          reason: 'the turns as said; the memories extracted from them name it in episodeIds',
+          conversationId: ids[0]!,
+          ...speakers,
+          extractedWith: context.model?.id ?? null,
+          success: conversation.success,
+          messageIds: chunk.messageIds,
+          ...(chunks.length > 1 || chunk.from > 0 || chunk.to < total
+            ? { part: part + 1, parts: chunks.length, messages: [chunk.from, chunk.to] }
+            : {}),
+        },
+      },
+      { id: ids[part]!, now, scope, sessionId: sessionId ?? undefined },
+    ),
+  );
+  let vectors: Float32Array[] = [];
+  if (outcome.embedFailure === null) {
+    try {
+      vectors = await context.embed(memories.map(embeddingText));
+    } catch (error) {
+      outcome.embedFailure = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return memories.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }));
 }
