@@ -105,7 +105,10 @@ if (existsSync(locomoPath)) {
   const { turns, questions } = readConversations(JSON.parse(readFileSync(locomoPath, 'utf8')) as unknown);
   const ks = [5, 10, 25, 50];
   for (const mode of MODES) {
-    const setting = { name: mode, retain: { contextWindow: 2, ...(mode === 'off' ? { corrections: 'marked' as const } : {}) } };
+    const setting = {
+      name: mode,
+      retain: { contextWindow: 2, ...(mode === 'off' ? { corrections: 'marked' as const } : {}) },
+    };
     const { memory, dispose } = await indexTurns(turns, setting, { store: 'sqlite', ks });
     const { scores } = await scoreQuestions(memory, questions, { store: 'sqlite', ks });
     await dispose();

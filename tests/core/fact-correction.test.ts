@@ -5,7 +5,7 @@ import { createFixedClock, createScriptedLanguageModel, createTestStore } from '
 const clock = () => createFixedClock('2025-12-03T12:00:00Z');
 
 describe('correcting a fact', () => {
-  it('a memory marked as superseding another invalidates it softly; recall returns the current one, includeInvalid the history', async () => {
+  it('a memory marked as superseding another invalidates it softly; recall puts the current one first and the superseded one below it', async () => {
     const memory = createMemory({ store: createTestStore(), clock: clock() });
     const {
       ids: [berlin],
@@ -25,9 +25,10 @@ describe('correcting a fact', () => {
       invalidationReason: `superseded by ${lisbon}`,
     });
     const current = await memory.recall('where does Peter live', { k: 5 });
-    expect(current.results.map((result) => result.memory.id)).toEqual([lisbon]);
-    const history = await memory.recall('where does Peter live', { k: 5, includeInvalid: true });
-    expect(history.results.map((result) => result.memory.id).sort()).toEqual([berlin, lisbon].sort());
+    expect(current.results.map((result) => result.memory.id)).toEqual([lisbon, berlin]);
+    expect(current.results[1]!.breakdown.validity).toEqual({ state: 'superseded', supersededBy: lisbon });
+    const asked = await memory.recall('where does Peter live', { k: 5, asOf: '2025-06-01' });
+    expect(asked.results.map((result) => result.memory.id)).toEqual([berlin, lisbon]);
     await memory.close();
   });
 
@@ -59,7 +60,8 @@ describe('correcting a fact', () => {
     const {
       ids: [lisbon],
     } = await memory.retain(
-      { content: 'Peter moved to Lisbon.', entities: ['Peter'], occurredAt: '2025-11-20' },
+      // A phrasing the supersession rules do not read: the model decides it.
+      { content: "Peter's home base is now Lisbon.", entities: ['Peter'], occurredAt: '2025-11-20' },
       { corrections: 'model' },
     );
     expect(await memory.get(berlin!)).toMatchObject({ supersededBy: lisbon, validTo: '2025-11-20T00:00:00.000Z' });
@@ -85,7 +87,7 @@ describe('correcting a fact', () => {
       ids: [berlin],
     } = await memory.retain({ content: 'Peter lives in Berlin.', entities: ['Peter'] });
     const { ids } = await memory.retain(
-      { content: 'Peter moved to Lisbon.', entities: ['Peter'] },
+      { content: "Peter's home base is now Lisbon.", entities: ['Peter'] },
       { corrections: 'model' },
     );
     expect(ids).toHaveLength(1);

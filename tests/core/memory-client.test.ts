@@ -242,14 +242,17 @@ describe('get, update, forget, invalidate', () => {
     await expectRejects(memory.forget([]), ValidationError.isInstance);
   });
 
-  it('invalidate hides a memory from recall but keeps it listed', async () => {
+  it('invalidate hides a memory from recall but keeps it listed; superseded, it ranks below its successor', async () => {
     const memory = client();
     const invalidated = vi.fn();
     memory.on('memory:invalidated', invalidated);
-    const { ids } = await memory.retain([
-      'Peter lives in Berlin.',
-      { content: 'Peter moved to Lisbon in 2025.', occurredAt: '2025-06-01' },
-    ]);
+    const { ids } = await memory.retain(
+      [
+        { content: 'Peter lives in Berlin.', occurredAt: '2024-01-01' },
+        { content: 'Peter moved to Lisbon in 2025.', occurredAt: '2025-06-01' },
+      ],
+      { corrections: 'marked' },
+    );
     const old = await memory.invalidate(ids[0]!, { reason: 'moved to Lisbon', supersededBy: ids[1] });
     expect(old.validTo).toBe(new Date(T0).toISOString());
     expect(old.invalidationReason).toBe('moved to Lisbon');
@@ -257,7 +260,12 @@ describe('get, update, forget, invalidate', () => {
     expect(invalidated).toHaveBeenCalledWith({ memory: old, reason: 'moved to Lisbon' });
 
     const recalled = await memory.recall('where does Peter live Berlin');
-    expect(recalled.results.map((result) => result.memory.id)).not.toContain(ids[0]);
+    const order = recalled.results.map((result) => result.memory.id);
+    expect(order.indexOf(ids[1]!)).toBeLessThan(order.indexOf(ids[0]!));
+    const hidden = await memory.invalidate(ids[1]!, 'wrong');
+    expect(hidden.supersededBy).toBeNull();
+    const after = await memory.recall('where does Peter live Lisbon');
+    expect(after.results.map((result) => result.memory.id)).not.toContain(ids[1]);
     const withInvalid = await memory.recall('where does Peter live Berlin', { includeInvalid: true });
     expect(withInvalid.results.map((result) => result.memory.id)).toContain(ids[0]);
     expect((await memory.list()).map((item) => item.id)).toContain(ids[0]);

@@ -21,6 +21,12 @@ export interface TruthSettings {
   at: string;
   /** Keep memories invalidated by hand, and those not yet valid. */
   includeInvalid: boolean;
+  /**
+   * For `asOf` read from a span the query names: only versions of a fact move (a later memory
+   * with no earlier version is not demoted), so a question about a past month still finds
+   * what was said about it later.
+   */
+  versionsOnly?: boolean;
   /** The scope recall is allowed to read; linked memories outside it are never shown. */
   scope: Scope | undefined;
 }
@@ -145,6 +151,10 @@ export async function applyCurrentTruth(
     if (memory.validFrom > at) {
       // Not yet true at `at`: what it replaced was.
       if (!settings.includeInvalid && mode === 'now') continue;
+      if (settings.versionsOnly && supersededIds(memory).length === 0) {
+        put(result);
+        continue;
+      }
       const earlier = await backward(memory, true);
       for (const version of earlier) put(lifted(version, result, byId.get(version.id), 'current', cite));
       put(outdated(result, 'not yet valid'));

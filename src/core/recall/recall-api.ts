@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { TRANSCRIPT_CATEGORY } from '../retain/conversation/conversation-input.js';
-import { toStoreFilter } from '../search/filter-options.js';
+import { resolveTimeBound, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
-import type { Memory } from '../spec/memory.js';
+import type { Memory, Scope } from '../spec/memory.js';
 import { parseInput } from '../utils/validate.js';
+import { applyCurrentTruth, type TruthSettings } from './current-truth.js';
 import { explainScore } from './explain.js';
-import { type FormatContextOptions, formatContext } from './format-context.js';
+import { citationOf, type FormatContextOptions, formatContext } from './format-context.js';
 import { packIntoBudget } from './pack-budget.js';
-import { recallIntentOf } from './recall-intent.js';
+import { asksAboutThePast } from './past-cue.js';
+import { type RecallIntent, recallIntentOf } from './recall-intent.js';
 import { recallByIntent } from './recall-kinds.js';
 import {
   type ParsedRankingOptions,
+  type ParsedRecallOptions,
   type RecallOptions,
   type ResolvedRankingOptions,
   recallOptionsSchema,
@@ -75,6 +78,24 @@ export interface RecallSettings {
   recallK: number;
 }
 
+/** How the current-truth pass reads time: `asOf`, a span in the past, a past cue, or now. */
+function truthSettings(
+  query: string,
+  intent: RecallIntent | undefined,
+  options: ParsedRecallOptions,
+  now: number,
+  scope: Scope | null | undefined,
+): TruthSettings {
+  const base = { includeInvalid: options.includeInvalid === true, scope: scope ?? undefined };
+  const nowIso = new Date(now).toISOString();
+  if (options.asOf !== undefined) return { ...base, mode: 'asOf', at: resolveTimeBound(options.asOf, now) };
+  // "What was my rent in 2023?": what was true at the end of the span the query names.
+  if (intent?.until !== undefined && intent.until < nowIso)
+    return { ...base, mode: 'asOf', at: intent.until, versionsOnly: true };
+  if (asksAboutThePast(query)) return { ...base, mode: 'before', at: nowIso };
+  return { ...base, mode: 'now', at: nowIso };
+}
+
 /** The recall feature over an engine. */
 export function createRecallApi(engine: MemoryEngine, settings: RecallSettings): RecallApi {
   const lexicalEmbedder = engine.embedder.semantic === false;
@@ -93,14 +114,16 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
     await engine.ready('recall');
     const now = engine.clock.now();
     const scope = narrowScope(engine.scope, options.scope);
-    const validAt = options.includeInvalid ? undefined : new Date(now).toISOString();
-    const filter = toStoreFilter(options, scope ?? undefined, validAt, now);
+    // Every version is a candidate; the current-truth pass below decides what each one is worth.
+    const filter = toStoreFilter(options, scope ?? undefined, undefined, now);
+    const k = options.k ?? settings.recallK;
     const context = {
       store: engine.store,
       embed: (texts: readonly string[]) => engine.embed(texts, 'recall'),
       ranking,
       now,
-      k: options.k ?? settings.recallK,
+      // Room for versions the current-truth pass demotes or drops.
+      k: Math.min(1000, k * 2),
       resumedSession: engine.session.resumed,
       queryVectors: engine.metrics.queryVectors,
       // Transcripts repeat what was extracted from them: shown only when asked for by category.
@@ -111,7 +134,14 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
       scope === null
         ? undefined
         : await recallIntentOf(query, options.intent ?? 'auto', { store: engine.store, filter, now });
-    const ranked = intent === undefined ? [] : await recallByIntent(query, intent, filter, options, context);
+    const found = intent === undefined ? [] : await recallByIntent(query, intent, filter, options, context);
+    const ranked = await applyCurrentTruth(
+      found,
+      engine.store,
+      truthSettings(query, intent, options, now, scope),
+      k,
+      citationOf,
+    );
     let response: RecallResponse;
     if (options.tokenBudget !== undefined) {
       const { packed, used, dropped } = await packIntoBudget(ranked, options.tokenBudget);

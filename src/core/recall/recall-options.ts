@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { filterOptionFields } from '../search/filter-options.js';
+import { filterOptionFields, timeBoundSchema } from '../search/filter-options.js';
 import { RECALL_INTENTS } from './recall-intent.js';
 
 /** Options of `recall`. */
@@ -28,8 +28,18 @@ export const recallOptionsSchema = z
      * `opinion` (opinions with confidence and evidence). Default `auto`: read from the query.
      */
     intent: z.enum(RECALL_INTENTS).optional(),
-    /** Include invalidated memories. Default false. */
+    /**
+     * Include memories invalidated by hand (`invalidate`), and those not valid yet. Default
+     * false. Superseded memories are always candidates: they rank below the version that
+     * replaced them, which their match brings in (see `breakdown.validity`).
+     */
     includeInvalid: z.boolean().optional(),
+    /**
+     * Answer as of this time: the versions of facts that were true then come first, later ones
+     * below them. The forms `until` takes (`'2024-06-01'` means the end of that day). Without it,
+     * a query about the past ("before he moved", "used to", "in 2023") does the same on its own.
+     */
+    asOf: timeBoundSchema(true).optional(),
     /**
      * Add `explanation` to each result: which lists found it, at what rank and score, and
      * every boost, in one line. (`breakdown` carries the same as data on every result.)

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { generateStructured } from '../llm/model-json.js';
 import type { Memory } from '../spec/memory.js';
+import { claimsOf } from '../supersession/find-supersessions.js';
 
 // The newest facts about the same entities the model is shown for each new memory.
 const CANDIDATES = 10;
@@ -74,4 +75,23 @@ export async function modelCorrections(
     out.push([...new Set(reply.value.supersedes.filter((id) => known.has(id)))]);
   }
   return out;
+}
+
+/**
+ * The model's corrections for the memories the supersession rules read nothing in (the
+ * rules decide the rest); an empty list for the others.
+ */
+export async function correctionsByModel(
+  engine: MemoryEngine,
+  memories: readonly Memory[],
+  now: string,
+): Promise<string[][]> {
+  const unread = memories.map((memory) => claimsOf(memory).length === 0);
+  const asked = await modelCorrections(
+    engine,
+    memories.filter((_, index) => unread[index]),
+    now,
+  );
+  let next = 0;
+  return memories.map((_, index) => (unread[index] ? (asked[next++] ?? []) : []));
 }

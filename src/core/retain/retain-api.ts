@@ -6,10 +6,12 @@ import type { RetentionOrigin } from '../lifecycle/protection.js';
 import { buildMemory } from '../memories/memory-builder.js';
 import { applyTallies } from '../memories/record-tallies.js';
 import { memoriesInScope } from '../memories/require-memory.js';
+import { withSuperseded } from '../search/memory-versions.js';
 import { scopeForWrite } from '../search/scope-boundary.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
+import { findRuleSupersessions } from '../supersession/find-supersessions.js';
 import { embeddingText } from '../text/memory-text.js';
 import { MAX_BATCH } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
@@ -32,7 +34,7 @@ import {
   type ConversationRetainResult,
   retainConversation,
 } from './conversation/retain-conversation.js';
-import { modelCorrections } from './model-corrections.js';
+import { correctionsByModel } from './model-corrections.js';
 import { addNeighbourContext } from './neighbour-context.js';
 import { pendingEmbeddings } from './pending-embeddings.js';
 import { type RetainOptions, type RetainResult, retainOptionsSchema } from './retain-options.js';
@@ -183,7 +185,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
       buildMemory(item, { id: engine.ids.next('mem'), now, scope: engine.scope, sessionId }),
     );
     if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
-    const found = correctionMode === 'model' ? await modelCorrections(engine, memories, now) : [];
+    const found = correctionMode === 'model' ? await correctionsByModel(engine, memories, now) : [];
     // An embedder that fails does not lose the text: it is stored now and embedded later.
     const { vectors, failure } = await pending.embedOrDefer(memories.map(embeddingText), 'retain');
 
@@ -222,6 +224,15 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
         records.push({ memory, embedding: vectors[index] ?? null });
         return memory.id;
       });
+      // The rules first: a correction an input or the model names explicitly wins over them.
+      const ruled =
+        correctionMode !== 'marked' && records.length > 0
+          ? await findRuleSupersessions(
+              engine,
+              records.map((record) => record.memory),
+            )
+          : undefined;
+      if (ruled) for (const record of records) record.memory = ruled.batch.get(record.memory.id) ?? record.memory;
       const written = new Set(records.map((record) => record.memory.id));
       const corrections = memories.flatMap((memory, index) => {
         const marked = [...(inputs[index]!.supersedes ?? []), ...(found[index] ?? [])];
@@ -230,6 +241,13 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
         return supersedes && written.has(memory.id) ? [{ memory, supersedes, field }] : [];
       });
       const superseded = await supersededRecords(engine, corrections, now);
+      // The new memory names what it replaced: the reverse link `history` and recall follow.
+      for (const { memory, supersedes } of corrections) {
+        const record = records.find((candidate) => candidate.memory.id === memory.id);
+        if (record) for (const id of supersedes) record.memory = withSuperseded(record.memory, id);
+      }
+      const changed = new Map<string, MemoryRecord>();
+      for (const record of [...(ruled?.stored ?? []), ...superseded]) changed.set(record.memory.id, record);
       if (records.length > 0) {
         if (settings.maxMemories !== undefined) {
           await evictForRoom(store, {
@@ -240,7 +258,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
             ...(engine.scope ? { scope: engine.scope } : {}),
           });
         }
-        await store.upsertMemories([...records, ...superseded]);
+        await store.upsertMemories([...records, ...changed.values()]);
         await applyTallies(
           store,
           records.map((record) => record.memory),
@@ -248,14 +266,17 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
           now,
         );
       }
-      return { ids: resultIds, memories: records.map((record) => record.memory), skipped };
+      return { ids: resultIds, memories: records.map((record) => record.memory), skipped, links: ruled?.links ?? [] };
     });
 
     for (const skip of outcome.skipped) engine.emit('memory:skipped', skip);
+    for (const link of outcome.links)
+      engine.logger.log('debug', `retain: ${link.older} superseded by ${link.newer} (${link.reason})`);
     const unembedded = failure ? outcome.memories.map((memory) => memory.id) : [];
     if (failure) pending.defer(unembedded, failure.message);
     if (outcome.memories.length > 0) engine.emit('memory:retained', { memories: outcome.memories });
-    return outcome;
+    const { links: _links, ...result } = outcome;
+    return result;
   }
 
   // A conversation lands in the client's scope, narrowed by its own; another tenant's is refused.

@@ -15,13 +15,18 @@ export const retainOptionsSchema = z
      */
     contextWindow: z.number().int().min(0).max(20).default(0),
     /**
-     * How corrections are found. `marked` (default): only the ids an input lists in
-     * `supersedes`. `model`: the client's LanguageModel also reads each new memory against the
-     * newest older ones about the same entities and names those it makes no longer true (same
-     * entity and attribute, e.g. "moved to Lisbon" after "lives in Berlin"); they are
-     * invalidated softly (`validTo`, `supersededBy`).
+     * How corrections are found; superseded memories are kept and invalidated softly
+     * (`validTo`, `supersededBy`), and recall ranks them below what replaced them.
+     * `rules` (default): the ids an input lists in `supersedes`, and the supersession rules —
+     * a new memory that states another value for the same subject and attribute as an older
+     * one of the same scope (where someone lives, a job, a diet, a rent, a tool, a schedule…;
+     * see the README, "What is current") supersedes it, in world time (`validFrom`), so a
+     * late-arriving older fact is superseded by the newer one already stored. `model`: the
+     * rules, and for memories the rules read nothing in, the client's LanguageModel names the
+     * older facts about the same entities that a new one makes no longer true. `marked`: only
+     * the ids in `supersedes`.
      */
-    corrections: z.enum(['marked', 'model']).default('marked'),
+    corrections: z.enum(['rules', 'model', 'marked']).default('rules'),
   })
   .strict();
 

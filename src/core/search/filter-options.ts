@@ -12,8 +12,11 @@ export type TimeBound = string | { readonly agoMs: number } | { readonly phrase:
 
 const TIME_BOUND_FORMATS = `${TIME_FORMATS}, a Date or epoch milliseconds`;
 
-// `endOfDay`: a bare date as an upper bound means the whole of that day, as the CLI reads it.
-const timeBoundSchema = (endOfDay: boolean) =>
+/**
+ * A time bound as options take it. `endOfDay`: a bare date as an upper bound means the whole
+ * of that day, as the CLI reads it.
+ */
+export const timeBoundSchema = (endOfDay: boolean) =>
   z.union([z.date(), z.string(), z.number()]).transform((value, ctx): TimeBound => {
     let input: Date | string | number = value;
     if (typeof value === 'string') {

@@ -19,7 +19,7 @@ export function entitySubject(name: string): string {
 
 // Capitalised words that start sentences without naming anyone.
 const NOT_NAMES = new Set(
-  'the this that these those now actually also then today yesterday tomorrow recently currently still just since after before when if but and so not no yes finally apparently anyway well oh sorry correction update note please maybe perhaps it there here what who where why how a an all some every each as at in on for from with by to of our my your his her their its we i he she they you'.split(
+  'update reminder todo fyi summary edit ps important warning tip the this that these those now actually also then today yesterday tomorrow recently currently still just since after before when if but and so not no yes finally apparently anyway well oh sorry correction update note please maybe perhaps it there here what who where why how a an all some every each as at in on for from with by to of our my your his her their its we i he she they you'.split(
     ' ',
   ),
 );
@@ -69,7 +69,8 @@ function mentionsIn(text: string, entities: readonly string[], self: string): Su
 }
 
 // "Peter: Lives in Vienna" — a workspace bullet names its subject before a colon.
-const PREFIX = /^\s*(\p{Lu}[\p{L}\p{N}'’ -]{0,40}?):\s+/u;
+// Only a name: capitalised words ("Rent update:" or "Note:" name no one).
+const PREFIX = /^\s*(\p{Lu}[\p{L}\p{N}'’-]*(?:[ -]\p{Lu}[\p{L}\p{N}'’-]*){0,3}):\s+/u;
 
 /** The clauses of a fact, each with its subject mentions and the subject it inherits. */
 export function clausesOf(text: string, context: ClauseContext): Clause[] {
@@ -80,7 +81,7 @@ export function clausesOf(text: string, context: ClauseContext): Clause[] {
   // "I" is whoever speaks: the user, or the speaker a transcript line names ("Caroline: I …").
   let self = 'user';
   const prefix = PREFIX.exec(body);
-  if (prefix?.[1]) {
+  if (prefix?.[1] && !NOT_NAMES.has(prefix[1].toLowerCase())) {
     inherited = entitySubject(prefix[1]);
     self = inherited;
     body = body.slice(prefix[0].length);
