@@ -331,7 +331,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
       const view: StatsView = {
         ...stats,
         home: context.config.home,
-        store: client.store.name,
+        store: context.storeName ?? 'unknown',
         embedder: { id: client.embedder.id, dimensions: client.embedder.dimensions },
         ...(configured ? { configuredEmbedder: configured } : {}),
       };

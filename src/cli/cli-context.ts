@@ -22,6 +22,7 @@ import {
 } from './cli-embedder.js';
 import { CliError, EXIT_CODES } from './cli-errors.js';
 import { DEFAULT_WIDTH } from './cli-format.js';
+import type { ProtectedPlaces } from './cli-output-path.js';
 
 /** A writable text stream (process.stdout, or a test's buffer). */
 export interface CliOutput {
@@ -159,6 +160,7 @@ export class CliContext {
   private loaded: LoadedConfig | undefined;
   private clientPromise: Promise<MemoryClient> | undefined;
   private embedderState: EmbedderState | undefined;
+  private openedStoreName: string | undefined;
 
   constructor(private readonly io: CliIo) {
     this.stdout = io.stdout ?? process.stdout;
@@ -222,6 +224,16 @@ export class CliContext {
     return buildEmbedder(this.config, this.env, choice);
   }
 
+  /** The name of the store behind the client (`sqlite`, `lancedb`, …), once {@link client} has resolved. */
+  get storeName(): string | undefined {
+    return this.openedStoreName;
+  }
+
+  /** The home's live store file and backups folder, which no output path may reach. */
+  get protectedPlaces(): ProtectedPlaces {
+    return { storeFile: join(this.config.home, 'memoir.sqlite'), backupDirectory: join(this.config.home, 'backups') };
+  }
+
   /** The embedders behind the client, once {@link client} has resolved. */
   get embedders(): EmbedderState | undefined {
     return this.embedderState;
@@ -252,6 +264,7 @@ export class CliContext {
           ...(this.clientOptions ? { extra: this.clientOptions } : {}),
         });
         this.embedderState = state;
+        this.openedStoreName = store.name;
         return client;
       } catch (error) {
         await store.close().catch(() => undefined);
