@@ -1,6 +1,7 @@
 /** What every command shares: the streams, the global options, the config and the client. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInMemoryStore } from '../adapters/in-memory/index.js';
 import { createSqliteStore } from '../adapters/sqlite/index.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import type { MemoryOptions } from '../core/client/memory-options.js';
@@ -161,6 +162,7 @@ export class CliContext {
   private clientPromise: Promise<MemoryClient> | undefined;
   private embedderState: EmbedderState | undefined;
   private openedStoreName: string | undefined;
+  private readonly otherClients: MemoryClient[] = [];
 
   constructor(private readonly io: CliIo) {
     this.stdout = io.stdout ?? process.stdout;
@@ -232,6 +234,32 @@ export class CliContext {
   /** The home's live store file and backups folder, which no output path may reach. */
   get protectedPlaces(): ProtectedPlaces {
     return { storeFile: join(this.config.home, 'memoir.sqlite'), backupDirectory: join(this.config.home, 'backups') };
+  }
+
+  /**
+   * A client for the backups alone (list, inspect, verify), of this run's scope or, with
+   * `wholeStore`, of every scope: its store is a placeholder never opened, so it works
+   * while the store file is damaged. Closed with the run.
+   */
+  backupsClient(options: { wholeStore?: boolean } = {}): MemoryClient {
+    const scope = options.wholeStore ? undefined : this.scope;
+    const client = createMemory({
+      store: createInMemoryStore(),
+      logger: this.logger,
+      backupDirectory: this.protectedPlaces.backupDirectory,
+      ...(scope ? { scope } : {}),
+    });
+    this.otherClients.push(client);
+    return client;
+  }
+
+  /**
+   * Keep `client` (one a command built itself, such as doctor's over a new store file) to be
+   * closed with the run.
+   */
+  adopt(client: MemoryClient): MemoryClient {
+    this.otherClients.push(client);
+    return client;
   }
 
   /** The embedders behind the client, once {@link client} has resolved. */
@@ -314,8 +342,9 @@ export class CliContext {
     );
   }
 
-  /** Close the client if one was created. */
+  /** Close the clients this run created. */
   async close(): Promise<void> {
+    for (const other of this.otherClients.splice(0)) await other.close();
     const pending = this.clientPromise;
     this.clientPromise = undefined;
     if (!pending) return;
