@@ -9,6 +9,7 @@ import { cosineSimilarity } from '../core/search/vector-math.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
+import { describeScope } from './cli-format.js';
 import { createProgress } from './cli-progress.js';
 
 /** How close a re-embedded row must come to its stored vector for the vectors to count as the same embedder's. */
@@ -123,11 +124,12 @@ export async function importFromLanceDb(
     memories: result.memories,
     vectorsKept: withVectors,
     needEmbedding: result.memories - withVectors,
+    scope: context.scope ?? null,
   };
   if (context.json) context.printJson(summary);
   else {
     context.print(
-      `Imported ${result.memories} ${result.memories === 1 ? 'memory' : 'memories'} from ${summary.table} at ${uri}; ${withVectors} kept their vectors.`,
+      `Imported ${result.memories} ${result.memories === 1 ? 'memory' : 'memories'} from ${summary.table} at ${uri} into ${describeScope(summary.scope)}; ${withVectors} kept their vectors.`,
     );
   }
   if (summary.needEmbedding > 0) {
