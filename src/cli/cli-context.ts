@@ -231,9 +231,15 @@ export class CliContext {
     return this.openedStoreName;
   }
 
-  /** The home's live store file and backups folder, which no output path may reach. */
+  /** The home's live store file, backups and other files of memoir's own, which no output path may reach. */
   get protectedPlaces(): ProtectedPlaces {
-    return { storeFile: join(this.config.home, 'memoir.sqlite'), backupDirectory: join(this.config.home, 'backups') };
+    const home = this.config.home;
+    return {
+      storeFile: join(home, 'memoir.sqlite'),
+      backupDirectory: join(home, 'backups'),
+      directories: [join(home, 'attachments'), join(home, 'procedures')],
+      files: [join(home, 'config.json')],
+    };
   }
 
   /**

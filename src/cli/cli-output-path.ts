@@ -18,10 +18,14 @@ const MAX_LINKS = 40;
 
 /** The home's own places an output must stay out of. */
 export interface ProtectedPlaces {
-  /** The live store file (`<home>/memoir.sqlite`). */
+  /** The live store file (`<home>/memoir.sqlite`); its -wal, -shm and -journal are protected with it. */
   storeFile: string;
   /** The backups folder (`<home>/backups`); nothing may be written inside it. */
   backupDirectory: string;
+  /** Other folders of memoir's own (attachments, procedures): nothing may be written inside them. */
+  directories: readonly string[];
+  /** Other files of memoir's own (the configuration). */
+  files: readonly string[];
 }
 
 /**
@@ -85,6 +89,12 @@ function protectedReason(path: string, places: ProtectedPlaces): string | null {
   }
   if (inside(path, canonicalPath(places.backupDirectory))) {
     return `inside the backups folder ${canonicalPath(places.backupDirectory)}`;
+  }
+  for (const directory of places.directories.map((each) => canonicalPath(each))) {
+    if (inside(path, directory)) return `inside memoir's folder ${directory}`;
+  }
+  for (const file of places.files.map((each) => canonicalPath(each))) {
+    if (path === file) return `memoir's file ${file}`;
   }
   const lance = path.split(sep).findIndex((part) => part.endsWith('.lance'));
   if (lance > 0)
