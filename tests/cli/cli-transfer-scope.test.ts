@@ -117,6 +117,16 @@ describe.each(CLI_STORES)('memoir export and import keep to the run’s scope (%
         memory: { ...bobLine.memory, id: 'planted-by-alice', content: 'planted by alice' },
       },
     };
+    // Records (entities, sessions, …) are held to the same rule as memories.
+    const bobRecord = lines
+      .map((line) => JSON.parse(line) as Line)
+      .find((line) => line.record !== undefined && line.record.scope.userId === 'bob');
+    expect(bobRecord, 'bob has an entity record').toBeDefined();
+    attacks['bob’s entity record, moved into alice’s scope'] = {
+      ...bobRecord!,
+      record: { ...bobRecord!.record!, scope: { userId: 'alice' } },
+    };
+    attacks['bob’s entity record'] = bobRecord!;
     for (const [label, attack] of Object.entries(attacks)) {
       const file = join(home, 'attack.jsonl');
       writeFileSync(file, `${header}\n${JSON.stringify(attack)}\n`);
@@ -132,6 +142,8 @@ describe.each(CLI_STORES)('memoir export and import keep to the run’s scope (%
     const bobs = await memoir(home, ['--user', 'bob', '--json', 'export', '-']);
     expect(parse(bobs.stdout).filter((line) => line.type === 'memory')).toHaveLength(1);
     expect(bobs.stdout).not.toMatch(/hijacked|planted/);
+    const bobRecordNow = parse(bobs.stdout).find((line) => line.record?.id === bobRecord!.record!.id);
+    expect(bobRecordNow?.record?.scope).toEqual({ userId: 'bob' });
 
     // Alice's own export goes back in.
     const own = join(home, 'alice.jsonl');
