@@ -87,6 +87,30 @@ module.exports = {
       },
     },
     {
+      name: 'doors-go-through-the-client',
+      severity: 'error',
+      comment:
+        'Doors (the CLI, MCP, OpenClaw, framework integrations) call the public API of a client built for the caller\'s scope. ' +
+        'Store-level modules (transfer, backup/restore, cleanup, the engine, features over a raw MemoryStore) bypass that scope, ' +
+        'so a door may import from the core only the spec, configuration, the client and the pure helpers listed here ' +
+        '(types from anywhere: they carry no code).',
+      from: { path: '^src/(cli|integrations)/' },
+      to: {
+        path: '^src/core/',
+        pathNot: [
+          '^src/core/(spec|config|client)/',
+          // Every utility but pages.ts, which pages through a raw store.
+          '^src/core/utils/(?!pages[.]ts$)',
+          // Pure functions of values: no store, no engine.
+          '^src/core/lifecycle/transfer-encoding[.]ts$',
+          '^src/core/memories/memory-builder[.]ts$',
+          '^src/core/recall/format-context[.]ts$',
+          '^src/core/search/vector-math[.]ts$',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'only-the-cli-imports-the-cli',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/cli/' },

@@ -2,10 +2,10 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { BackupCounts } from '../core/lifecycle/backup/index.js';
-import { listBackups } from '../core/lifecycle/backup/index.js';
+import type { Scope } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
-import { formatBytes, formatTable } from './cli-format.js';
+import { describeScope, formatBytes, formatTable } from './cli-format.js';
 import { nonEmpty } from './cli-options.js';
 
 /** Where the CLI's client keeps backups: `<home>/backups`. */
@@ -28,27 +28,51 @@ export function describeCounts(counts: BackupCounts): string {
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
+/** The scope column: `whole store`, `userId=sam`, or `unreadable` when the manifest could not be read. */
+function scopeCell(backup: { scope: Scope | null; problem: string | null }): string {
+  if (backup.problem !== null) return 'unreadable';
+  return backup.scope === null ? 'whole store' : describeScope(backup.scope).replace(/^the scope /, '');
+}
+
 async function printList(context: CliContext): Promise<void> {
   const directory = backupDirectory(context);
-  const backups = await listBackups(directory);
-  if (context.json) return context.printJson({ directory, backups });
+  // Through a client of the run's scope: a scoped run lists its own scope's backups only.
+  const backups = await context.backupsClient().listBackups();
+  const scope = context.scope ?? null;
+  if (context.json) return context.printJson({ directory, scope, backups });
   if (backups.length === 0) {
-    context.print(`No backups in ${directory}.`);
+    context.print(`No backups${scope ? ` of ${describeScope(scope)}` : ''} in ${directory}.`);
     return;
   }
   const rows = backups.map((backup) => [
     backup.createdAt.replace('T', ' ').slice(0, 19),
     backup.name,
+    scopeCell(backup),
     formatBytes(backup.bytes),
     backup.path,
   ]);
   const columns = [
     { header: 'created (UTC)' },
     { header: 'name' },
+    { header: 'scope' },
     { header: 'size', align: 'right' as const },
     { header: 'path' },
   ];
   context.print(formatTable(columns, rows, context.width).lines.join('\n'));
+  for (const backup of backups) {
+    if (backup.problem !== null) context.note(`note: ${backup.path} cannot be read: ${backup.problem}`);
+  }
+  if (scope) context.note(`note: only the backups of ${describeScope(scope)} are listed.`);
+}
+
+/** `--user sam --agent a`: the flags that select `scope` on the command line. */
+function scopeFlags(scope: Scope): string {
+  const flags: string[] = [];
+  const quote = (value: string) => (/^[\w.@:-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`);
+  if (scope.userId !== undefined) flags.push(`--user ${quote(scope.userId)}`);
+  if (scope.agentId !== undefined) flags.push(`--agent ${quote(scope.agentId)}`);
+  if (scope.namespace !== undefined) flags.push(`--namespace ${quote(scope.namespace)}`);
+  return flags.join(' ');
 }
 
 /** Add backup and restore. */
@@ -66,8 +90,16 @@ export function registerBackupCommands(program: Command, context: CliContext): v
       // A backup copies records and vectors as they are: it works whatever embedder is configured.
       const client = await context.client('records');
       const info = await client.backup(name);
-      if (context.json) return context.printJson(info);
-      context.print(`Backed up ${describeCounts(info.counts)} to ${info.path} (${formatBytes(info.bytes)}).`);
+      const scope = context.scope ?? null;
+      if (context.json) return context.printJson({ ...info, scope });
+      context.print(
+        `Backed up ${describeCounts(info.counts)} of ${describeScope(scope)} to ${info.path} (${formatBytes(info.bytes)}).`,
+      );
+      if (scope) {
+        context.note(
+          `note: this backup holds ${describeScope(scope)} only: \`memoir restore\` puts it back with the same scope flags, and \`memoir doctor --restore-backup\` never uses it for the whole store.`,
+        );
+      }
     });
 
   program
@@ -82,13 +114,25 @@ export function registerBackupCommands(program: Command, context: CliContext): v
           `Run \`memoir restore ${file} --yes\`; the current data is backed up first (an auto-before-restore backup).`,
         );
       }
+      const path = resolve(file);
+      // An unscoped restore replaces the whole store: a backup of one scope would leave only that scope.
+      const scope = context.scope;
+      if (!scope) {
+        const described = await context.backupsClient().inspectBackup(path);
+        if (described.scope !== null) {
+          throw new CliUsageError(
+            `${path} covers only ${describeScope(described.scope)}: restoring it over the whole store would delete every other scope's memories, so nothing was changed`,
+            `Restore it into its own scope: \`memoir ${scopeFlags(described.scope)} restore ${file} --yes\` replaces that scope's memories only.`,
+            { code: 'SCOPED_BACKUP' },
+          );
+        }
+      }
       // Restored embeddings are kept when they come from the embedder the store is opened with: the configured one.
       const client = await context.client('vectors');
-      const path = resolve(file);
       const report = await client.restore(path, { confirm: true });
-      if (context.json) return context.printJson({ file: path, ...report });
+      if (context.json) return context.printJson({ file: path, ...report, scope: scope ?? null });
       context.print(
-        `Restored ${describeCounts(report.restored)} from ${path} (backup "${report.backup.name}" of ${report.backup.createdAt}).`,
+        `Restored ${describeCounts(report.restored)} into ${describeScope(scope)} from ${path} (backup "${report.backup.name}" of ${report.backup.createdAt}).`,
       );
       context.note(
         'note: the data it replaced was backed up first; `memoir backup --list` shows it (auto-before-restore).',

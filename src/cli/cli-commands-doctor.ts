@@ -5,15 +5,14 @@ import { checkSqliteFile, type SqliteFileCheck } from '../adapters/sqlite/index.
 import { backupDirectory, describeCounts } from './cli-commands-backup.js';
 import type { CliContext } from './cli-context.js';
 import {
+  type BackupSearch,
   newestVerifyingBackup,
-  type RejectedBackup,
   repairBySalvage,
   repairFromBackup,
   type VerifiedBackup,
-  verifyOne,
 } from './cli-doctor.js';
 import { CliError, CliUsageError } from './cli-errors.js';
-import { formatBytes } from './cli-format.js';
+import { describeScope, formatBytes } from './cli-format.js';
 
 interface DoctorFlags {
   repair?: boolean;
@@ -39,16 +38,24 @@ function summary(check: SqliteFileCheck): string {
   return `${check.path}: ${check.status}${held}\n  ${facts.join(', ')}`;
 }
 
-function backupLine(
-  directory: string,
-  found: { backup: VerifiedBackup | null; rejected: RejectedBackup[]; count: number },
-) {
+/** "samonly (userId=sam)", … : the scoped backups a repair leaves out. */
+function scopedNames(found: BackupSearch): string {
+  return found.scoped
+    .map((each) => `"${each.name}" (${describeScope(each.scope).replace(/^the scope /, '')})`)
+    .join(', ');
+}
+
+function backupLine(directory: string, found: BackupSearch) {
   if (found.count === 0) return `Backups: none in ${directory}.`;
   const newest = found.backup
     ? `newest that verifies: "${found.backup.name}" of ${found.backup.createdAt} (${describeCounts(found.backup.counts)}), ${found.backup.path}`
-    : 'none of them verifies';
+    : 'no backup of the whole store verifies';
   const skipped = found.rejected.map((each) => `\n  - ${each.path} does not verify: ${each.reason}`).join('');
-  return `Backups: ${found.count} in ${directory}; ${newest}.${skipped}`;
+  const scoped =
+    found.scoped.length > 0
+      ? `\n  - left out, as each holds one scope only and cannot restore the whole store: ${scopedNames(found)}`
+      : '';
+  return `Backups: ${found.count} in ${directory}; ${newest}.${skipped}${scoped}`;
 }
 
 async function diagnose(context: CliContext, path: string, file: string | undefined) {
@@ -56,7 +63,7 @@ async function diagnose(context: CliContext, path: string, file: string | undefi
   const directory = backupDirectory(context);
   const healthy = check.status === 'ok' || check.status === 'missing';
   // Reading every backup back costs time: only when a repair may need one.
-  const backups = healthy ? null : await newestVerifyingBackup(directory);
+  const backups = healthy ? null : await newestVerifyingBackup(context.backupsClient({ wholeStore: true }));
   if (context.json) context.printJson({ ...check, backups: backups && { directory, ...backups } });
   else {
     context.print(summary(check));
@@ -122,6 +129,7 @@ async function salvage(context: CliContext, path: string, file: string | undefin
 
 async function restoreFromBackup(context: CliContext, path: string, choice: string | true) {
   const check = await checkSqliteFile(path);
+  const backups = context.backupsClient({ wholeStore: true });
   if (check.status === 'ok' || check.status === 'newer') {
     throw new CliError(
       `${path} is ${check.status}; doctor restores only over a damaged, empty or missing store, and nothing was changed`,
@@ -130,21 +138,31 @@ async function restoreFromBackup(context: CliContext, path: string, choice: stri
   }
   let backup: VerifiedBackup;
   if (choice === true) {
-    const found = await newestVerifyingBackup(backupDirectory(context));
+    const found = await newestVerifyingBackup(backups);
     if (!found.backup) {
+      const scoped = found.scoped.length > 0 ? `; left out as backups of one scope only: ${scopedNames(found)}` : '';
       throw new CliError(
-        `no backup in ${backupDirectory(context)} verifies${found.count > 0 ? ` (${found.count} tried)` : ''}`,
-        `Pass a backup archive: \`memoir doctor --restore-backup <file>\`, or \`memoir doctor --repair\` to salvage the file instead.`,
+        `no backup of the whole store in ${backupDirectory(context)} verifies${found.rejected.length > 0 ? ` (${found.rejected.length} tried)` : ''}${scoped}`,
+        `A backup made with --user/--agent/--namespace holds that scope only and never restores the whole store. Pass a backup of the whole store: \`memoir doctor --restore-backup <file>\`, or run \`memoir doctor --repair\` to salvage the file instead.`,
       );
     }
     backup = found.backup;
-  } else backup = await verifyOne(resolve(choice));
+  } else {
+    backup = await backups.verifyBackup(resolve(choice));
+    if (backup.scope !== null) {
+      throw new CliUsageError(
+        `${backup.path} covers only ${describeScope(backup.scope)}: restoring it as the whole store would lose every other scope's memories, so nothing was changed`,
+        `Pass a backup of the whole store (\`memoir backup --list\` shows each backup's scope), or leave the archive out to take the newest one that verifies; \`memoir doctor --repair\` salvages the file instead.`,
+        { code: 'SCOPED_BACKUP' },
+      );
+    }
+  }
   // The damaged file is never opened: the backup's embeddings are kept when they come from the configured embedder.
-  const embedder = context.configuredEmbedder();
   const outcome = await repairFromBackup(path, backup, {
     now: context.now(),
-    embedder: { id: embedder.id, dimensions: embedder.dimensions },
+    embedder: context.configuredEmbedder(),
     logger: context.logger,
+    adopt: (client) => context.adopt(client),
   });
   if (context.json) return context.printJson({ before: check, backup, ...outcome });
   if (outcome.movedTo) context.print(`Moved the damaged file to ${outcome.movedTo}.`);
@@ -175,6 +193,14 @@ export function registerDoctorCommands(program: Command, context: CliContext): v
         );
       }
       const path = file === undefined ? join(context.config.home, 'memoir.sqlite') : resolve(file);
+      const scope = context.scope;
+      if (scope && (flags.repair || flags.restoreBackup !== undefined)) {
+        throw new CliUsageError(
+          `doctor ${flags.repair ? '--repair' : '--restore-backup'} rebuilds the whole store file, every scope's memories, and this run is limited to ${describeScope(scope)}`,
+          'Run it without --user, --agent and --namespace (and without MEMOIR_USER_ID, MEMOIR_AGENT_ID and MEMOIR_NAMESPACE).',
+          { code: 'SCOPED_RUN' },
+        );
+      }
       if (flags.repair) return salvage(context, path, file);
       if (flags.restoreBackup !== undefined) return restoreFromBackup(context, path, flags.restoreBackup);
       return diagnose(context, path, file);

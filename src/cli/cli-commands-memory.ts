@@ -2,7 +2,6 @@
 import { text as readStream } from 'node:stream/consumers';
 import { type Command, Option } from 'commander';
 import type { ListOptions } from '../core/memories/memories-api.js';
-import { RECALL_INTENTS } from '../core/recall/recall-intent.js';
 import type { RecallOptions } from '../core/recall/recall-options.js';
 import { NotFoundError } from '../core/spec/errors.js';
 import type { MemoryInput, MemoryKind, MemoryPatch } from '../core/spec/memory.js';
@@ -91,8 +90,21 @@ interface RecallFlags {
   tokenBudget?: number;
   includeInvalid?: boolean;
   workspace?: string;
-  intent?: (typeof RECALL_INTENTS)[number];
+  intent?: RecallIntentName;
 }
+
+type RecallIntentName = NonNullable<RecallOptions['intent']>;
+
+// The intents recall accepts, spelled out here: the module that defines them also reads the
+// store, and a door imports no such module. The Record type makes this list exactly the
+// client's: a missing or extra name does not compile.
+const RECALL_INTENTS = Object.keys({
+  auto: true,
+  lexical: true,
+  entity: true,
+  temporal: true,
+  opinion: true,
+} satisfies Record<RecallIntentName, true>) as RecallIntentName[];
 
 /** Add the commands that work on single memories and the store's counts. */
 export function registerMemoryCommands(program: Command, context: CliContext): void {
@@ -331,7 +343,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
       const view: StatsView = {
         ...stats,
         home: context.config.home,
-        store: client.store.name,
+        store: context.storeName ?? 'unknown',
         embedder: { id: client.embedder.id, dimensions: client.embedder.dimensions },
         ...(configured ? { configuredEmbedder: configured } : {}),
       };

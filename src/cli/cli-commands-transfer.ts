@@ -5,27 +5,28 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { MemoryClient } from '../core/client/memory-client.js';
-import { exportRecords, importRecords } from '../core/lifecycle/transfer.js';
+import type { ImportResult } from '../core/lifecycle/transfer.js';
 import { MemoirError } from '../core/spec/errors.js';
-import type { EmbedderIdentity } from '../core/spec/store.js';
-import type { CliContext, CliOutput, StoreAccess } from './cli-context.js';
+import type { CliContext, CliOutput } from './cli-context.js';
 import { type EmbedderChoice, embedderChoice, refuses, settingsFor } from './cli-embedder.js';
 import { CliError, CliUsageError } from './cli-errors.js';
+import { describeScope } from './cli-format.js';
 import { foreignTable, importFromLanceDb } from './cli-import-lancedb.js';
-import { integer } from './cli-options.js';
-import { createProgress } from './cli-progress.js';
+import { refuseProtectedOutput } from './cli-output-path.js';
+import { createProgress, type Progress } from './cli-progress.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
-function identityOf(client: MemoryClient): EmbedderIdentity {
-  return { id: client.embedder.id, dimensions: client.embedder.dimensions };
-}
+/** A line that holds a memory or record (not the header, not blank): what progress counts. */
+const holdsData = (line: string) => !line.startsWith('{"type":"header"') && line.trim() !== '';
 
-// The client opens its store (with its embedder) on the first call; transfer works on the store directly.
-async function openedClient(context: CliContext, access: StoreAccess): Promise<MemoryClient> {
-  const client = await context.client(access);
-  await client.stats();
-  return client;
+/** Hand the lines on, reporting how many memories and records went by: the client's import and export take no progress callback. */
+async function* counting(lines: AsyncIterable<string>, progress: Progress, total?: number): AsyncGenerator<string> {
+  let done = 0;
+  for await (const line of lines) {
+    yield line;
+    if (holdsData(line)) progress.update(++done, total);
+  }
 }
 
 /** Refuse a directory where a file is expected, before anything opens or is written. */
@@ -104,6 +105,26 @@ function fileError(error: unknown, path: string, action: 'read' | 'write'): unkn
   );
 }
 
+/**
+ * The lines of `input`, read only once the import asks for the first one: a readline
+ * interface made earlier would read the file while the store opens, and its lines would be lost.
+ */
+async function* readLines(input: NodeJS.ReadableStream): AsyncGenerator<string> {
+  const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  try {
+    yield* reader;
+  } finally {
+    // readline leaves its input open.
+    reader.close();
+  }
+}
+
+/** How many lines an export of the client's scope will have, roughly: for the progress bar only. */
+async function exportSize(client: MemoryClient): Promise<number> {
+  const stats = await client.stats();
+  return stats.memories + stats.opinions + stats.procedures + stats.sessions + stats.entities;
+}
+
 async function countLines(path: string): Promise<number> {
   let lines = 0;
   for await (const chunk of createReadStream(path)) {
@@ -119,15 +140,18 @@ export function registerTransferCommands(program: Command, context: CliContext):
     .description('Write every memory, opinion, procedure, session and entity to a JSON Lines file.')
     .argument('<file>', 'file to write, or - for stdout')
     .action(async (file: string) => {
-      if (file !== '-') refuseDirectory(resolve(file), 'export');
+      if (file !== '-') {
+        refuseProtectedOutput(file, context.protectedPlaces, 'export');
+        refuseDirectory(resolve(file), 'export');
+      }
       // Export copies records and vectors as they are: it works whatever embedder is configured.
-      const client = await openedClient(context, 'records');
+      // Through the client, so a run with --user/--agent/--namespace exports that scope only.
+      const client = await context.client('records');
+      const scope = context.scope ?? null;
       const progress = createProgress(context.stderr, 'exporting');
       const counts = { memories: 0, records: 0 };
-      const lines = exportRecords(client.store, {
-        embedder: identityOf(client),
-        onProgress: (done, total) => progress.update(done, total),
-      });
+      const total = context.stderr.isTTY ? await exportSize(client) : undefined;
+      const lines = counting(client.export(), progress, total);
       async function* counted() {
         for await (const line of lines) {
           if (line.startsWith('{"type":"memory"')) counts.memories += 1;
@@ -143,10 +167,10 @@ export function registerTransferCommands(program: Command, context: CliContext):
       } finally {
         progress.finish();
       }
-      const summary = `Exported ${plural(counts.memories, 'memory', 'memories')} and ${plural(counts.records, 'record')} to ${toStdout ? 'stdout' : path}.`;
+      const summary = `Exported ${plural(counts.memories, 'memory', 'memories')} and ${plural(counts.records, 'record')} of ${describeScope(scope)} to ${toStdout ? 'stdout' : path}.`;
       // With `-`, stdout carries the data itself.
       if (toStdout) context.note(summary);
-      else if (context.json) context.printJson({ file: path, ...counts });
+      else if (context.json) context.printJson({ file: path, ...counts, scope });
       else context.print(summary);
     });
 
@@ -154,14 +178,13 @@ export function registerTransferCommands(program: Command, context: CliContext):
     .command('import')
     .description('Read a JSON Lines file written by export; records are replaced by id, so importing twice is safe.')
     .argument('[file]', 'file to read, or - for stdin')
-    .option('--batch-size <n>', 'memories and records per transaction (default 1000)', integer(1, 100_000))
     .option('--from-lancedb <dir>', 'read an OpenClaw memory-lancedb or ePro v2 LanceDB directory instead of a file')
     .option('--table <name>', 'with --from-lancedb: memories (OpenClaw) or agent_memories (ePro v2)')
-    .action(async (file: string | undefined, flags: { batchSize?: number; fromLancedb?: string; table?: string }) => {
+    .action(async (file: string | undefined, flags: { fromLancedb?: string; table?: string }) => {
       if (flags.fromLancedb !== undefined) {
         const table = foreignTable(flags.table);
-        const client = await openedClient(context, 'vectors');
-        return importFromLanceDb(context, client, flags.fromLancedb, table, flags.batchSize);
+        const client = await context.client('vectors');
+        return importFromLanceDb(context, client, flags.fromLancedb, table);
       }
       if (file === undefined) {
         throw new CliUsageError(
@@ -181,31 +204,27 @@ export function registerTransferCommands(program: Command, context: CliContext):
         }
       }
       // Embeddings are kept when they come from the embedder the store is opened with: the configured one.
-      const client = await openedClient(context, 'vectors');
+      // Through the client, so a scoped run refuses any line of another scope or one replacing its data.
+      const client = await context.client('vectors');
+      const scope = context.scope ?? null;
       const progress = createProgress(context.stderr, 'importing');
       // Counting lines costs a read of the file, so only when a bar can be shown.
       const total = context.stderr.isTTY && !fromStdin ? Math.max(0, (await countLines(path)) - 1) : undefined;
       const input = fromStdin ? context.stdin : createReadStream(path, { encoding: 'utf8' });
-      const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-      let result: Awaited<ReturnType<typeof importRecords>>;
+      let result: ImportResult;
       try {
-        result = await importRecords(client.store, reader, {
-          embedder: identityOf(client),
-          batchSize: flags.batchSize,
-          onProgress: (done) => progress.update(done, total),
-        });
+        result = await client.import(counting(readLines(input), progress, total));
       } catch (error) {
         throw fileError(error, path, 'read');
       } finally {
         progress.finish();
-        reader.close();
-        // readline leaves its input open; a failed import must not keep the file handle.
+        // A failed import must not keep the file handle.
         if (!fromStdin) (input as ReturnType<typeof createReadStream>).destroy();
       }
-      if (context.json) context.printJson({ file: path, ...result });
+      if (context.json) context.printJson({ file: path, ...result, scope });
       else {
         context.print(
-          `Imported ${plural(result.memories, 'memory', 'memories')} and ${plural(result.records, 'record')} from ${fromStdin ? 'stdin' : path}.`,
+          `Imported ${plural(result.memories, 'memory', 'memories')} and ${plural(result.records, 'record')} into ${describeScope(scope)} from ${fromStdin ? 'stdin' : path}.`,
         );
       }
       if (result.skippedEmbeddings > 0) {

@@ -1,6 +1,7 @@
 /** What every command shares: the streams, the global options, the config and the client. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInMemoryStore } from '../adapters/in-memory/index.js';
 import { createSqliteStore } from '../adapters/sqlite/index.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import type { MemoryOptions } from '../core/client/memory-options.js';
@@ -22,6 +23,7 @@ import {
 } from './cli-embedder.js';
 import { CliError, EXIT_CODES } from './cli-errors.js';
 import { DEFAULT_WIDTH } from './cli-format.js';
+import type { ProtectedPlaces } from './cli-output-path.js';
 
 /** A writable text stream (process.stdout, or a test's buffer). */
 export interface CliOutput {
@@ -159,6 +161,8 @@ export class CliContext {
   private loaded: LoadedConfig | undefined;
   private clientPromise: Promise<MemoryClient> | undefined;
   private embedderState: EmbedderState | undefined;
+  private openedStoreName: string | undefined;
+  private readonly otherClients: MemoryClient[] = [];
 
   constructor(private readonly io: CliIo) {
     this.stdout = io.stdout ?? process.stdout;
@@ -222,6 +226,48 @@ export class CliContext {
     return buildEmbedder(this.config, this.env, choice);
   }
 
+  /** The name of the store behind the client (`sqlite`, `lancedb`, …), once {@link client} has resolved. */
+  get storeName(): string | undefined {
+    return this.openedStoreName;
+  }
+
+  /** The home's live store file, backups and other files of memoir's own, which no output path may reach. */
+  get protectedPlaces(): ProtectedPlaces {
+    const home = this.config.home;
+    return {
+      storeFile: join(home, 'memoir.sqlite'),
+      backupDirectory: join(home, 'backups'),
+      directories: [join(home, 'attachments'), join(home, 'procedures')],
+      files: [join(home, 'config.json')],
+    };
+  }
+
+  /**
+   * A client for the backups alone (list, inspect, verify), of this run's scope or, with
+   * `wholeStore`, of every scope: its store is a placeholder never opened, so it works
+   * while the store file is damaged. Closed with the run.
+   */
+  backupsClient(options: { wholeStore?: boolean } = {}): MemoryClient {
+    const scope = options.wholeStore ? undefined : this.scope;
+    const client = createMemory({
+      store: createInMemoryStore(),
+      logger: this.logger,
+      backupDirectory: this.protectedPlaces.backupDirectory,
+      ...(scope ? { scope } : {}),
+    });
+    this.otherClients.push(client);
+    return client;
+  }
+
+  /**
+   * Keep `client` (one a command built itself, such as doctor's over a new store file) to be
+   * closed with the run.
+   */
+  adopt(client: MemoryClient): MemoryClient {
+    this.otherClients.push(client);
+    return client;
+  }
+
   /** The embedders behind the client, once {@link client} has resolved. */
   get embedders(): EmbedderState | undefined {
     return this.embedderState;
@@ -252,6 +298,7 @@ export class CliContext {
           ...(this.clientOptions ? { extra: this.clientOptions } : {}),
         });
         this.embedderState = state;
+        this.openedStoreName = store.name;
         return client;
       } catch (error) {
         await store.close().catch(() => undefined);
@@ -301,8 +348,9 @@ export class CliContext {
     );
   }
 
-  /** Close the client if one was created. */
+  /** Close the clients this run created. */
   async close(): Promise<void> {
+    for (const other of this.otherClients.splice(0)) await other.close();
     const pending = this.clientPromise;
     this.clientPromise = undefined;
     if (!pending) return;

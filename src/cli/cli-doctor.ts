@@ -3,7 +3,8 @@
  * store aside (with its -wal and -shm, never deleting anything), salvage it into a new
  * file, or restore a backup into a new file.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import {
   checkSqliteFile,
@@ -12,28 +13,16 @@ import {
   type SqliteFileCheck,
   salvageSqliteFile,
 } from '../adapters/sqlite/index.js';
-import {
-  type BackupCounts,
-  listBackups,
-  type RestoreReport,
-  restoreBackup,
-  verifyBackup,
-} from '../core/lifecycle/backup/index.js';
+import type { MemoryClient } from '../core/client/memory-client.js';
+import type { BackupDescription, BackupSummary } from '../core/lifecycle/backup/backup-list.js';
+import type { RestoreReport } from '../core/lifecycle/backup/index.js';
+import type { Embedder } from '../core/spec/embedder.js';
 import type { Logger } from '../core/spec/runtime.js';
-import type { EmbedderIdentity } from '../core/spec/store.js';
+import { createMemory } from '../create-memory.js';
 import { CliError } from './cli-errors.js';
 
 /** A backup that was read back completely and checked. */
-export interface VerifiedBackup {
-  /** The archive. */
-  path: string;
-  /** Its name, from the manifest. */
-  name: string;
-  /** When it was made (ISO 8601). */
-  createdAt: string;
-  /** What it holds. */
-  counts: BackupCounts;
-}
+export type VerifiedBackup = BackupDescription;
 
 /** A backup that did not verify, and why. */
 export interface RejectedBackup {
@@ -43,32 +32,47 @@ export interface RejectedBackup {
   reason: string;
 }
 
+/** What the search for a backup to repair from found. */
+export interface BackupSearch {
+  /** The newest backup of the whole store that verifies, or null. */
+  backup: VerifiedBackup | null;
+  /** Backups of the whole store that did not verify (newer than `backup`). */
+  rejected: RejectedBackup[];
+  /** Backups of one scope, left out: restoring one as the whole store would lose every other scope. */
+  scoped: BackupSummary[];
+  /** Every backup in the directory. */
+  count: number;
+}
+
 const SIDE_FILES = ['-wal', '-shm'] as const;
 
 function reasonOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/^\[memoir\] [\w-]+: /, '');
 }
 
-/** Read the backup at `path` back completely and check it; throws when it does not verify. */
-export async function verifyOne(path: string): Promise<VerifiedBackup> {
-  const scanned = await verifyBackup(path);
-  return { path, name: scanned.manifest.name, createdAt: scanned.manifest.createdAt, counts: scanned.counts };
-}
-
-/** The newest backup in `directory` that verifies (older ones are tried in turn), and the ones that did not. */
-export async function newestVerifyingBackup(
-  directory: string,
-): Promise<{ backup: VerifiedBackup | null; rejected: RejectedBackup[]; count: number }> {
-  const backups = await listBackups(directory);
+/**
+ * The newest backup of the whole store that verifies (older ones are tried in turn), through
+ * `client` (an unscoped one). Backups of one scope are never candidates; unreadable ones count as rejected.
+ */
+export async function newestVerifyingBackup(client: MemoryClient): Promise<BackupSearch> {
+  const backups = await client.listBackups();
   const rejected: RejectedBackup[] = [];
+  const scoped = backups.filter((listing) => listing.problem === null && listing.scope !== null);
   for (const listing of backups) {
+    if (listing.problem !== null) {
+      rejected.push({ path: listing.path, reason: listing.problem });
+      continue;
+    }
+    if (listing.scope !== null) continue;
     try {
-      return { backup: await verifyOne(listing.path), rejected, count: backups.length };
+      const backup = await client.verifyBackup(listing.path);
+      // The manifest read for the listing said "whole store"; the full read must agree.
+      if (backup.scope === null) return { backup, rejected, scoped, count: backups.length };
     } catch (error) {
       rejected.push({ path: listing.path, reason: reasonOf(error) });
     }
   }
-  return { backup: null, rejected, count: backups.length };
+  return { backup: null, rejected, scoped, count: backups.length };
 }
 
 function stamp(ms: number): string {
@@ -126,22 +130,43 @@ export async function repairBySalvage(path: string, now: number): Promise<Repair
   return { movedTo, salvage: { ...salvage, target: path }, after: await checkSqliteFile(path) };
 }
 
-/** Move a damaged (or empty) `path` aside and restore the checked backup `backup` into a new file there. */
+/**
+ * Move a damaged (or empty) `path` aside and restore the checked whole-store backup `backup`
+ * into a new file there, through an unscoped client over the new file. Its automatic
+ * before-restore backup (of an empty store) goes to a temporary folder that is removed:
+ * left among the backups, it would be the newest "whole store" one.
+ */
 export async function repairFromBackup(
   path: string,
   backup: VerifiedBackup,
-  options: { now: number; embedder: EmbedderIdentity; logger: Logger },
+  options: { now: number; embedder: Embedder; logger: Logger; adopt: (client: MemoryClient) => MemoryClient },
 ): Promise<RepairOutcome & { restored: RestoreReport }> {
+  if (backup.scope !== null) {
+    throw new CliError(
+      `${backup.path} covers one scope only; it cannot restore the whole store`,
+      'Pick a backup of the whole store.',
+    );
+  }
   const movedTo =
     existsSync(path) || SIDE_FILES.some((suffix) => existsSync(path + suffix)) ? moveAside(path, options.now) : null;
-  const store = createSqliteStore({ path, logger: options.logger });
+  const scratch = mkdtempSync(join(tmpdir(), 'memoir-doctor-restore-'));
   let restored: RestoreReport;
   try {
-    await store.open(options.embedder);
-    // The new file is empty, so there is nothing to back up first.
-    restored = await restoreBackup(store, backup.path, { confirm: true, embedder: options.embedder });
+    const client = options.adopt(
+      createMemory({
+        store: createSqliteStore({ path, logger: options.logger }),
+        embedder: options.embedder,
+        logger: options.logger,
+        backupDirectory: scratch,
+      }),
+    );
+    try {
+      restored = await client.restore(backup.path, { confirm: true });
+    } finally {
+      await client.close();
+    }
   } finally {
-    await store.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
   return { movedTo, restored, after: await checkSqliteFile(path) };
 }

@@ -167,6 +167,15 @@ export function formatList(
   return `${formatMemoryTable(memories, page.width)}\n\n${memoriesWord(memories.length)} (${first}–${last})${more}`;
 }
 
+/**
+ * Whose data a run covers, for summaries: `the scope userId=alice` for a scoped run,
+ * `the whole store (every scope)` for an unscoped (admin) one.
+ */
+export function describeScope(scope: Scope | undefined | null): string {
+  if (!scope || Object.values(scope).every((value) => value === undefined)) return 'the whole store (every scope)';
+  return `the scope ${oneLine(scopeText(scope))}`;
+}
+
 function scopeText(scope: Scope): string {
   const parts = Object.entries(scope)
     .filter(([, value]) => value !== undefined)

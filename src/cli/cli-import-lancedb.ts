@@ -2,13 +2,14 @@
 import { resolve } from 'node:path';
 import { type ForeignMemory, type ForeignTable, readForeignMemories } from '../adapters/lancedb/lancedb-import.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
-import { importRecords } from '../core/lifecycle/transfer.js';
+import type { ImportResult } from '../core/lifecycle/transfer.js';
 import { canonicalJson, encodeEmbedding } from '../core/lifecycle/transfer-encoding.js';
 import { deriveAbstract, fingerprintOf } from '../core/memories/memory-builder.js';
 import { cosineSimilarity } from '../core/search/vector-math.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
+import { describeScope } from './cli-format.js';
 import { createProgress } from './cli-progress.js';
 
 /** How close a re-embedded row must come to its stored vector for the vectors to count as the same embedder's. */
@@ -78,7 +79,6 @@ export async function importFromLanceDb(
   client: MemoryClient,
   dir: string,
   table: ForeignTable | undefined,
-  batchSize: number | undefined,
 ): Promise<void> {
   const uri = /^[a-z][a-z0-9+]*:\/\//i.test(dir) ? dir : resolve(dir);
   const identity = { id: client.embedder.id, dimensions: client.embedder.dimensions };
@@ -104,13 +104,17 @@ export async function importFromLanceDb(
       }
     }
   }
-  let result: Awaited<ReturnType<typeof importRecords>>;
+  async function* counted(): AsyncGenerator<string> {
+    let done = 0;
+    for await (const line of lines()) {
+      yield line;
+      progress.update(++done);
+    }
+  }
+  let result: ImportResult;
   try {
-    result = await importRecords(client.store, lines(), {
-      embedder: identity,
-      batchSize,
-      onProgress: (done) => progress.update(done),
-    });
+    // Through the client: a scoped run writes into its own scope only, never over another's ids.
+    result = await client.import(counted());
   } finally {
     progress.finish();
   }
@@ -120,11 +124,12 @@ export async function importFromLanceDb(
     memories: result.memories,
     vectorsKept: withVectors,
     needEmbedding: result.memories - withVectors,
+    scope: context.scope ?? null,
   };
   if (context.json) context.printJson(summary);
   else {
     context.print(
-      `Imported ${result.memories} ${result.memories === 1 ? 'memory' : 'memories'} from ${summary.table} at ${uri}; ${withVectors} kept their vectors.`,
+      `Imported ${result.memories} ${result.memories === 1 ? 'memory' : 'memories'} from ${summary.table} at ${uri} into ${describeScope(summary.scope)}; ${withVectors} kept their vectors.`,
     );
   }
   if (summary.needEmbedding > 0) {

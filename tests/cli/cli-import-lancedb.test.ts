@@ -83,6 +83,37 @@ describe('memoir import --from-lancedb', () => {
     await memory.close();
   });
 
+  it('a scoped run never replaces another user’s memory whose id the table reuses', async () => {
+    const home = tempDir();
+    const bob = createMemory({ home, logger: { log() {} }, scope: { userId: 'bob' } });
+    const {
+      ids: [bobId],
+    } = await bob.retain({ content: 'Bob keeps his bank PIN 4711 in the attic safe.' });
+    await bob.close();
+    const dir = join(tempDir(), 'hostile-lancedb');
+    const [vector] = await embedder.embed(['hijacked by alice']);
+    const db = await lancedb.connect(dir);
+    await db.createTable('memories', [
+      {
+        id: bobId!,
+        text: 'hijacked by alice',
+        vector: Array.from(vector!),
+        importance: 0.5,
+        category: 'fact',
+        createdAt: CREATED,
+      },
+    ]);
+    db.close();
+    const run = await memoir(['--user', 'alice', 'import', '--from-lancedb', dir], home);
+    expect(run.code).not.toBe(0);
+    const admin = createMemory({ home, logger: { log() {} } });
+    expect(await admin.get(bobId!)).toMatchObject({
+      content: 'Bob keeps his bank PIN 4711 in the attic safe.',
+      scope: { userId: 'bob' },
+    });
+    await admin.close();
+  });
+
   it('imports an ePro v2 agent_memories table; vectors of another embedder are left out', async () => {
     const dir = join(tempDir(), 'epro-lancedb');
     const db = await lancedb.connect(dir);

@@ -316,10 +316,12 @@ describe('export and import', () => {
     const b = join(second, 'b.jsonl');
     const exported = await memoir(['export', a], { home: first });
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toMatch(/^Exported 3 memories and 4 records to .*a\.jsonl\.\n$/);
+    expect(exported.stdout).toMatch(
+      /^Exported 3 memories and 4 records of the whole store \(every scope\) to .*a\.jsonl\.\n$/,
+    );
     const imported = await memoir(['import', a], { home: second });
     expect(imported.code).toBe(0);
-    expect(imported.stdout).toMatch(/^Imported 3 memories and 4 records from /);
+    expect(imported.stdout).toMatch(/^Imported 3 memories and 4 records into the whole store \(every scope\) from /);
     expect((await memoir(['export', b], { home: second })).code).toBe(0);
     const sorted = (path: string) => readFileSync(path, 'utf8').split('\n').sort();
     expect(sorted(b)).toEqual(sorted(a));
@@ -334,7 +336,9 @@ describe('export and import', () => {
     await seed(first);
     const exported = await memoir(['export', '-'], { home: first });
     expect(exported.code).toBe(0);
-    expect(exported.stderr).toMatch(/^Exported 3 memories and 4 records to stdout\.\n$/);
+    expect(exported.stderr).toMatch(
+      /^Exported 3 memories and 4 records of the whole store \(every scope\) to stdout\.\n$/,
+    );
     const lines = exported.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(8);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
@@ -393,7 +397,7 @@ describe('export and import', () => {
     expect(tty.stderr.startsWith(`${clearLine}exporting `)).toBe(true);
     expect(tty.stderr).toMatch(/exporting .*100% 1200\/1200/);
     expect(tty.stderr.endsWith(clearLine)).toBe(true);
-    expect(tty.stdout).toMatch(/^Exported 1200 memories and 0 records to /);
+    expect(tty.stdout).toMatch(/^Exported 1200 memories and 0 records of the whole store \(every scope\) to /);
 
     const piped = await memoir(['export', file], { home });
     expect(piped.stderr).toBe('');

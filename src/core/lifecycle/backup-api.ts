@@ -4,6 +4,13 @@ import { confirmSchema } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
 import { autoBackup } from './backup/auto-backup.js';
 import { type BackupInfo, clearStore, createBackup, type RestoreReport, restoreBackup } from './backup/backup.js';
+import {
+  type BackupDescription,
+  type BackupSummary,
+  inspectBackupAt,
+  listBackupSummaries,
+  verifyBackupAt,
+} from './backup/backup-list.js';
 import type { BackupCounts } from './backup/backup-manifest.js';
 import { exportRecords, type ImportLines, type ImportResult, importLinesSchema, importRecords } from './transfer.js';
 
@@ -35,6 +42,31 @@ export interface BackupApi {
    * client: those of its scope. Refuses without `{ confirm: true }`.
    */
   clearAll(options: { confirm: boolean }): Promise<BackupCounts>;
+  /**
+   * The backups in the backup directory, newest first, each with the scope it covers
+   * (`scope: null` is a backup of the whole store) and its counts, read from its manifest.
+   * An unscoped client lists every backup, a file whose manifest cannot be read with its
+   * `problem`; a scoped client lists only the backups within its scope, so it never learns
+   * of another scope's. Touches no store, so it works while the store is damaged.
+   */
+  listBackups(): Promise<BackupSummary[]>;
+  /**
+   * Read the backup at `path` back completely and check it (entries, checksums, counts,
+   * every record) without writing anything, and say what it covers and holds; a scoped
+   * client refuses a backup holding anything outside its scope. Touches no store: this is
+   * how a repair picks a backup before the damaged store is replaced.
+   *
+   * @throws ValidationError when the backup does not verify; NotFoundError when there is no file at `path`.
+   */
+  verifyBackup(path: string): Promise<BackupDescription>;
+  /**
+   * What the backup at `path` says it covers (`scope: null`: the whole store) and holds,
+   * from its manifest alone: quick, and no check of the data (`verifyBackup` does that;
+   * `restore` checks everything anyway). Touches no store.
+   *
+   * @throws ValidationError when it is not a memoir backup or its manifest is bad.
+   */
+  inspectBackup(path: string): Promise<BackupDescription>;
   /**
    * Every memory of the client's scope (with its embedding, metadata and content) and every
    * record of it, as JSON Lines: the format the CLI's `memoir export` writes.
@@ -80,6 +112,17 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
       await engine.ready('clearAll');
       await autoBackup(engine, 'clear-all');
       return clearStore(store, { scope: engine.scope });
+    },
+    async listBackups() {
+      return listBackupSummaries(engine.backupDirectory(), engine.scope);
+    },
+    async verifyBackup(pathInput) {
+      const path = parseInput(z.string().min(1), pathInput, 'verifyBackup', 'path');
+      return verifyBackupAt(path, engine.scope);
+    },
+    async inspectBackup(pathInput) {
+      const path = parseInput(z.string().min(1), pathInput, 'inspectBackup', 'path');
+      return inspectBackupAt(path);
     },
     async *export() {
       await engine.ready('export');

@@ -2,7 +2,8 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { readProcedureFiles } from '../procedures/procedure-directory.js';
 import { ProcedureFileError, parseProcedureFile } from '../procedures/procedure-file.js';
 import { MemoirError } from '../spec/errors.js';
-import { type BackupListing, listBackups } from './backup/index.js';
+import type { BackupListing } from './backup/backup-files.js';
+import { listBackupSummaries } from './backup/backup-list.js';
 
 /**
  * What `doctor()` found.
@@ -29,9 +30,12 @@ export interface DoctorReport {
   backups: {
     /** The backup directory. */
     directory: string;
-    /** How many backups it holds. */
+    /** How many backups it holds (a scoped client: of its scope). */
     count: number;
-    /** The newest, or null when there is none. */
+    /**
+     * The newest backup of the whole store, or null when there is none. A backup made by a
+     * scoped client holds one scope only and never repairs a whole store, so it is never this.
+     */
     newest: BackupListing | null;
   };
   /** The procedure files: how many, and the ones that are not readable (left untouched until a person fixes them). */
@@ -106,13 +110,14 @@ export function createDoctorApi(engine: MemoryEngine): DoctorApi {
         ? { ok: checked.ok, problems: checked.problems, suggestion: checked.suggestion }
         : await probe(engine);
       const directory = engine.backupDirectory();
-      const backups = await listBackups(directory).catch(() => []);
+      const backups = await listBackupSummaries(directory, engine.scope).catch(() => []);
+      const whole = backups.find((backup) => backup.scope === null && backup.problem === null);
       return {
         store: store.name,
         method: checked ? 'check' : 'probe',
         ...verdict,
         details: checked?.details ?? {},
-        backups: { directory, count: backups.length, newest: backups[0] ?? null },
+        backups: { directory, count: backups.length, newest: whole ?? null },
         procedures: await checkProcedureFiles(engine.procedureDirectory()),
       };
     },
