@@ -11,7 +11,7 @@ const T0 = Date.parse('2026-01-05T09:00:00Z');
 
 /** An export of `count` memories from a scratch client, as lines. */
 async function exportOf(count: number, make: () => MemoryStore): Promise<string[]> {
-  const { memory } = storeAndClient(make, { clock: createFixedClock(T0)});
+  const { memory } = storeAndClient(make, { clock: createFixedClock(T0) });
   try {
     const inputs = Array.from({ length: count }, (_, index) => ({
       content: `Imported note ${index}: the deploy of service ${index % 13} passed.`,
@@ -34,7 +34,7 @@ describe.each(STORES)('import is all or nothing (%s)', (_name, make) => {
   it('a bad line 1,502 writes nothing, not even the 1,500 before it', async () => {
     const lines = await exportOf(1600, make);
     expect(lines.filter((line) => line.includes('"type":"memory"'))).toHaveLength(1600);
-    const client = storeAndClient(make, { clock: createFixedClock(T0)});
+    const client = storeAndClient(make, { clock: createFixedClock(T0) });
     memory = client.memory;
     await memory.retain('Kept: the memory that was there before the import.');
     const broken = [...lines];
@@ -54,7 +54,7 @@ describe.each(STORES)('import is all or nothing (%s)', (_name, make) => {
 
   it('with onInvalid "skip", imports the good lines and says which lines were left out and why', async () => {
     const lines = await exportOf(30, make);
-    const client = storeAndClient(make, { clock: createFixedClock(T0)});
+    const client = storeAndClient(make, { clock: createFixedClock(T0) });
     memory = client.memory;
     const broken = [...lines];
     broken[5] = 'not json at all';

@@ -290,26 +290,26 @@ export class LanceStagedChange implements StagedChange {
     inFlight.add(this.#id);
     try {
       return await host.exclusive(async () => {
-      const meta = await host.meta();
-      // The commit point: from here on the change happens, now or at the next open.
-      await host.write(() =>
-        meta
-          .mergeInsert('key')
-          .whenMatchedUpdateAll()
-          .whenNotMatchedInsertAll()
-          .execute([{ key: PLAN_PREFIX + this.#id, value: JSON.stringify(plan) }]),
-      );
-      this.#settled = true;
-      let removed: StagedRemovals;
-      try {
-        removed = await applyPlan(host, this.#id, plan);
-      } catch {
-        // Decided, so it must happen: once more, and if that fails too, the next open finishes it.
-        removed = await applyPlan(host, this.#id, plan);
-      }
-      await forgetPlan(host, this.#id, staged);
-      return removed;
-    });
+        const meta = await host.meta();
+        // The commit point: from here on the change happens, now or at the next open.
+        await host.write(() =>
+          meta
+            .mergeInsert('key')
+            .whenMatchedUpdateAll()
+            .whenNotMatchedInsertAll()
+            .execute([{ key: PLAN_PREFIX + this.#id, value: JSON.stringify(plan) }]),
+        );
+        this.#settled = true;
+        let removed: StagedRemovals;
+        try {
+          removed = await applyPlan(host, this.#id, plan);
+        } catch {
+          // Decided, so it must happen: once more, and if that fails too, the next open finishes it.
+          removed = await applyPlan(host, this.#id, plan);
+        }
+        await forgetPlan(host, this.#id, staged);
+        return removed;
+      });
     } finally {
       inFlight.delete(this.#id);
     }
