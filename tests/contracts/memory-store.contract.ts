@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { changeAtomically } from '../../src/core/lifecycle/backup/atomic-change.js';
 import { memoryMatches } from '../../src/core/search/memory-filter.js';
 import { StoreError } from '../../src/core/spec/errors.js';
 import type { Memory, Scope } from '../../src/core/spec/memory.js';
@@ -1041,6 +1042,100 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         (o) => makeEntity(o),
         (r) => ({ ...r, summary: 'Peter is a friend.', memoryCount: 4 }),
       );
+    });
+
+    describe('bulk changes (restore, import, clear)', () => {
+      const ALICE = { userId: 'alice' };
+      const BOB = { userId: 'bob' };
+      async function seedOld(): Promise<void> {
+        await seed(store, [
+          makeMemory({ id: 'old-a1', content: 'old alice one', scope: ALICE }),
+          makeMemory({ id: 'old-a2', content: 'old alice two', scope: ALICE }),
+          makeMemory({ id: 'old-b1', content: 'old bob one', scope: BOB }),
+        ]);
+        await store.opinions.upsert([
+          makeOpinion({ id: 'op-a', scope: ALICE }),
+          makeOpinion({ id: 'op-b', scope: BOB }),
+        ]);
+      }
+      const snapshot = async () => ({
+        memories: sorted(idsOf(await store.listMemories())),
+        opinions: sorted(idsOf(await store.opinions.list())),
+      });
+
+      test('declares stagedChanges exactly when it has stageChange', async () => {
+        expect(typeof store.stageChange === 'function').toBe(store.capabilities.stagedChanges === true);
+      });
+
+      test('a bulk change that fails part-way applies nothing, not even what it wrote first', async () => {
+        await seedOld();
+        const before = await snapshot();
+        const failure = new Error('the archive changed while it was read');
+        const error = await changeAtomically(store, { replace: { scope: ALICE } }, async (writer) => {
+          await writer.upsertMemories([
+            {
+              memory: makeMemory({ id: 'new-a1', content: 'new alice', scope: ALICE }),
+              embedding: unitVector(DIMS, 7),
+            },
+          ]);
+          await writer.upsertRecords('opinions', [makeOpinion({ id: 'op-new', scope: ALICE })]);
+          throw failure;
+        }).catch((caught: unknown) => caught);
+        expect(error).toBe(failure);
+        expect(await snapshot()).toEqual(before);
+      });
+
+      test('a replacing change swaps one scope for the new data at once and reports what it removed', async () => {
+        await seedOld();
+        const { result, removed } = await changeAtomically(store, { replace: { scope: ALICE } }, async (writer) => {
+          await writer.upsertMemories([
+            {
+              memory: makeMemory({ id: 'new-a1', content: 'new alice', scope: ALICE }),
+              embedding: unitVector(DIMS, 7),
+            },
+            { memory: makeMemory({ id: 'old-a2', content: 'old alice two, replaced', scope: ALICE }), embedding: null },
+          ]);
+          await writer.upsertRecords('opinions', [makeOpinion({ id: 'op-new', scope: ALICE })]);
+          return 'done';
+        });
+        expect(result).toBe('done');
+        expect(removed).toEqual({ memories: 2, opinions: 1, procedures: 0, sessions: 0, entities: 0 });
+        expect(await snapshot()).toEqual({ memories: ['new-a1', 'old-a2', 'old-b1'], opinions: ['op-b', 'op-new'] });
+        expect((await store.getMemories(['old-a2']))[0]!.content).toBe('old alice two, replaced');
+        expect([...(await store.getEmbeddings(['new-a1', 'old-a2'])).keys()]).toEqual(['new-a1']);
+      });
+
+      test('an adding change (import) keeps what is there and replaces by id, a later write winning', async () => {
+        await seedOld();
+        await changeAtomically(store, {}, async (writer) => {
+          await writer.upsertMemories([
+            { memory: makeMemory({ id: 'x', content: 'first', scope: BOB }), embedding: null },
+          ]);
+          await writer.upsertMemories([
+            { memory: makeMemory({ id: 'x', content: 'second', scope: BOB }), embedding: null },
+          ]);
+        });
+        expect((await snapshot()).memories).toEqual(['old-a1', 'old-a2', 'old-b1', 'x']);
+        expect((await store.getMemories(['x']))[0]!.content).toBe('second');
+      });
+
+      test('a clear of everything removes every memory and record', async () => {
+        await seedOld();
+        const { removed } = await changeAtomically(store, { replace: {} }, async () => undefined);
+        expect(removed.memories).toBe(3);
+        expect(await snapshot()).toEqual({ memories: [], opinions: [] });
+      });
+
+      test('staged writes stay invisible until commit, and abort drops them', async () => {
+        if (!store.stageChange) return;
+        await seedOld();
+        const before = await snapshot();
+        const staged = await store.stageChange({ replace: { scope: ALICE } });
+        await staged.upsertMemories([{ memory: makeMemory({ id: 'new-a1', scope: ALICE }), embedding: null }]);
+        expect(await snapshot()).toEqual(before);
+        await staged.abort();
+        expect(await snapshot()).toEqual(before);
+      });
     });
 
     describe('transactions', () => {

@@ -134,7 +134,7 @@ describe('importRecords', () => {
     const target = await openStore();
     const shuffled = [exported[0]!, ...exported.slice(1).reverse()];
     const result = await importRecords(target, shuffled, { embedder: EMBEDDER });
-    expect(result).toEqual({ memories: 3, records: 4, skippedEmbeddings: 0 });
+    expect(result).toEqual({ memories: 3, records: 4, skippedEmbeddings: 0, skippedLines: 0, invalidLines: [] });
     const again = await collect(exportRecords(target, { embedder: EMBEDDER }));
     expect(again).toEqual(exported);
     expect([...again].sort()).toEqual([...exported].sort());
@@ -162,6 +162,8 @@ describe('importRecords', () => {
       memories: 3,
       records: 4,
       skippedEmbeddings: 0,
+      skippedLines: 0,
+      invalidLines: [],
     });
   });
 
@@ -173,7 +175,7 @@ describe('importRecords', () => {
     ]) {
       const target = await openStore(other);
       const result = await importRecords(target, exported, { embedder: other });
-      expect(result).toEqual({ memories: 3, records: 4, skippedEmbeddings: 2 });
+      expect(result).toEqual({ memories: 3, records: 4, skippedEmbeddings: 2, skippedLines: 0, invalidLines: [] });
       const ids = (await target.listMemories()).map((memory) => memory.id);
       expect((await target.getEmbeddings(ids)).size).toBe(0);
     }
@@ -199,7 +201,7 @@ describe('importRecords', () => {
     expect(await target.stats()).toMatchObject({ memories: 0, opinions: 0, procedures: 0, sessions: 0, entities: 0 });
   });
 
-  it('keeps earlier batches when a later one fails', async () => {
+  it('writes nothing, not even earlier batches, when a later line fails', async () => {
     const exported = await collect(exportRecords(await seededStore(), { embedder: EMBEDDER }));
     const target = await openStore();
     const error = await importRecords(target, [...exported, '{"type":"memory"'], {
@@ -207,9 +209,9 @@ describe('importRecords', () => {
       batchSize: 2,
     }).catch((e: unknown) => e);
     expect((error as ValidationError).message).toMatch(/line 9: not valid JSON/);
-    // 7 items in batches of 2: three full batches committed, the fourth (1 item + the bad line) not.
+    // 7 items in batches of 2: the three full batches written before the bad line are undone too.
     const stats = await target.stats();
-    expect(stats.memories + stats.opinions + stats.procedures + stats.sessions + stats.entities).toBe(6);
+    expect(stats.memories + stats.opinions + stats.procedures + stats.sessions + stats.entities).toBe(0);
   });
 
   it.each([

@@ -12,6 +12,8 @@ import type {
   MemoryStore,
   RecordedEmbedder,
   SearchHit,
+  StageChangeOptions,
+  StagedChange,
   StoreCapabilities,
   StoreCheck,
   StoreStats,
@@ -37,6 +39,7 @@ import {
   tableNames,
   vectorSqlType,
 } from './lancedb-schema.js';
+import { LanceStagedChange, recoverStagedChanges, type StagingHost } from './lancedb-staging.js';
 import type { LanceIndexSettings } from './lancedb-store-options.js';
 
 const COMPONENT = 'lancedb-store';
@@ -121,11 +124,19 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class LanceStore implements MemoryStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'lancedb';
+  /**
+   * `durableTransactions` is false: LanceDB commits one table at a time, and `transaction()`
+   * undoes a failed one from an undo log held in the process, which a killed process loses.
+   * Bulk changes (restore, import, clear) are staged instead (`stageChange`), and those are
+   * all-or-nothing across a crash.
+   */
   readonly capabilities: StoreCapabilities = {
     lexicalSearch: true,
     vectorSearch: true,
     persistent: true,
     multiProcess: true,
+    durableTransactions: false,
+    stagedChanges: true,
   };
   readonly opinions: LanceCollection<Opinion>;
   readonly procedures: LanceCollection<Procedure>;
@@ -186,7 +197,9 @@ export class LanceStore implements MemoryStore {
 
   async #connect(): Promise<LanceConnection> {
     this.#assertOpen();
-    if (this.#connection) return this.#connection;
+    // While connecting, the connection is set before a killed process's change is recovered:
+    // other callers wait for the recovery rather than read a half-applied change.
+    if (this.#connection && !this.#connecting) return this.#connection;
     this.#connecting ??= (async () => {
       const libraries = await loadLanceLibraries(this.#settings.nativeLogLevel);
       this.#libraries = libraries;
@@ -217,6 +230,14 @@ export class LanceStore implements MemoryStore {
       this.#connection = connection;
       const memories = await this.#table(this.#names.memories);
       this.#dimensions = vectorDimensions(await memories.schema());
+      // A bulk change a killed process decided is finished, one it had not decided is dropped,
+      // before anything is read: the data is the old or the new, never a mix.
+      try {
+        await recoverStagedChanges(this.#stagingHost());
+      } catch (error) {
+        this.#connection = undefined;
+        throw error;
+      }
       return connection;
     })();
     try {
@@ -496,9 +517,8 @@ export class LanceStore implements MemoryStore {
     });
   }
 
-  async upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
-    this.#assertOpen();
-    // Check and convert the whole batch first: nothing is written unless all of it can be.
+  /** Check and convert a batch of memories to rows, by id (a later one wins); nothing is written. */
+  #memoryRows(records: readonly MemoryRecord[]): Map<string, MemoryRow> {
     const dimensions = this.#dimensions;
     const latest = new Map<string, MemoryRow>();
     records.forEach(({ memory, embedding }, index) => {
@@ -521,6 +541,13 @@ export class LanceStore implements MemoryStore {
       }
       latest.set(memory.id, memoryToRow(memory, embedding));
     });
+    return latest;
+  }
+
+  async upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
+    this.#assertOpen();
+    // Check and convert the whole batch first: nothing is written unless all of it can be.
+    const latest = this.#memoryRows(records);
     await this.#write(this.#names.memories, [...latest.keys()], async (table) => {
       if (latest.size === 0) return;
       await this.#upsertRows(table, [...latest.values()]);
@@ -770,6 +797,49 @@ export class LanceStore implements MemoryStore {
     }
     const rows = (await search.toArray()) as Array<{ id: string; _distance: number }>;
     return rows.map((row) => ({ id: row.id, score: 1 - row._distance }));
+  }
+
+  // ---- staged bulk changes (see lancedb-staging.ts) ----
+
+  #stagingHost(): StagingHost {
+    return {
+      names: this.#names,
+      local: !/^[a-z][a-z0-9+.-]*:\/\//i.test(this.#settings.uri),
+      connection: async () => this.#connection ?? (await this.#connect()),
+      table: (name) => this.#table(name),
+      meta: () => this.#table(this.#names.meta),
+      memoryRows: (records) => this.#memoryRows(records),
+      arrowRows: (live, rows) => this.#arrowRows(live, rows),
+      write: (operation) => this.#wrap(() => this.#retrying(operation)),
+      exclusive: async (operation) => {
+        const release = await this.#mutex.acquire();
+        try {
+          if (this.#closed) this.#assertOpen();
+          return await operation();
+        } finally {
+          release();
+        }
+      },
+      written: (table, ids) => {
+        if (table === this.#names.memories) this.#access.forget(ids);
+        this.#maintenance.noteWrites(table, ids.length);
+        this.#indexedCache = undefined;
+        this.#countCache.clear();
+      },
+    };
+  }
+
+  /**
+   * Start a bulk change written to staging tables and switched in by one commit of the meta
+   * table; a process killed before that commit leaves the live tables untouched, one killed
+   * after it leaves a plan the next open finishes (see lancedb-staging.ts).
+   */
+  async stageChange(options: StageChangeOptions = {}): Promise<StagedChange> {
+    this.#assertOpen();
+    await this.#connect();
+    // Accesses gathered before the change are written before it, as for a transaction.
+    await this.#flushAccess();
+    return new LanceStagedChange(this.#stagingHost(), options);
   }
 
   // ---- transactions, stats, maintenance, close ----

@@ -77,9 +77,29 @@ export interface BackupApi {
    * one string. Embeddings are kept when they came from this client's embedder; otherwise
    * memories are imported without them (run `reindex`). A scoped client refuses a line of
    * another scope, or one that would replace another scope's data, naming the line.
+   *
+   * All or nothing: a bad line anywhere rejects with a ValidationError naming it, and nothing
+   * of the file is written; a process killed part-way leaves the store as before or with the
+   * whole file. With `{ onInvalid: 'skip' }` bad lines are left out instead and the result
+   * says which and why (`skippedLines`, `invalidLines`). The file is read once, as a stream.
    */
-  import(lines: AsyncIterable<string> | Iterable<string>): Promise<ImportResult>;
+  import(lines: AsyncIterable<string> | Iterable<string>, options?: ImportCallOptions): Promise<ImportResult>;
 }
+
+/**
+ * Options of {@link BackupApi.import}.
+ *
+ * @group Client
+ */
+export interface ImportCallOptions {
+  /**
+   * What a bad line does: `reject` (default) rejects the import and writes nothing; `skip`
+   * leaves the line out and reports it in the result.
+   */
+  onInvalid?: 'reject' | 'skip';
+}
+
+const importCallOptionsSchema = z.object({ onInvalid: z.enum(['reject', 'skip']).optional() }).strict();
 
 /** The backup and transfer feature over an engine. */
 export function createBackupApi(engine: MemoryEngine): BackupApi {
@@ -128,10 +148,11 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
       await engine.ready('export');
       yield* exportRecords(store, { filter: { scope: engine.scope }, embedder: engine.identity() });
     },
-    async import(linesInput) {
+    async import(linesInput, optionsInput) {
       const lines: ImportLines = parseInput(importLinesSchema, linesInput, 'import', 'lines');
+      const { onInvalid } = parseInput(importCallOptionsSchema, optionsInput ?? {}, 'import', 'options');
       await engine.ready('import');
-      return importRecords(store, lines, { embedder: engine.identity(), scope: engine.scope });
+      return importRecords(store, lines, { embedder: engine.identity(), scope: engine.scope, onInvalid });
     },
   };
 }

@@ -20,6 +20,7 @@ import { entitySchema, opinionSchema, procedureSchema, sessionSchema } from '../
 import type { EmbedderIdentity, MemoryFilter, MemoryRecord, MemoryStore, RecordCollection } from '../spec/store.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';
 import { toValidationIssues } from '../utils/validate.js';
+import { type BulkWriter, changeAtomically } from './backup/atomic-change.js';
 import { canonicalJson, decodeEmbedding, encodeEmbedding } from './transfer-encoding.js';
 
 export { canonicalJson, decodeEmbedding, encodeEmbedding } from './transfer-encoding.js';
@@ -69,10 +70,19 @@ export interface ImportOptions {
    * (counted in `skippedEmbeddings`) and need a reindex.
    */
   embedder: EmbedderIdentity;
-  /** Called after each committed batch with the number of memories and records written so far. */
+  /**
+   * Called after each batch with the number of memories and records written so far; they are
+   * applied together once the whole file was read.
+   */
   onProgress?: (done: number) => void;
-  /** Memories and records per transaction. Default 1000. */
+  /** Memories and records per write. Default 1000. */
   batchSize?: number;
+  /**
+   * What a bad line does. `reject` (default): the import rejects naming the line and nothing of
+   * the file is written. `skip`: the line is left out, counted in `skippedLines` and described
+   * in `invalidLines`; the good lines are imported.
+   */
+  onInvalid?: 'reject' | 'skip';
   /**
    * Accept only memories and records within this scope (every field it names equal), and
    * refuse any that would replace one of another scope. Default: no limit.
@@ -92,6 +102,22 @@ export interface ImportResult {
   records: number;
   /** Memories whose embedding was dropped because the file came from another embedder. */
   skippedEmbeddings: number;
+  /** Lines left out as invalid; always 0 unless `onInvalid: 'skip'` was passed. */
+  skippedLines: number;
+  /** Why lines were left out: the first 100 skipped lines, in order, each with its problems. */
+  invalidLines: ImportInvalidLine[];
+}
+
+/**
+ * A line an import left out, in {@link ImportResult.invalidLines}.
+ *
+ * @group Backups and maintenance
+ */
+export interface ImportInvalidLine {
+  /** 1-based line number in the file. */
+  line: number;
+  /** What is wrong with it: each field (prefixed with `line N`) and what it expects. */
+  issues: ValidationIssue[];
 }
 
 // ---------------------------------------------------------------------------
@@ -215,7 +241,7 @@ function lineError(lineNumber: number, issues: readonly ValidationIssue[], sugge
       component: COMPONENT,
       suggestion:
         suggestion ??
-        'Fix or remove that line. Batches before it were imported; importing the file again is safe, since records are replaced by id.',
+        'Fix or remove that line; nothing was imported. To import the good lines and skip the bad ones, pass { onInvalid: "skip" }.',
     },
   );
 }
@@ -263,7 +289,7 @@ async function* physicalLines(lines: ImportLines): AsyncGenerator<string> {
 }
 
 interface PendingBatch {
-  memories: { record: MemoryRecord; line: number }[];
+  memories: { record: MemoryRecord; line: number; skippedEmbedding: boolean }[];
   records: Map<CollectionKey, { record: AnyRecord; line: number }[]>;
   size: number;
 }
@@ -274,7 +300,7 @@ function outsideScope(line: number, field: string, scope: Scope, found: Scope): 
   return lineError(
     line,
     [{ field, message: `expected a scope within ${JSON.stringify(scope)} (got ${JSON.stringify(found)})` }],
-    'A scoped client imports only its own scope. Batches before this line were imported; import the file with an unscoped (admin) client, or remove the line.',
+    'A scoped client imports only its own scope; nothing was imported. Import the file with an unscoped (admin) client, or remove the line.',
   );
 }
 
@@ -285,33 +311,58 @@ function firstLines(pairs: readonly [string, number][]): Map<string, number> {
   return lines;
 }
 
-/** Refuse a batch that would replace, by id, a memory or record of another scope. */
-async function checkIdsInScope(store: MemoryStore, batch: PendingBatch, scope: Scope): Promise<void> {
+/**
+ * The lines of a batch that would replace, by id, a memory or record of another scope, each
+ * with its error. Read against the live store: what this import wrote before is in scope.
+ */
+async function foreignIdLines(
+  store: MemoryStore,
+  batch: PendingBatch,
+  scope: Scope,
+): Promise<Map<number, ValidationError>> {
+  const found = new Map<number, ValidationError>();
+  const clash = (line: number, field: string) =>
+    found.set(
+      line,
+      lineError(line, [{ field, message: "expected an id not already used outside this client's scope" }]),
+    );
   const lineOf = firstLines(batch.memories.map(({ record, line }) => [record.memory.id, line]));
   for (const existing of await store.getMemories([...lineOf.keys()])) {
     if (!scopeMatches(existing.scope, scope)) {
-      throw lineError(lineOf.get(existing.id)!, [
-        { field: 'memory.id', message: "expected an id not already used outside this client's scope" },
-      ]);
+      for (const { record, line } of batch.memories) if (record.memory.id === existing.id) clash(line, 'memory.id');
     }
   }
   for (const [key, pending] of batch.records) {
     const lines = firstLines(pending.map(({ record, line }) => [record.id, line]));
     for (const existing of await (store[key] as RecordCollection<AnyRecord>).get([...lines.keys()])) {
       if (!scopeMatches(existing.scope, scope)) {
-        throw lineError(lines.get(existing.id)!, [
-          { field: 'record.id', message: "expected an id not already used outside this client's scope" },
-        ]);
+        for (const { record, line } of pending) if (record.id === existing.id) clash(line, 'record.id');
       }
     }
   }
+  return found;
+}
+
+/** How many skipped lines an import describes in {@link ImportResult.invalidLines}. */
+export const MAX_REPORTED_INVALID_LINES = 100;
+
+/** A fatal problem with the file as a whole (a newer version): never skipped. */
+class FatalLine {
+  constructor(readonly error: ValidationError) {}
 }
 
 /**
  * Import JSON Lines written by `exportRecords`. Every non-empty line is validated
- * against the model schemas; memories and records are upserted by id in batches, each in
- * one transaction. A bad line rejects with a ValidationError naming `line N` and the field,
- * and nothing from its batch is written (earlier batches stay).
+ * against the model schemas; memories and records are upserted by id.
+ *
+ * All or nothing: the whole import is one change (`changeAtomically`: staged and switched in
+ * by one commit on a store with staged changes, one transaction otherwise), so a bad line
+ * anywhere — line 1,502 of a million — rejects with a ValidationError naming `line N` and the
+ * field, and nothing of the file is written; a process killed part-way leaves the store as it
+ * was, or with the whole file imported. The file is read once, as a stream: memory stays
+ * bounded by a batch whatever its size. With `onInvalid: 'skip'` a bad line is skipped
+ * instead, and the result counts the skipped lines and says why for the first
+ * {@link MAX_REPORTED_INVALID_LINES}.
  *
  * Memories, opinions, procedures, sessions and entities are stored exactly as written,
  * counts included; no tallies are recomputed. The store must already be open (a memory
@@ -322,7 +373,8 @@ async function checkIdsInScope(store: MemoryStore, batch: PendingBatch, scope: S
  *
  * @throws ValidationError for `lines` that are not lines of text, a line that is not JSON,
  * has an unknown `type`, fails its schema, lies outside `scope`, carries an embedding that
- * is not base64 of the header's dimensions, or a header anywhere but the first line.
+ * is not base64 of the header's dimensions, or a header anywhere but the first line (those
+ * are skipped with `onInvalid: 'skip'`), and always for a file of a newer format version.
  */
 export async function importRecords(
   store: MemoryStore,
@@ -335,88 +387,115 @@ export async function importRecords(
       { component: COMPONENT },
     );
   }
+  const onInvalid = options.onInvalid ?? 'reject';
+  if (onInvalid !== 'reject' && onInvalid !== 'skip') {
+    throw new ValidationError(
+      [{ field: 'onInvalid', message: `expected "reject" or "skip" (got ${JSON.stringify(onInvalid)})` }],
+      { component: COMPONENT },
+    );
+  }
   const target = options.embedder;
   const scope = isEmptyScope(options.scope) ? undefined : options.scope;
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
-  const result: ImportResult = { memories: 0, records: 0, skippedEmbeddings: 0 };
-  let batch = emptyBatch();
-  let lineNumber = 0;
-  let seenContent = false;
-  // A file without a header can't say where its vectors came from, so they are dropped.
-  let keepEmbeddings = false;
-  let fileDimensions = 0;
+  const result: ImportResult = { memories: 0, records: 0, skippedEmbeddings: 0, skippedLines: 0, invalidLines: [] };
 
-  const flush = async () => {
-    if (batch.size === 0) return;
-    const pending = batch;
-    await store.transaction(async () => {
-      // Inside the transaction, so no other write slips in between the check and the upsert.
-      if (scope) await checkIdsInScope(store, pending, scope);
-      if (pending.memories.length > 0) await store.upsertMemories(pending.memories.map(({ record }) => record));
-      for (const { key } of COLLECTIONS) {
-        const records = pending.records.get(key);
-        if (records && records.length > 0) {
-          await (store[key] as RecordCollection<AnyRecord>).upsert(records.map(({ record }) => record));
-        }
-      }
-    });
-    result.memories += pending.memories.length;
-    for (const records of pending.records.values()) result.records += records.length;
-    batch = emptyBatch();
-    options.onProgress?.(result.memories + result.records);
+  /** A bad line: rejects the import, or with `skip` is noted and left out. */
+  const refuse = (error: ValidationError, line: number): void => {
+    if (onInvalid !== 'skip') throw error;
+    result.skippedLines += 1;
+    if (result.invalidLines.length < MAX_REPORTED_INVALID_LINES) {
+      result.invalidLines.push({ line, issues: [...error.issues] });
+    }
   };
 
-  for await (const raw of physicalLines(lines)) {
-    lineNumber += 1;
-    const text = (lineNumber === 1 ? raw.replace(/^\uFEFF/, '') : raw).replace(/\r$/, '');
-    if (text.trim() === '') continue;
+  const run = async (writer: BulkWriter) => {
+    let batch = emptyBatch();
+    let lineNumber = 0;
+    let seenContent = false;
+    // A file without a header can't say where its vectors came from, so they are dropped.
+    let keepEmbeddings = false;
+    let fileDimensions = 0;
 
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw lineError(lineNumber, [{ field: '', message: `not valid JSON (${(error as Error).message})` }]);
-    }
-    const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
-    if (typeof type !== 'string' || !LINE_TYPES.includes(type)) {
-      throw lineError(lineNumber, [
-        {
-          field: 'type',
-          message: `expected one of ${LINE_TYPES.map((name) => `"${name}"`).join(', ')} (got ${JSON.stringify(type) ?? 'nothing'})`,
-        },
-      ]);
-    }
+    const flush = async () => {
+      if (batch.size === 0) return;
+      const pending = batch;
+      batch = emptyBatch();
+      if (scope) {
+        const clashes = await foreignIdLines(store, pending, scope);
+        for (const [line, error] of [...clashes].sort(([a], [b]) => a - b)) refuse(error, line);
+        if (clashes.size > 0) {
+          pending.memories = pending.memories.filter(({ line }) => !clashes.has(line));
+          for (const [key, records] of pending.records) {
+            pending.records.set(
+              key,
+              records.filter(({ line }) => !clashes.has(line)),
+            );
+          }
+        }
+      }
+      if (pending.memories.length > 0) await writer.upsertMemories(pending.memories.map(({ record }) => record));
+      for (const { key } of COLLECTIONS) {
+        const records = pending.records.get(key);
+        if (records && records.length > 0)
+          await writer.upsertRecords(
+            key,
+            records.map(({ record }) => record),
+          );
+      }
+      result.memories += pending.memories.length;
+      result.skippedEmbeddings += pending.memories.filter(({ skippedEmbedding }) => skippedEmbedding).length;
+      for (const records of pending.records.values()) result.records += records.length;
+      options.onProgress?.(result.memories + result.records);
+    };
 
-    if (type === 'header') {
-      if (seenContent) {
-        throw lineError(lineNumber, [{ field: 'type', message: 'a header is allowed only as the first line' }]);
+    const acceptLine = (text: string): void => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw lineError(lineNumber, [{ field: '', message: `not valid JSON (${(error as Error).message})` }]);
       }
-      const header = parseLine(headerSchema, value, lineNumber);
-      if (header.version > VERSION) {
-        throw lineError(
-          lineNumber,
-          [{ field: 'version', message: `expected version ${VERSION} or lower (got ${header.version})` }],
-          'The file was written by a newer memoir; upgrade memoir to import it.',
-        );
+      const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+      if (typeof type !== 'string' || !LINE_TYPES.includes(type)) {
+        throw lineError(lineNumber, [
+          {
+            field: 'type',
+            message: `expected one of ${LINE_TYPES.map((name) => `"${name}"`).join(', ')} (got ${JSON.stringify(type) ?? 'nothing'})`,
+          },
+        ]);
       }
-      keepEmbeddings =
-        header.embedder !== null &&
-        header.embedder.id === target.id &&
-        header.embedder.dimensions === target.dimensions;
-      fileDimensions = header.embedder?.dimensions ?? 0;
+
+      if (type === 'header') {
+        if (seenContent) {
+          throw lineError(lineNumber, [{ field: 'type', message: 'a header is allowed only as the first line' }]);
+        }
+        seenContent = true;
+        const header = parseLine(headerSchema, value, lineNumber);
+        if (header.version > VERSION) {
+          throw new FatalLine(
+            lineError(
+              lineNumber,
+              [{ field: 'version', message: `expected version ${VERSION} or lower (got ${header.version})` }],
+              'The file was written by a newer memoir; upgrade memoir to import it. Nothing was imported.',
+            ),
+          );
+        }
+        keepEmbeddings =
+          header.embedder !== null &&
+          header.embedder.id === target.id &&
+          header.embedder.dimensions === target.dimensions;
+        fileDimensions = header.embedder?.dimensions ?? 0;
+        return;
+      }
       seenContent = true;
-      continue;
-    }
-    seenContent = true;
 
-    if (type === 'memory') {
-      const line = parseLine(memoryLineSchema, value, lineNumber);
-      if (scope && !scopeMatches(line.memory.scope, scope)) {
-        throw outsideScope(lineNumber, 'memory.scope', scope, line.memory.scope);
-      }
-      let embedding: Float32Array | null = null;
-      if (line.embedding !== null) {
-        if (keepEmbeddings) {
+      if (type === 'memory') {
+        const line = parseLine(memoryLineSchema, value, lineNumber);
+        if (scope && !scopeMatches(line.memory.scope, scope)) {
+          throw outsideScope(lineNumber, 'memory.scope', scope, line.memory.scope);
+        }
+        let embedding: Float32Array | null = null;
+        if (line.embedding !== null && keepEmbeddings) {
           embedding = decodeEmbedding(line.embedding, fileDimensions);
           if (!embedding) {
             throw lineError(lineNumber, [
@@ -426,24 +505,41 @@ export async function importRecords(
               },
             ]);
           }
-        } else {
-          result.skippedEmbeddings += 1;
         }
+        batch.memories.push({
+          record: { memory: line.memory, embedding },
+          line: lineNumber,
+          skippedEmbedding: line.embedding !== null && !keepEmbeddings,
+        });
+      } else {
+        const collection = COLLECTIONS.find((entry) => entry.type === type)!;
+        const line = parseLine(recordLineSchemas.get(collection.type)!, value, lineNumber);
+        if (scope && !scopeMatches(line.record.scope, scope)) {
+          throw outsideScope(lineNumber, 'record.scope', scope, line.record.scope);
+        }
+        const pending = batch.records.get(collection.key) ?? [];
+        pending.push({ record: line.record, line: lineNumber });
+        batch.records.set(collection.key, pending);
       }
-      batch.memories.push({ record: { memory: line.memory, embedding }, line: lineNumber });
-    } else {
-      const collection = COLLECTIONS.find((entry) => entry.type === type)!;
-      const line = parseLine(recordLineSchemas.get(collection.type)!, value, lineNumber);
-      if (scope && !scopeMatches(line.record.scope, scope)) {
-        throw outsideScope(lineNumber, 'record.scope', scope, line.record.scope);
+      batch.size += 1;
+    };
+
+    for await (const raw of physicalLines(lines)) {
+      lineNumber += 1;
+      const text = (lineNumber === 1 ? raw.replace(/^\uFEFF/, '') : raw).replace(/\r$/, '');
+      if (text.trim() === '') continue;
+      try {
+        acceptLine(text);
+      } catch (error) {
+        if (error instanceof FatalLine) throw error.error;
+        if (!ValidationError.isInstance(error)) throw error;
+        refuse(error, lineNumber);
       }
-      const pending = batch.records.get(collection.key) ?? [];
-      pending.push({ record: line.record, line: lineNumber });
-      batch.records.set(collection.key, pending);
+      if (batch.size >= batchSize) await flush();
     }
-    batch.size += 1;
-    if (batch.size >= batchSize) await flush();
-  }
-  await flush();
+    await flush();
+  };
+
+  await changeAtomically(store, {}, run);
   return result;
 }

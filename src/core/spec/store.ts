@@ -146,6 +146,66 @@ export interface StoreCapabilities {
   readonly persistent?: boolean;
   /** Several processes may open the same data at once. Default is `false`. */
   readonly multiProcess?: boolean;
+  /**
+   * `transaction()` stays all-or-nothing when the process is killed part-way: the store's own
+   * journal (SQLite's rollback journal or WAL) undoes a transaction that never committed the
+   * next time the data is opened. `false` means a transaction is atomic only while the process
+   * lives (an in-process undo log, or nothing survives a crash anyway). Default is `false`.
+   */
+  readonly durableTransactions?: boolean;
+  /**
+   * `stageChange` is implemented: a bulk change (restore, import, clear) is written apart from
+   * the live data and switched in by one commit whose outcome survives a crash (rolled forward
+   * on the next open). The core uses it instead of `transaction()` for bulk changes, so they are
+   * all-or-nothing on a store whose transactions are not durable. Default is `false`.
+   */
+  readonly stagedChanges?: boolean;
+}
+
+/** The record collections of a store, by their property name on {@link MemoryStore}. */
+export type RecordCollectionKey = 'opinions' | 'procedures' | 'sessions' | 'entities';
+
+/**
+ * Options of {@link MemoryStore.stageChange}.
+ *
+ * @group Ports
+ */
+export interface StageChangeOptions {
+  /**
+   * Remove every memory and record of this scope when the change is committed, before the
+   * staged ones are written: `{ scope: undefined }` or `{}` removes everything (restore and
+   * clear of a whole store). Absent: nothing is removed (import).
+   */
+  replace?: { scope?: Scope };
+}
+
+/**
+ * How many memories and records a committed {@link StagedChange} removed (the replaced scope's,
+ * before the staged ones were written).
+ *
+ * @group Ports
+ */
+export type StagedRemovals = Record<'memories' | RecordCollectionKey, number>;
+
+/**
+ * A bulk change being written apart from the live data. Nothing staged is visible to reads
+ * until `commit()`; a process killed before `commit()` began leaves the live data as it was.
+ *
+ * @group Ports
+ */
+export interface StagedChange {
+  /** Stage memories to insert or replace by id; a later one with the same id wins. */
+  upsertMemories(records: readonly MemoryRecord[]): Promise<void>;
+  /** Stage records of one collection to insert or replace by id; a later one with the same id wins. */
+  upsertRecords(key: RecordCollectionKey, records: readonly { id: string; scope: Scope }[]): Promise<void>;
+  /**
+   * Apply the change: the removal `replace` asked for, then every staged memory and record. Its
+   * first step is one atomic write that decides the outcome; killed after it, the change is
+   * finished by the next open, killed before it, the change is dropped. Resolves once applied.
+   */
+  commit(): Promise<StagedRemovals>;
+  /** Drop what was staged; the live data was never touched. Harmless after `commit()`. */
+  abort(): Promise<void>;
 }
 
 /**
@@ -321,6 +381,12 @@ export interface MemoryStore {
    * passed on. Transactions do not nest and are serialised with other writes.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Start a bulk change staged apart from the live data (see {@link StagedChange}). Present
+   * when `capabilities.stagedChanges`; a store without it runs bulk changes in one
+   * `transaction()`, which is then as crash-safe as `capabilities.durableTransactions` says.
+   */
+  stageChange?(options?: StageChangeOptions): Promise<StagedChange>;
   /** Counts and sizes. */
   stats(): Promise<StoreStats>;
   /**

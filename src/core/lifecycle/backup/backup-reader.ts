@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { NotFoundError, StoreError, ValidationError } from '../../spec/errors.js';
 import type { Scope } from '../../spec/memory.js';
 import type { EmbedderIdentity } from '../../spec/store.js';
-import { DumpChecker, type DumpItem, LineSplitter } from './backup-dump.js';
+import { DumpChecker, type DumpItem, LineSplitter, lineLabel, MAX_LINE_BYTES } from './backup-dump.js';
 import {
   type BackupCounts,
   type BackupManifest,
@@ -63,6 +63,36 @@ export interface ScannedBackup {
   counts: BackupCounts;
 }
 
+/** A problem that ends the scan at once rather than after the rest of the entry is hashed. */
+class RefusedArchive {
+  constructor(readonly error: ValidationError) {}
+}
+
+/**
+ * The most lines and bytes a dump may hold for its manifest's counts: a header and one line
+ * per memory and record, none longer than {@link MAX_LINE_BYTES}.
+ */
+function dumpBound(manifest: BackupManifest): { lines: number; bytes: number } {
+  const { memories, opinions, procedures, sessions, entities } = manifest.counts;
+  const lines = 1 + memories + opinions + procedures + sessions + entities;
+  return { lines, bytes: lines * (MAX_LINE_BYTES + 1) };
+}
+
+function blankLine(line: number): ValidationError {
+  return invalid([{ field: lineLabel(line), message: 'a blank line; a memoir dump has none' }]);
+}
+
+function tooManyLines(manifest: BackupManifest, line: number): ValidationError {
+  const { memories, opinions, procedures, sessions, entities } = manifest.counts;
+  const counted = memories + opinions + procedures + sessions + entities;
+  return invalid([
+    {
+      field: `${MANIFEST_FILE}.counts`,
+      message: `count mismatch (manifest ${counted} memories and records, ${MEMORIES_FILE} holds more: line ${line} is past them)`,
+    },
+  ]);
+}
+
 async function readSmallFile(entry: TarStreamEntry, hash: ReturnType<typeof createHash>): Promise<string> {
   if (entry.size > MAX_SMALL_FILE_BYTES) {
     throw invalid([{ field: entry.name, message: `larger than ${MAX_SMALL_FILE_BYTES} bytes` }]);
@@ -100,6 +130,11 @@ export async function scanBackup(source: Readable, options: ScanBackupOptions = 
       if (!KNOWN_FILES.has(entry.name)) {
         throw invalid([{ field: entry.name, message: 'unexpected file in a memoir backup' }]);
       }
+      // The manifest comes first (every memoir backup is written so): it bounds the work the
+      // rest may cost before a byte of it is inflated.
+      if (!manifest && entry.name !== MANIFEST_FILE) {
+        throw invalid([{ field: entry.name, message: `expected after ${MANIFEST_FILE}, which a backup starts with` }]);
+      }
       // A manifest read first tells each file's size before its data is inflated.
       const expected = manifest?.files[entry.name];
       if (expected && expected.bytes !== entry.size) {
@@ -108,7 +143,16 @@ export async function scanBackup(source: Readable, options: ScanBackupOptions = 
         ]);
       }
       const hash = createHash('sha256');
-      if (entry.name === MEMORIES_FILE) {
+      if (entry.name === MEMORIES_FILE && manifest) {
+        const bound = dumpBound(manifest);
+        if (entry.size > bound.bytes) {
+          throw invalid([
+            {
+              field: MEMORIES_FILE,
+              message: `${entry.size} bytes, more than the manifest's counts can take (${bound.lines} line${bound.lines === 1 ? '' : 's'} of at most ${MAX_LINE_BYTES} bytes)`,
+            },
+          ]);
+        }
         const splitter = new LineSplitter();
         let batch: DumpItem[] = [];
         let batchChars = 0;
@@ -116,6 +160,10 @@ export async function scanBackup(source: Readable, options: ScanBackupOptions = 
           if (lineError) return;
           try {
             for (const [text, line] of lines) {
+              // Refused at once, not after the rest is hashed: no export writes a blank line or
+              // more lines than its manifest counts, and each would cost the reader a pass.
+              if (text.trim() === '') throw new RefusedArchive(blankLine(line));
+              if (line > bound.lines) throw new RefusedArchive(tooManyLines(manifest!, line));
               const item = checker.accept(text, line);
               if (item && options.onBatch) {
                 batch.push(item);
@@ -123,6 +171,7 @@ export async function scanBackup(source: Readable, options: ScanBackupOptions = 
               }
             }
           } catch (error) {
+            if (error instanceof RefusedArchive) throw error.error;
             if (!ValidationError.isInstance(error)) throw error;
             lineError = error;
           }

@@ -13,7 +13,7 @@ import { ValidationError } from '../../spec/errors.js';
 import type { Scope } from '../../spec/memory.js';
 import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } from '../../spec/store.js';
 import { exportLines } from '../transfer.js';
-import { deleteScope } from './backup-clear.js';
+import { type BulkWriter, changeAtomically } from './atomic-change.js';
 import { type DumpItem, idOfItem, lineLabel } from './backup-dump.js';
 import { DEFAULT_KEEP, pruneBackups, sanitizeBackupName, stamp } from './backup-files.js';
 import { type BackupCounts, invalid } from './backup-manifest.js';
@@ -146,12 +146,13 @@ export async function createBackup(store: MemoryStore, options: CreateBackupOpti
 /**
  * Delete every memory, opinion, procedure, session and entity — or, with `scope`, only
  * those of that scope (tallies of other scopes stay true: records are keyed by the exact
- * scope of what they count) — in one transaction.
+ * scope of what they count) — as one all-or-nothing change, also when the process is killed.
  * Resolves to how many of each were deleted.
  */
 export async function clearStore(store: MemoryStore, options: { scope?: Scope } = {}): Promise<BackupCounts> {
   const scope = isEmptyScope(options.scope) ? undefined : options.scope;
-  return store.transaction(() => deleteScope(store, scope));
+  const { removed } = await changeAtomically(store, { replace: { scope } }, async () => undefined);
+  return removed;
 }
 
 /** Refuse items that would replace, by id, a memory or record outside `scope`. */
@@ -184,10 +185,10 @@ async function refuseForeignIds(store: MemoryStore, items: readonly DumpItem[], 
 }
 
 /** Write one batch of a checked archive; resolves to how many embeddings were dropped. */
-async function writeItems(store: MemoryStore, items: readonly DumpItem[], keepEmbeddings: boolean): Promise<number> {
+async function writeItems(writer: BulkWriter, items: readonly DumpItem[], keepEmbeddings: boolean): Promise<number> {
   let skipped = 0;
   const memories: MemoryRecord[] = [];
-  const records = new Map<Exclude<DumpItem['key'], 'memories'>, { id: string }[]>();
+  const records = new Map<Exclude<DumpItem['key'], 'memories'>, { id: string; scope: Scope }[]>();
   for (const item of items) {
     if (item.key === 'memories') {
       const { memory, embedding } = item.record;
@@ -199,8 +200,10 @@ async function writeItems(store: MemoryStore, items: readonly DumpItem[], keepEm
       records.set(item.key, pending);
     }
   }
-  if (memories.length > 0) await store.upsertMemories(memories);
-  for (const [key, pending] of records) await (store[key] as RecordCollection<{ id: string }>).upsert(pending);
+  if (memories.length > 0) await writer.upsertMemories(memories);
+  for (const [key, pending] of records) {
+    await writer.upsertRecords(key, pending);
+  }
   return skipped;
 }
 
@@ -216,9 +219,11 @@ function sameManifest(a: ScannedBackup, b: ScannedBackup): boolean {
  * nothing: entry names, file types, manifest, checksums, sizes, every record against its
  * schema (and the scope), the counts, and with a scope that no id belongs to another
  * scope. Only then is `backupFirst` called, and the store is emptied (of the scope) and
- * refilled in one transaction during the second pass, which checks everything again and
- * rolls back if the file changed in between: a failure anywhere leaves the current data
- * as it was. Memory use does not grow with the archive.
+ * refilled as one all-or-nothing change during the second pass, which checks everything
+ * again and drops the change if the file changed in between: a failure anywhere, or a
+ * process killed at any point, leaves the current data as it was or the backup's whole
+ * (a store with staged changes finishes a committed change on its next open). Memory use
+ * does not grow with the archive.
  *
  * @throws ValidationError without `confirm: true`, or when the archive fails any check;
  * NotFoundError when `path` does not exist.
@@ -246,15 +251,16 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
       checked.embedder.id === options.embedder.id &&
       checked.embedder.dimensions === options.embedder.dimensions;
     let skippedEmbeddings = 0;
-    await store.transaction(async () => {
-      await deleteScope(store, scope);
+    // Removal and writes land together: all of the backup replaces the old data, or none does,
+    // even when the process is killed part-way (see changeAtomically).
+    await changeAtomically(store, { replace: { scope } }, async (writer) => {
       const applied = await scanBackupFile(handle, path, {
         maxBytes: options.maxBytes,
         scope,
         onBatch: async (items) => {
-          // After the delete, any id still present belongs to another scope.
+          // Checked again, against the store as it is now: an id of another scope is refused.
           if (scope) await refuseForeignIds(store, items, scope);
-          skippedEmbeddings += await writeItems(store, items, keepEmbeddings);
+          skippedEmbeddings += await writeItems(writer, items, keepEmbeddings);
         },
       });
       if (!sameManifest(checked, applied)) {
