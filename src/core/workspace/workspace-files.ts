@@ -5,11 +5,18 @@ import { isWithin, realDirectoryIfAny } from '../utils/confined-path.js';
 import type { FileRole, WorkspaceWarning } from './workspace-chunks.js';
 
 /**
- * The largest workspace file memoir reads, in bytes (8 MiB: some 400,000 one-line bullets).
- * A bigger file is not read: `index()` reports it in `skipped` with the reason and indexes
- * the rest of the workspace; reflect leaves such a page alone.
+ * The largest workspace file memoir reads, in bytes (2 MiB, some 500,000 words). A bigger
+ * file is not read: `index()` reports it in `skipped` with the reason and indexes the rest
+ * of the workspace; reflect leaves such a page alone. Split a file that outgrows it (a day
+ * file per day, a page per entity).
  */
-export const MAX_WORKSPACE_FILE_BYTES = 8 * 1024 * 1024;
+export const MAX_WORKSPACE_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The most items (paragraphs and list items) one workspace file may hold: 20,000. A file
+ * with more is not indexed: `index()` reports it in `skipped` and indexes the rest.
+ */
+export const MAX_WORKSPACE_FILE_ITEMS = 20_000;
 
 const DAY_FILE = /^memory\/(\d{4})-(\d{2})-(\d{2})\.md$/;
 const CORE_FILES = ['memory.md', 'MEMORY.md'];

@@ -14,6 +14,7 @@ import {
   fileDate,
   listWorkspaceFiles,
   MAX_WORKSPACE_FILE_BYTES,
+  MAX_WORKSPACE_FILE_ITEMS,
   type SkippedWorkspaceFile,
   type WorkspaceFile,
 } from './workspace-files.js';
@@ -22,7 +23,7 @@ import {
 // thousands of bullets never holds all its memories and vectors at once.
 const BATCH = 500;
 // The index is read this many memories at a time, keeping only ids and hashes.
-const PAGE = 5_000;
+const PAGE = 50_000;
 
 /** What one `index()` run did. */
 export interface WorkspaceIndexReport {
@@ -41,9 +42,9 @@ export interface WorkspaceIndexReport {
   /**
    * Files and folders that were not read, with the reason: a symbolic link leaving the
    * workspace (never followed; its items leave the index), a file over
-   * `MAX_WORKSPACE_FILE_BYTES` (8 MiB), one that is not a regular file or may not be read
-   * (their items already in the index stay as they were). The rest of the workspace is
-   * indexed all the same.
+   * `MAX_WORKSPACE_FILE_BYTES` (2 MiB) or `MAX_WORKSPACE_FILE_ITEMS` (20,000 items), one that
+   * is not a regular file or may not be read (their items already in the index stay as they
+   * were). The rest of the workspace is indexed all the same.
    */
   skipped: SkippedWorkspaceFile[];
 }
@@ -254,17 +255,25 @@ export async function indexWorkspace(
       continue;
     }
     if (read.status === 'refused') {
-      report.skipped.push({ file: file.path, reason: read.reason });
+      const limit = read.kind === 'too-big' ? ' (MAX_WORKSPACE_FILE_BYTES); split it into smaller files' : '';
+      report.skipped.push({ file: file.path, reason: `${read.reason}${limit}` });
       // A link that now leads outside is not part of the workspace; anything else keeps its items.
       if (read.kind === 'outside' && before !== undefined) gone.push(file.path);
       continue;
     }
     const hash = sha256(read.text);
     if (!options.rebuild && before !== undefined && before.hashes.size === 1 && before.hashes.has(hash)) continue;
+    const parsed = parseWorkspaceFile(file.path, read.text, file.role, MAX_WORKSPACE_FILE_ITEMS);
+    if ('tooMany' in parsed) {
+      report.skipped.push({
+        file: file.path,
+        reason: `holds more than ${MAX_WORKSPACE_FILE_ITEMS} items, over the limit (MAX_WORKSPACE_FILE_ITEMS); split it into smaller files`,
+      });
+      continue;
+    }
     const warnings: WorkspaceWarning[] = [];
     // A file touched "after" the clock (a test's fixed clock, a skewed one) still holds now.
     const day = fileDate(file, Math.min(read.modifiedMs, engine.clock.now()), warnings);
-    const parsed = parseWorkspaceFile(file.path, read.text, file.role);
     for (const warning of warnings) report.warnings.push(warning);
     for (const warning of parsed.warnings) report.warnings.push(warning);
     const result = await replaceFile(engine, file, parsed.items, hash, day, before?.ids ?? []);
@@ -279,7 +288,8 @@ export async function indexWorkspace(
   }
   await applyOpinionStates(engine, root);
   for (const warning of report.warnings) {
-    engine.logger.log('warn', `workspace: ${warning.file}:${warning.line}: ${warning.message} (kept as plain text)`);
+    const where = warning.line > 0 ? `${warning.file}:${warning.line}` : warning.file;
+    engine.logger.log('warn', `workspace: ${where}: ${warning.message} (kept as plain text)`);
   }
   for (const skipped of report.skipped) {
     engine.logger.log('warn', `workspace: ${skipped.file} ${skipped.reason}; it was not indexed`);
