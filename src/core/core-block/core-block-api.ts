@@ -155,7 +155,9 @@ export function createCoreBlockApi(
   async function edit(change: (current: string) => string, field: string): Promise<CoreBlockState> {
     const work = async () => write(change(await read()), field);
     if (root === undefined) return engine.track('core', work);
-    return engine.track('core', () => withDirectoryLock(confinedFolder(root, ['.memory'], CONFINED), work));
+    return engine.track('core', () =>
+      withDirectoryLock(confinedFolder(root, ['.memory'], CONFINED), work, { component: 'core' }),
+    );
   }
 
   const withNewline = (value: string) => (value === '' || value.endsWith('\n') ? value : `${value}\n`);

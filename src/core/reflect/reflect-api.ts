@@ -349,7 +349,7 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
       await engine.ready('reflect');
       const since = resolveTimeBound(options.since ?? { agoMs: WEEK_MS }, engine.clock.now());
       const lockDirectory = confinedFolder(root, ['.memory'], CONFINED);
-      return withDirectoryLock(lockDirectory, () => reflect(root, since));
+      return withDirectoryLock(lockDirectory, () => reflect(root, since), { component: 'reflect' });
     },
   };
 }
