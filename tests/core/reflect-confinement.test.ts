@@ -104,8 +104,8 @@ describe.each(STORES)('reflect stays inside the workspace (%s)', (_name, make) =
     expect(again.warnings).toEqual([]);
   });
 
-  it('a symlinked bank/entities or proposals folder that leaves the workspace is refused, nothing written there', async () => {
-    for (const linked of [['bank', 'entities'], ['proposals'], ['bank']]) {
+  it('a symlinked bank, bank/entities, proposals or .memory folder leaving the workspace is refused, nothing written there', async () => {
+    for (const linked of [['bank', 'entities'], ['proposals'], ['bank'], ['.memory']]) {
       const { base, root } = workspace();
       const elsewhere = join(base, 'elsewhere');
       mkdirSync(elsewhere);
