@@ -114,6 +114,19 @@ describe('procedure files stay in their directory', () => {
     }
     expect(names).not.toContain('con.md');
   });
+  it('a procedure file over 1 MiB is reported as not readable, not parsed', async () => {
+    const home = tempDir();
+    const memory = clientIn(home);
+    await memory.procedures.save({ title: 'Small one' });
+    const big = join(home, 'procedures', 'big.md');
+    writeFileSync(big, `${OUTSIDE_PROCEDURE}\n${'- padding line\n'.repeat(100_000)}`);
+    const list = await memory.procedures.list();
+    const broken = await memory.procedures.invalidFiles();
+    await memory.close();
+    expect(list.map((procedure) => procedure.id)).toEqual(['small-one']);
+    expect(broken.map((entry) => entry.file)).toEqual([big]);
+    expect(broken[0]!.reason).toContain('over the limit');
+  });
 });
 
 describe('the procedure directory lock', () => {
