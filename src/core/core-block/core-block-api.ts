@@ -1,13 +1,22 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
 import { ValidationError } from '../spec/errors.js';
+import {
+  type ConfinementContext,
+  confinedFolder,
+  confinedWritePath,
+  readConfined,
+  realDirectoryIfAny,
+} from '../utils/confined-path.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
+import { MAX_WORKSPACE_FILE_BYTES } from '../workspace/workspace-files.js';
 import { indexWorkspace } from '../workspace/workspace-index.js';
+
+const CONFINED: ConfinementContext = { component: 'core', field: 'workspace' };
 
 /** The core block's default limit, tokens (o200k_base, as recall budgets count). */
 export const DEFAULT_CORE_TOKENS = 2000;
@@ -94,11 +103,17 @@ export function createCoreBlockApi(
 
   async function read(): Promise<string> {
     if (root !== undefined) {
-      try {
-        return readFileSync(join(root, 'memory.md'), 'utf8');
-      } catch {
-        return '';
-      }
+      const realRoot = realDirectoryIfAny(root);
+      if (realRoot === undefined) return '';
+      const file = readConfined(realRoot, join(root, 'memory.md'), MAX_WORKSPACE_FILE_BYTES);
+      if (file.status === 'ok') return file.text;
+      if (file.status === 'missing') return '';
+      // A link leaving the workspace is not read into the agent's context; a file too big to
+      // read cannot be the core block.
+      if (file.kind === 'too-big')
+        throw invalid('memory.md', `${join(root, 'memory.md')} ${file.reason}; the core block holds ${limit} tokens`);
+      engine.logger.log('warn', `core: ${join(root, 'memory.md')} ${file.reason}; it was not read`);
+      return '';
     }
     await engine.ready('core');
     const [record] = await engine.store.entities.get([id]);
@@ -115,8 +130,7 @@ export function createCoreBlockApi(
     if (state.tokens > limit)
       throw invalid(field, `would make the core block ${state.tokens} tokens, over its limit of ${limit}`);
     if (root !== undefined) {
-      mkdirSync(join(root, '.memory'), { recursive: true });
-      await writeFileAtomic(join(root, 'memory.md'), value);
+      await writeFileAtomic(confinedWritePath(root, ['memory.md'], CONFINED), value);
       await indexWorkspace(engine, root, { rebuild: false });
       return state;
     }
@@ -141,8 +155,9 @@ export function createCoreBlockApi(
   async function edit(change: (current: string) => string, field: string): Promise<CoreBlockState> {
     const work = async () => write(change(await read()), field);
     if (root === undefined) return engine.track('core', work);
-    mkdirSync(join(root, '.memory'), { recursive: true });
-    return engine.track('core', () => withDirectoryLock(join(root, '.memory'), work));
+    return engine.track('core', () =>
+      withDirectoryLock(confinedFolder(root, ['.memory'], CONFINED), work, { component: 'core' }),
+    );
   }
 
   const withNewline = (value: string) => (value === '' || value.endsWith('\n') ? value : `${value}\n`);

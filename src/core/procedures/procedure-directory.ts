@@ -1,16 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { confinedFolder, readConfined, realDirectoryIfAny } from '../utils/confined-path.js';
+
+export { withDirectoryLock } from './directory-lock.js';
 
 // The procedure directory is shared: by the background queue, by other clients in this
 // process, by other processes on the same home, and by a person with an editor. Writes are
 // atomic (a temp file renamed over the target, so a reader sees the old file or the new one,
-// never half of either), and every read-decide-write runs under one lock per directory.
+// never half of either), and every read-decide-write runs under one lock per directory
+// (directory-lock.ts). Reads stay inside the directory: a procedure file that is a link
+// leading out of it is not read, and a file too big to be a procedure is not read either.
 
-const LOCK_FILE = '.lock';
-// A lock older than this was left by a process that died holding it.
-const STALE_LOCK_MS = 30_000;
-const LOCK_WAIT_MS = 15_000;
+/** The largest procedure file read, bytes (1 MiB); a bigger one is reported as not readable. */
+export const MAX_PROCEDURE_FILE_BYTES = 1024 * 1024;
 
 /** The folder holding earlier versions of each procedure: `<directory>/.history/<slug>/`. */
 export const HISTORY_FOLDER = '.history';
@@ -30,31 +33,74 @@ export interface FileSnapshot {
 /** The path of `<slug>.md` in `directory`. */
 export const fileOf = (directory: string, slug: string): string => join(directory, `${slug}.md`);
 
-/** Every `*.md` file directly in `directory` (none when it does not exist), by slug. */
-export async function readProcedureFiles(directory: string): Promise<FileSnapshot[]> {
-  const names = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [] as string[];
-    throw error;
-  });
-  const snapshots: FileSnapshot[] = [];
-  for (const name of names.sort()) {
-    if (!name.endsWith('.md') || name.startsWith('.')) continue;
-    const snapshot = await readProcedureFile(directory, name.slice(0, -3));
-    if (snapshot) snapshots.push(snapshot);
-  }
-  return snapshots;
+/** A file of the directory that was not read, and why. */
+export interface RefusedProcedureFile {
+  /** Absolute path. */
+  path: string;
+  /** Why, e.g. "is a symbolic link to /etc/passwd, outside /home/ann/procedures". */
+  reason: string;
 }
 
-/** One procedure file, or null when it does not exist (or is not a regular file). */
-export async function readProcedureFile(directory: string, slug: string): Promise<FileSnapshot | null> {
+type EntryRead = { snapshot: FileSnapshot } | { refused: RefusedProcedureFile } | null;
+
+function readEntry(realDirectory: string | undefined, directory: string, slug: string): EntryRead {
+  if (realDirectory === undefined) return null;
   const path = fileOf(directory, slug);
+  const read = readConfined(realDirectory, path, MAX_PROCEDURE_FILE_BYTES);
+  if (read.status === 'missing') return null;
+  // A directory named like a procedure is not one, and not worth a report.
+  if (read.status === 'refused' && read.kind === 'not-a-file') return null;
+  if (read.status === 'refused') return { refused: { path, reason: read.reason } };
+  return { snapshot: { slug, path, text: read.text, modifiedAt: new Date(read.modifiedMs).toISOString() } };
+}
+
+/**
+ * Every `*.md` file directly in `directory` (none when it does not exist), by slug, and the
+ * ones that were not read: links leading out of the directory, files over
+ * {@link MAX_PROCEDURE_FILE_BYTES}, files the process may not read.
+ */
+export async function readProcedureDirectory(
+  directory: string,
+): Promise<{ snapshots: FileSnapshot[]; refused: RefusedProcedureFile[] }> {
+  const names = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [] as string[];
+    throw error;
+  });
+  const realDirectory = realDirectoryIfAny(directory);
+  const snapshots: FileSnapshot[] = [];
+  const refused: RefusedProcedureFile[] = [];
+  for (const name of names.sort()) {
+    if (!name.endsWith('.md') || name.startsWith('.')) continue;
+    const entry = readEntry(realDirectory, directory, name.slice(0, -3));
+    if (entry === null) continue;
+    if ('snapshot' in entry) snapshots.push(entry.snapshot);
+    else refused.push(entry.refused);
+  }
+  return { snapshots, refused };
+}
+
+/** Every readable `*.md` file directly in `directory` (none when it does not exist), by slug. */
+export async function readProcedureFiles(directory: string): Promise<FileSnapshot[]> {
+  return (await readProcedureDirectory(directory)).snapshots;
+}
+
+/**
+ * One procedure file, or null when it does not exist, is not a regular file, is a link
+ * leading out of the directory or is too big to read.
+ */
+export async function readProcedureFile(directory: string, slug: string): Promise<FileSnapshot | null> {
+  const entry = readEntry(realDirectoryIfAny(directory), directory, slug);
+  return entry !== null && 'snapshot' in entry ? entry.snapshot : null;
+}
+
+/** True when anything at all (a file, a link, a folder) is named `<slug>.md` in `directory`. */
+export async function slugTaken(directory: string, slug: string): Promise<boolean> {
   try {
-    const info = await stat(path);
-    if (!info.isFile()) return null;
-    const text = await readFile(path, 'utf8');
-    return { slug, path, text, modifiedAt: info.mtime.toISOString() };
+    await lstat(fileOf(directory, slug));
+    return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
     throw error;
   }
 }
@@ -82,8 +128,11 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
  * replaced; the content hash keeps two versions of one instant apart.
  */
 export async function keepHistory(directory: string, slug: string, stamp: string): Promise<string> {
-  const folder = join(directory, HISTORY_FOLDER, slug);
-  await mkdir(folder, { recursive: true });
+  // `.history` may not be a link leading out of the directory: the copy would be written there.
+  const folder = confinedFolder(directory, [HISTORY_FOLDER, slug], {
+    component: 'procedures',
+    field: 'procedures.directory',
+  });
   const text = await readFile(fileOf(directory, slug), 'utf8');
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 8);
   const target = join(folder, `${stamp.replace(/[:.]/g, '-')}-${hash}.md`);
@@ -100,52 +149,4 @@ export async function removeProcedureFile(directory: string, slug: string): Prom
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
-}
-
-const inProcess = new Map<string, Promise<unknown>>();
-
-async function acquireLockFile(directory: string): Promise<() => Promise<void>> {
-  const path = join(directory, LOCK_FILE);
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
-    try {
-      await writeFile(path, `${process.pid}\n`, { flag: 'wx' });
-      return () => rm(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const info = await stat(path).catch(() => null);
-    if (info && Date.now() - info.mtimeMs > STALE_LOCK_MS) {
-      await rm(path, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`${path} is held by another process; remove it if no memoir process is running`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-}
-
-/**
- * Run `work` holding the directory's lock: one holder per directory in this process (a
- * promise chain) and across processes (an exclusive `.lock` file; one left by a dead process
- * is taken over after 30 s).
- */
-export async function withDirectoryLock<T>(directory: string, work: () => Promise<T>): Promise<T> {
-  const previous = inProcess.get(directory) ?? Promise.resolve();
-  const run = previous.then(async () => {
-    await mkdir(directory, { recursive: true });
-    const release = await acquireLockFile(directory);
-    try {
-      return await work();
-    } finally {
-      await release();
-    }
-  });
-  const settled = run.catch(() => undefined);
-  inProcess.set(directory, settled);
-  void settled.then(() => {
-    if (inProcess.get(directory) === settled) inProcess.delete(directory);
-  });
-  return run;
 }

@@ -47,7 +47,10 @@ function sectionKeyOf(heading: string): SectionKey | null {
   return null;
 }
 
-/** A file name's slug: lower-case words joined by dashes, at most 60 characters. */
+// Device names Windows reserves: a file named so cannot be created there.
+const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
+/** A file name's slug: lower-case words joined by dashes, at most 60 characters, never a reserved device name. */
 export function slugify(text: string, fallback = 'procedure'): string {
   const slug = text
     .toLowerCase()
@@ -56,12 +59,13 @@ export function slugify(text: string, fallback = 'procedure'): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/, '');
-  return slug || fallback;
+  if (slug === '') return fallback;
+  return RESERVED.test(slug) ? `${slug}-${fallback}` : slug;
 }
 
 /** True for a slug memoir would write: what `<slug>.md` may be named, with no path in it. */
 export function isSlug(value: string): boolean {
-  return /^[a-z0-9][a-z0-9._-]{0,199}$/i.test(value) && !value.includes('..');
+  return /^[a-z0-9][a-z0-9._-]{0,199}$/i.test(value) && !value.includes('..') && !RESERVED.test(value);
 }
 
 /** sha256 of a text, hex. */

@@ -1,8 +1,9 @@
+import { basename } from 'node:path';
 import { scopeMatches } from '../search/memory-filter.js';
 import type { Scope } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
 import type { MemoryStore } from '../spec/store.js';
-import { type FileSnapshot, readProcedureFiles } from './procedure-directory.js';
+import { type FileSnapshot, readProcedureDirectory } from './procedure-directory.js';
 import { type ProcedureFile, ProcedureFileError, parseProcedureFile, sha256 } from './procedure-file.js';
 
 // The files are the source of truth; the store's `procedures` collection is their index
@@ -135,7 +136,7 @@ async function indexFile(
  * and report unreadable files without touching them or their last good record.
  */
 export async function syncIndex(context: IndexContext, only?: readonly string[]): Promise<IndexState> {
-  const snapshots = await readProcedureFiles(context.directory);
+  const { snapshots, refused } = await readProcedureDirectory(context.directory);
   const wanted = only ? new Set(only) : undefined;
   const records = await context.store.procedures.list(context.scope ? { scope: context.scope } : {});
   const bySlug = new Map(records.map((record) => [record.id, record]));
@@ -143,6 +144,12 @@ export async function syncIndex(context: IndexContext, only?: readonly string[])
   const broken: BrokenProcedureFile[] = [];
   const changed: Procedure[] = [];
   const present = new Set<string>();
+  // A link leading out of the directory, or a file too big to be a procedure, is reported and
+  // never read; a record it had leaves the index, as for a deleted file.
+  for (const entry of refused) {
+    if (wanted && !wanted.has(basename(entry.path, '.md'))) continue;
+    broken.push({ file: entry.path, reason: `not read: it ${entry.reason}`, sha256: sha256(entry.reason) });
+  }
   for (const snapshot of snapshots) {
     present.add(snapshot.slug);
     if (wanted && !wanted.has(snapshot.slug)) continue;

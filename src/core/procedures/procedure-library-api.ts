@@ -17,6 +17,7 @@ import {
   keepHistory,
   readProcedureFile,
   removeProcedureFile,
+  slugTaken,
   withDirectoryLock,
   writeFileAtomic,
 } from './procedure-directory.js';
@@ -224,6 +225,9 @@ export function createProcedureLibraryApi(
     return state;
   }
 
+  /** Run `work` under the directory's lock; a lock a live process keeps too long is a StoreError naming it. */
+  const locked = <T>(work: () => Promise<T>): Promise<T> => withDirectoryLock(dir(), work, { component: COMPONENT });
+
   async function indexedOne(slug: string): Promise<IndexedProcedure | undefined> {
     const state = await sync([slug]);
     return state.procedures.find((entry) => entry.procedure.id === slug);
@@ -233,7 +237,8 @@ export function createProcedureLibraryApi(
     const base = slugify(title);
     for (let n = 1; ; n++) {
       const slug = n === 1 ? base : `${base}-${n}`;
-      if (!(await readProcedureFile(dir(), slug))) return slug;
+      // Anything by that name (even a link memoir will not read) is taken: it is never replaced.
+      if (!(await slugTaken(dir(), slug))) return slug;
     }
   }
 
@@ -288,7 +293,7 @@ export function createProcedureLibraryApi(
     const [combined] = await embed(embeddedTexts(draft).slice(0, 1));
     for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
       const last = attempt === MERGE_ATTEMPTS;
-      const target = await withDirectoryLock(dir(), async () => {
+      const target = await locked(async () => {
         const state = await sync();
         let best: { entry: IndexedProcedure; similarity: number } | undefined;
         for (const entry of state.procedures) {
@@ -313,7 +318,7 @@ export function createProcedureLibraryApi(
       if (!target) return;
       const merge = await mergeDrafts(model(), draftOf(target.entry.procedure), draft);
       if (merge.error) engine.logger.log('warn', `procedure merge fell back to a union of both: ${merge.error}`);
-      const done = await withDirectoryLock(dir(), async () => {
+      const done = await locked(async () => {
         const current = await readProcedureFile(dir(), target.entry.procedure.id);
         if (!current || sha256(current.text) !== sha256(target.entry.text)) return false;
         await replaceWithMerge(target.entry, merge.draft, target.similarity);
@@ -429,7 +434,7 @@ export function createProcedureLibraryApi(
       const slug = parseInput(slugSchema, id, 'procedures.recordUse', 'id');
       const { success } = parseInput(outcomeSchema, outcome, 'procedures.recordUse', 'outcome');
       await engine.ready(COMPONENT);
-      return withDirectoryLock(dir(), async () => {
+      return locked(async () => {
         const { snapshot, parsed } = await ownFile(slug, 'procedures.recordUse');
         const before = parsed.procedure;
         const counters = {
@@ -456,9 +461,15 @@ export function createProcedureLibraryApi(
 
     async save(input) {
       const parsed = parseInput(procedureInputSchema, input, 'procedures.save', 'procedure');
+      // The schema's slug rule, plus the names no file system takes everywhere (con, nul, …).
+      if (parsed.id !== undefined && !isSlug(parsed.id))
+        throw new ValidationError(
+          [{ field: 'procedure.id', message: `expected a slug that can name a file everywhere, got "${parsed.id}"` }],
+          { component: 'procedures.save' },
+        );
       const scope = scopeForWrite(engine.scope, parsed.scope, 'procedure.scope', 'procedures.save');
       await engine.ready(COMPONENT);
-      return withDirectoryLock(dir(), async () => {
+      return locked(async () => {
         const now = engine.nowIso();
         const existing = parsed.id ? await readProcedureFile(dir(), parsed.id) : null;
         let previous: ReturnType<typeof parseProcedureFile> | undefined;
@@ -501,7 +512,7 @@ export function createProcedureLibraryApi(
     async delete(id) {
       const slug = parseInput(slugSchema, id, 'procedures.delete', 'id');
       await engine.ready(COMPONENT);
-      return withDirectoryLock(dir(), async () => {
+      return locked(async () => {
         const snapshot = await readProcedureFile(dir(), slug);
         if (!snapshot) return false;
         await ownFile(slug, 'procedures.delete');

@@ -26,7 +26,8 @@ function linkTo(citation: string): string {
  * and a link to where it was written; a model's summary, when there is one, comes first.
  */
 export function renderEntityFacts(entity: string, facts: readonly Memory[], summary?: string): string {
-  const lines = [`## What memoir knows about ${entity}`, ''];
+  // A name is data: whatever it holds, the heading stays one line.
+  const lines = [`## What memoir knows about ${entity.replace(/\s+/g, ' ').trim()}`, ''];
   if (summary !== undefined && summary.trim() !== '') lines.push(summary.trim(), '');
   for (const [kind, title] of KIND_TITLES) {
     const group = facts.filter((fact) => fact.kind === kind).sort(byTime);

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
@@ -8,7 +7,16 @@ import { filterOptionFields, resolveTimeBound } from '../search/filter-options.j
 import { ConfigError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import { analyzeTerms } from '../text/analyze.js';
+import {
+  type ConfinementContext,
+  confinedFolder,
+  confinedWritePath,
+  readConfined,
+  realDirectory,
+} from '../utils/confined-path.js';
+import { safeFileName } from '../utils/safe-file-name.js';
 import { parseInput } from '../utils/validate.js';
+import { MAX_WORKSPACE_FILE_BYTES } from '../workspace/workspace-files.js';
 import { indexWorkspace, workspaceMark } from '../workspace/workspace-index.js';
 import { renderEntityFacts } from './entity-page.js';
 import { generatedBody, type SectionStatus, writeGeneratedSection } from './generated-section.js';
@@ -120,16 +128,26 @@ export interface ReflectApi {
   reflect(options?: ReflectOptions): Promise<ReflectReport>;
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+const CONFINED: ConfinementContext = { component: 'reflect', field: 'workspace' };
+
+/** What reflect found at a path it is about to rewrite. */
+type PageText = { text: string | undefined } | { skipped: string };
+
+/**
+ * The file a generated section goes into, `segments` under the workspace (links leaving the
+ * workspace refused with a ConfigError naming them), with its text when it has one, or why
+ * it cannot be read (too big, not a regular file).
+ */
+function pageAt(root: string, realRoot: string, segments: readonly string[]): { path: string; page: PageText } {
+  const path = confinedWritePath(root, segments, CONFINED);
+  const read = readConfined(realRoot, path, MAX_WORKSPACE_FILE_BYTES);
+  if (read.status === 'ok') return { path, page: { text: read.text } };
+  if (read.status === 'missing') return { path, page: { text: undefined } };
+  return { path, page: { skipped: read.reason } };
 }
 
-const hasEntity = (memory: Memory, entity: string) =>
-  memory.entities.some((name) => name.toLowerCase() === entity.toLowerCase());
+/** A name on one line, for a heading or a bullet. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function coveredBy(line: string, core: ReadonlyArray<ReadonlySet<string>>): boolean {
   const terms = new Set(analyzeTerms(line));
@@ -171,9 +189,10 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
       warnings: [],
     };
 
-    // Opinions.
-    const opinionsPath = join(root, 'bank', 'opinions.md');
-    const opinionsText = readText(opinionsPath) ?? '# Opinions\n';
+    const realRoot = realDirectory(root);
+    // Opinions. Their state is read (and written) only when bank/opinions.md stays inside.
+    const opinionsFile = readConfined(realRoot, resolve(root, 'bank', 'opinions.md'), MAX_WORKSPACE_FILE_BYTES);
+    const opinionsText = opinionsFile.status === 'ok' ? opinionsFile.text : '# Opinions\n';
     const states = parseOpinionSection(generatedBody(opinionsText, 'opinions') ?? '');
     const today = nowIso.slice(0, 10);
     const opinions = all.filter((memory) => memory.kind === 'opinion').sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -216,12 +235,13 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
         .sort((a, b) => a.statement.localeCompare(b.statement) || (a.id < b.id ? -1 : 1))
         .map(renderOpinionLine);
       const body = `## Confidence (kept by memoir reflect)\n\n${lines.join('\n')}\n`;
-      const written = writeGeneratedSection(opinionsText, 'opinions', body);
-      if (written.status === 'hand-edited')
-        report.warnings.push('bank/opinions.md: the generated section was edited by hand, so it was left as it is');
-      else if (written.status !== 'unchanged') {
-        mkdirSync(join(root, 'bank'), { recursive: true });
-        await writeFileAtomic(opinionsPath, written.text);
+      const { path, page } = pageAt(root, realRoot, ['bank', 'opinions.md']);
+      if ('skipped' in page) report.warnings.push(`bank/opinions.md ${page.skipped}, so it was left as it is`);
+      else {
+        const written = writeGeneratedSection(page.text ?? '# Opinions\n', 'opinions', body);
+        if (written.status === 'hand-edited')
+          report.warnings.push('bank/opinions.md: the generated section was edited by hand, so it was left as it is');
+        else if (written.status !== 'unchanged') await writeFileAtomic(path, written.text);
       }
     }
 
@@ -234,26 +254,41 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
         ? { ...memory, metadata: { ...memory.metadata, confidence: confidenceOf(memory) } }
         : memory;
 
-    // Entity pages.
+    // Entity pages. Entity names are data (any client may retain one), so each page's file
+    // name is made safe: one segment, inside bank/entities, whatever the name holds.
+    const byEntity = new Map<string, Memory[]>();
+    for (const memory of all) {
+      for (const name of new Set(memory.entities.map((entity) => entity.toLowerCase()))) {
+        const list = byEntity.get(name);
+        if (list === undefined) byEntity.set(name, [memory]);
+        else list.push(memory);
+      }
+    }
     const entities = [...new Set(recent.flatMap((memory) => memory.entities))].sort();
     for (const entity of entities) {
-      const file = `bank/entities/${entity}.md`;
-      const facts = all.filter((memory) => hasEntity(memory, entity) && memory.source?.file !== file).map(current);
+      const fileName = `${safeFileName(entity)}.md`;
+      const file = `bank/entities/${fileName}`;
+      const facts = (byEntity.get(entity.toLowerCase()) ?? [])
+        .filter((memory) => memory.source?.file !== file)
+        .map(current);
+      const { path, page } = pageAt(root, realRoot, ['bank', 'entities', fileName]);
+      if ('skipped' in page) {
+        report.warnings.push(`${file} ${page.skipped}, so it was left as it is`);
+        report.entityPages.push({ entity, file, status: 'skipped' });
+        continue;
+      }
       const summary = await summarise(entity, facts, report.warnings);
-      const path = join(root, 'bank', 'entities', `${entity}.md`);
-      const text = readText(path) ?? `# ${entity}\n`;
+      const text = page.text ?? `# ${oneLine(entity)}\n`;
       const written = writeGeneratedSection(text, 'facts', renderEntityFacts(entity, facts, summary));
       if (written.status === 'hand-edited')
         report.warnings.push(`${file}: the generated section was edited by hand, so it was left as it is`);
-      else if (written.status !== 'unchanged') {
-        mkdirSync(join(root, 'bank', 'entities'), { recursive: true });
-        await writeFileAtomic(path, written.text);
-      }
+      else if (written.status !== 'unchanged') await writeFileAtomic(path, written.text);
       report.entityPages.push({ entity, file, status: written.status });
     }
 
     // Core block proposals.
-    const core = (readText(join(root, 'memory.md')) ?? '')
+    const coreFile = readConfined(realRoot, resolve(root, 'memory.md'), MAX_WORKSPACE_FILE_BYTES);
+    const core = (coreFile.status === 'ok' ? coreFile.text : '')
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => new Set(analyzeTerms(line)));
@@ -266,23 +301,33 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
       .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || (a.id < b.id ? -1 : 1));
     const lines = durable.map((memory) => {
       const prefix = memory.kind === 'opinion' ? `O(c=${confidenceOf(memory)})` : 'W';
-      const mentions = memory.entities.map((entity) => ` @${entity}`).join('');
-      const content = memory.content.replace(new RegExp(`^${memory.entities[0] ?? '\\0'}:\\s*`), '');
-      return `- ${prefix}${mentions}: ${content} <!-- from ${citationOf(memory)} -->`;
+      const mentions = memory.entities.map((entity) => ` @${oneLine(entity)}`).join('');
+      // "Peter: Lives in Vienna" under @Peter need not say Peter twice. (A plain prefix test:
+      // an entity name is data, never a pattern.)
+      const first = memory.entities[0];
+      const content =
+        first !== undefined && memory.content.startsWith(`${first}:`)
+          ? memory.content.slice(first.length + 1).trimStart()
+          : memory.content;
+      return `- ${prefix}${mentions}: ${oneLine(content)} <!-- from ${citationOf(memory)} -->`;
     });
     report.coreProposals.lines = lines;
     if (lines.length > 0) {
-      const path = join(root, 'proposals', 'memory.md');
-      const text =
-        readText(path) ??
-        '# Proposed for memory.md\n\nMove a line into memory.md to accept it; delete it here to decline.\n';
-      const written = writeGeneratedSection(text, 'proposals', `${lines.join('\n')}\n`);
-      report.coreProposals.status = written.status;
-      if (written.status === 'hand-edited')
-        report.warnings.push('proposals/memory.md: the generated section was edited by hand, so it was left as it is');
-      else if (written.status !== 'unchanged') {
-        mkdirSync(join(root, 'proposals'), { recursive: true });
-        await writeFileAtomic(path, written.text);
+      const { path, page } = pageAt(root, realRoot, ['proposals', 'memory.md']);
+      if ('skipped' in page) {
+        report.coreProposals.status = 'skipped';
+        report.warnings.push(`proposals/memory.md ${page.skipped}, so it was left as it is`);
+      } else {
+        const text =
+          page.text ??
+          '# Proposed for memory.md\n\nMove a line into memory.md to accept it; delete it here to decline.\n';
+        const written = writeGeneratedSection(text, 'proposals', `${lines.join('\n')}\n`);
+        report.coreProposals.status = written.status;
+        if (written.status === 'hand-edited')
+          report.warnings.push(
+            'proposals/memory.md: the generated section was edited by hand, so it was left as it is',
+          );
+        else if (written.status !== 'unchanged') await writeFileAtomic(path, written.text);
       }
     }
     for (const warning of report.warnings) engine.logger.log('warn', `reflect: ${warning}`);
@@ -303,8 +348,8 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
         });
       await engine.ready('reflect');
       const since = resolveTimeBound(options.since ?? { agoMs: WEEK_MS }, engine.clock.now());
-      mkdirSync(join(root, '.memory'), { recursive: true });
-      return withDirectoryLock(join(root, '.memory'), () => reflect(root, since));
+      const lockDirectory = confinedFolder(root, ['.memory'], CONFINED);
+      return withDirectoryLock(lockDirectory, () => reflect(root, since), { component: 'reflect' });
     },
   };
 }

@@ -33,8 +33,12 @@ export interface WorkspaceFacet {
    * re-read, and items of deleted files or removed lines leave the index. Typed `## Retain`
    * bullets keep their kind, `@Name` entities and `O(c=…)` confidence; every other paragraph
    * or list item is indexed as plain text; each item cites `path#Lline`. A malformed line is
-   * indexed as plain text and reported in `warnings` (file and line). Rejects with a
-   * ConfigError when the client has no workspace.
+   * indexed as plain text and reported in `warnings` (file and line). Only files inside the
+   * root are read: a symbolic link leading out of it (`memory.md`, `memory/`, `bank/` or any
+   * file under them) is not followed, and a file over 2 MiB or 20,000 items is not read;
+   * both are listed in `skipped` (and logged) while the rest of the workspace is indexed. A
+   * file deleted while the run is under way counts as deleted. Rejects with a ConfigError
+   * when the client has no workspace.
    *
    * @example
    * ```ts

@@ -27,7 +27,7 @@ export interface WorkspaceItem {
 export interface WorkspaceWarning {
   /** Workspace-relative path. */
   file: string;
-  /** 1-based line. */
+  /** 1-based line; 0 when it is about the file as a whole. */
   line: number;
   /** What is wrong with it. */
   message: string;
@@ -59,7 +59,8 @@ interface Block {
   inRetain: boolean;
 }
 
-function blocksOf(text: string): Block[] {
+// The blocks of a file, or undefined as soon as there are more than `maxBlocks`.
+function blocksOf(text: string, maxBlocks: number): Block[] | undefined {
   const lines = text.split(/\r?\n/);
   const blocks: Block[] = [];
   let heading: string | null = null;
@@ -70,6 +71,16 @@ function blocksOf(text: string): Block[] {
     if (current && current.text.trim() !== '') blocks.push({ ...current, text: current.text.trim() });
     current = null;
   };
+  // Where the next closing marker of each derived section is (-1: none left), so a file of
+  // many opening markers is read in one pass, not one search to the end per marker.
+  const closings = new Map<string, number>();
+  const closingAfter = (name: string, index: number): number => {
+    const known = closings.get(name);
+    if (known !== undefined && (known < 0 || known > index)) return known;
+    const found = lines.indexOf(`<!-- /memoir:${name} -->`, index + 1);
+    closings.set(name, found);
+    return found;
+  };
   let start = 0;
   // Front matter is metadata for tools, not memory.
   if (lines[0]?.trim() === '---') {
@@ -77,12 +88,13 @@ function blocksOf(text: string): Block[] {
     if (end > 0) start = end + 1;
   }
   for (let index = start; index < lines.length; index++) {
+    if (blocks.length > maxBlocks) return undefined;
     const raw = lines[index]!;
     const lineNumber = index + 1;
     const derived = fence === null ? DERIVED_BEGIN.exec(raw.trim()) : null;
     if (derived) {
       close();
-      const closing = lines.indexOf(`<!-- /memoir:${derived[1]} -->`, index + 1);
+      const closing = closingAfter(derived[1]!, index);
       if (closing > 0) {
         index = closing;
         continue;
@@ -129,35 +141,60 @@ function blocksOf(text: string): Block[] {
   }
   if (fence !== null) close();
   close();
-  return blocks;
+  return blocks.length > maxBlocks ? undefined : blocks;
 }
+
+/** The most warnings one file reports line by line; the rest are counted in one more. */
+const MAX_WARNINGS_PER_FILE = 100;
+
+/** What parsing a file gave: its items and warnings, or `tooMany` when it holds more than the limit. */
+export type ParsedWorkspaceFile =
+  | {
+      /** The items, in file order. */
+      items: WorkspaceItem[];
+      /** Lines kept as plain text, with why (at most 100 per file, then one that counts the rest). */
+      warnings: WorkspaceWarning[];
+    }
+  | {
+      /** The file holds more than `maxItems` items: nothing of it was kept. */
+      tooMany: true;
+    };
 
 /**
  * The items of one workspace file: typed Retain bullets with their kind, mentions and
  * confidence, and every other paragraph or list item as plain text. A line that looks typed
- * but is not well formed is kept as plain text, with a warning.
+ * but is not well formed is kept as plain text, with a warning. A file of more than
+ * `maxItems` items gives `tooMany`, found without building them all.
  */
 export function parseWorkspaceFile(
   file: string,
   text: string,
   role: FileRole,
-): { items: WorkspaceItem[]; warnings: WorkspaceWarning[] } {
+  maxItems = Number.POSITIVE_INFINITY,
+): ParsedWorkspaceFile {
+  const blocks = blocksOf(text, maxItems);
+  if (blocks === undefined) return { tooMany: true };
   const items: WorkspaceItem[] = [];
   const warnings: WorkspaceWarning[] = [];
+  let unreported = 0;
+  const warn = (warning: WorkspaceWarning) => {
+    if (warnings.length < MAX_WARNINGS_PER_FILE) warnings.push(warning);
+    else unreported += 1;
+  };
   const pageEntity = role.entity === undefined ? [] : [role.entity];
   const withPage = (entities: string[]) => [...new Set([...pageEntity, ...entities])];
-  for (const block of blocksOf(text)) {
+  for (const block of blocks) {
     const base = { line: block.line, heading: block.heading };
     const typedHere = block.listItem && (block.inRetain || role.typedEverywhere);
     const parsed = typedHere ? parseRetainBullet(block.text) : { untyped: true as const };
-    if ('malformed' in parsed) warnings.push({ file, line: block.line, message: parsed.malformed });
+    if ('malformed' in parsed) warn({ file, line: block.line, message: parsed.malformed });
     else if ('untyped' in parsed && block.inRetain && block.listItem)
-      warnings.push({ file, line: block.line, message: 'expected a type prefix W, B, O or S (e.g. "- W @Name: …")' });
+      warn({ file, line: block.line, message: 'expected a type prefix W, B, O or S (e.g. "- W @Name: …")' });
     const typed = 'bullet' in parsed ? parsed.bullet : undefined;
     const content = typed ? typed.content : block.text.replace(/@(?=[\p{L}\p{N}])/gu, '');
     const stated = statedTime(content);
     if (stated && 'broken' in stated)
-      warnings.push({
+      warn({
         file,
         line: block.line,
         message: `"${stated.broken}" is not a date that exists; the file's date is used`,
@@ -172,5 +209,7 @@ export function parseWorkspaceFile(
       ...(stated && 'range' in stated ? { range: stated.range } : {}),
     });
   }
+  if (unreported > 0)
+    warnings.push({ file, line: 0, message: `and ${unreported} more lines like these (not listed one by one)` });
   return { items, warnings };
 }

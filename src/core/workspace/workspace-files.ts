@@ -1,7 +1,22 @@
 /** Which files of a workspace hold memory, and what each is for. */
-import { readdirSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { isWithin, realDirectoryIfAny } from '../utils/confined-path.js';
 import type { FileRole, WorkspaceWarning } from './workspace-chunks.js';
+
+/**
+ * The largest workspace file memoir reads, in bytes (2 MiB, some 500,000 words). A bigger
+ * file is not read: `index()` reports it in `skipped` with the reason and indexes the rest
+ * of the workspace; reflect leaves such a page alone. Split a file that outgrows it (a day
+ * file per day, a page per entity).
+ */
+export const MAX_WORKSPACE_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The most items (paragraphs and list items) one workspace file may hold: 20,000. A file
+ * with more is not indexed: `index()` reports it in `skipped` and indexes the rest.
+ */
+export const MAX_WORKSPACE_FILE_ITEMS = 20_000;
 
 const DAY_FILE = /^memory\/(\d{4})-(\d{2})-(\d{2})\.md$/;
 const CORE_FILES = ['memory.md', 'MEMORY.md'];
@@ -16,19 +31,90 @@ export interface WorkspaceFile {
   role: FileRole;
 }
 
-function markdownUnder(root: string, directory: string): string[] {
-  let entries: import('node:fs').Dirent[];
+/** A workspace file or folder that was not read, and why. */
+export interface SkippedWorkspaceFile {
+  /** Workspace-relative path. */
+  file: string;
+  /** Why, e.g. "is a symbolic link to /etc, outside /home/ann/ws". */
+  reason: string;
+}
+
+/** What a listing found: the files to read, and the entries it would not follow. */
+export interface WorkspaceListing {
+  /** The memory files, sorted by path. */
+  files: WorkspaceFile[];
+  /** Links that leave the workspace and folders that could not be read. */
+  skipped: SkippedWorkspaceFile[];
+}
+
+type Resolved = { real: string; folder: boolean } | { skipped: string } | undefined;
+
+// Where `path` really is, when it stays inside the workspace: a link leaving it is not followed.
+function resolveInside(realRoot: string, path: string): Resolved {
+  let real: string;
   try {
-    entries = readdirSync(join(root, directory), { withFileTypes: true });
-  } catch {
-    return [];
+    if (!lstatSync(path).isSymbolicLink()) real = path;
+    else real = realpathSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    return { skipped: `cannot be resolved (${code ?? String(error)})` };
   }
+  if (real !== path && !isWithin(realRoot, real))
+    return { skipped: `is a symbolic link to ${real}, outside ${realRoot}; it is not followed` };
+  try {
+    const info = statSync(real);
+    return { real, folder: info.isDirectory() };
+  } catch {
+    return undefined;
+  }
+}
+
+// Every `.md` file under the folder `top`, walked with a stack (no recursion, so any depth is
+// fine) and each real folder once (a link back up cannot loop).
+function markdownUnder(realRoot: string, top: string, skipped: SkippedWorkspaceFile[]): string[] {
   const out: string[] = [];
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
-    const path = `${directory}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...markdownUnder(root, path));
-    else if (entry.isFile() && entry.name.endsWith('.md')) out.push(path);
+  const start = resolveInside(realRoot, join(realRoot, top));
+  if (start === undefined) return out;
+  if ('skipped' in start) {
+    skipped.push({ file: top, reason: start.skipped });
+    return out;
+  }
+  if (!start.folder) return out;
+  const seen = new Set<string>([start.real]);
+  const stack: Array<{ path: string; real: string }> = [{ path: top, real: start.real }];
+  while (stack.length > 0) {
+    const { path: folder, real } = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(real, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A folder deleted meanwhile has nothing in it; one the process may not read is said.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') skipped.push({ file: folder, reason: `cannot be read (${code})` });
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = `${folder}/${entry.name}`;
+      if (entry.isSymbolicLink()) {
+        const target = resolveInside(realRoot, join(real, entry.name));
+        if (target === undefined) continue;
+        if ('skipped' in target) skipped.push({ file: path, reason: target.skipped });
+        else if (target.folder) {
+          if (!seen.has(target.real)) {
+            seen.add(target.real);
+            stack.push({ path, real: target.real });
+          }
+        } else if (entry.name.endsWith('.md')) out.push(path);
+      } else if (entry.isDirectory()) {
+        const child = join(real, entry.name);
+        if (!seen.has(child)) {
+          seen.add(child);
+          stack.push({ path, real: child });
+        }
+      } else if (entry.isFile() && entry.name.endsWith('.md')) out.push(path);
+    }
   }
   return out;
 }
@@ -45,22 +131,27 @@ export function roleOf(path: string): FileRole {
   return { kind: 'world', category: 'note', typedEverywhere: true };
 }
 
-/** The memory files of a workspace, sorted by path: `memory.md`, `memory/**`, `bank/**`. */
-export function listWorkspaceFiles(root: string): WorkspaceFile[] {
-  const paths = [
-    ...CORE_FILES.filter((name) => {
-      try {
-        return statSync(join(root, name)).isFile();
-      } catch {
-        return false;
-      }
-    }),
-    ...markdownUnder(root, 'memory'),
-    ...markdownUnder(root, 'bank'),
-  ];
-  return [...new Set(paths)]
+/**
+ * The memory files of a workspace, sorted by path: `memory.md`, `memory/**`, `bank/**`.
+ * A link that leaves the workspace (the file itself or a folder on the way) is not followed
+ * and is listed in `skipped`; a link that stays inside is followed.
+ */
+export function listWorkspaceFiles(root: string): WorkspaceListing {
+  const realRoot = realDirectoryIfAny(root);
+  const skipped: SkippedWorkspaceFile[] = [];
+  if (realRoot === undefined) return { files: [], skipped };
+  const core: string[] = [];
+  for (const name of CORE_FILES) {
+    const target = resolveInside(realRoot, join(realRoot, name));
+    if (target === undefined) continue;
+    if ('skipped' in target) skipped.push({ file: name, reason: target.skipped });
+    else if (!target.folder) core.push(name);
+  }
+  const paths = [...core, ...markdownUnder(realRoot, 'memory', skipped), ...markdownUnder(realRoot, 'bank', skipped)];
+  const files = [...new Set(paths)]
     .sort()
     .map((path) => ({ path, absolute: join(root, ...path.split('/')), role: roleOf(path) }));
+  return { files, skipped: skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
 }
 
 /** The path of `absolute` relative to `root`, with `/` separators. */

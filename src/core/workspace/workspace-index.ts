@@ -1,6 +1,5 @@
 /** Keeping the derived index in step with the Markdown files: incremental by content hash. */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { buildMemory, deriveAbstract } from '../memories/memory-builder.js';
@@ -9,8 +8,22 @@ import { parseOpinionSection } from '../reflect/opinion-state.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
 import { embeddingText } from '../text/memory-text.js';
-import { parseWorkspaceFile, type WorkspaceWarning } from './workspace-chunks.js';
-import { fileDate, listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
+import { readConfined, realDirectoryIfAny } from '../utils/confined-path.js';
+import { parseWorkspaceFile, type WorkspaceItem, type WorkspaceWarning } from './workspace-chunks.js';
+import {
+  fileDate,
+  listWorkspaceFiles,
+  MAX_WORKSPACE_FILE_BYTES,
+  MAX_WORKSPACE_FILE_ITEMS,
+  type SkippedWorkspaceFile,
+  type WorkspaceFile,
+} from './workspace-files.js';
+
+// Items are built, embedded and written this many at a time, so a file of hundreds of
+// thousands of bullets never holds all its memories and vectors at once.
+const BATCH = 500;
+// The index is read this many memories at a time, keeping only ids and hashes.
+const PAGE = 50_000;
 
 /** What one `index()` run did. */
 export interface WorkspaceIndexReport {
@@ -26,6 +39,14 @@ export interface WorkspaceIndexReport {
   removed: number;
   /** Lines kept as plain text because they were malformed. */
   warnings: WorkspaceWarning[];
+  /**
+   * Files and folders that were not read, with the reason: a symbolic link leaving the
+   * workspace (never followed; its items leave the index), a file over
+   * `MAX_WORKSPACE_FILE_BYTES` (2 MiB) or `MAX_WORKSPACE_FILE_ITEMS` (20,000 items), one that
+   * is not a regular file or may not be read (their items already in the index stay as they
+   * were). The rest of the workspace is indexed all the same.
+   */
+  skipped: SkippedWorkspaceFile[];
 }
 
 /** Where a workspace item's memory records its file. */
@@ -53,40 +74,105 @@ function itemId(file: string, line: number, content: string): string {
   return `ws_${sha256(`${file}\n${line}\n${content}`).slice(0, 32)}`;
 }
 
-function memoriesOf(file: WorkspaceFile, text: string, hash: string, modifiedMs: number, engine: MemoryEngine) {
-  const warnings: WorkspaceWarning[] = [];
-  // A file touched "after" the clock (a test's fixed clock, a skewed one) still holds now.
-  const day = fileDate(file, Math.min(modifiedMs, engine.clock.now()), warnings);
-  const parsed = parseWorkspaceFile(file.path, text, file.role);
-  warnings.push(...parsed.warnings);
+function memoryOf(
+  file: WorkspaceFile,
+  item: WorkspaceItem,
+  hash: string,
+  day: string,
+  now: string,
+  engine: MemoryEngine,
+): Memory {
+  const occurredAt = item.range?.start ?? day;
+  const metadata = {
+    workspace: { file: file.path, hash },
+    retained: item.retained,
+    ...(item.heading === null ? {} : { heading: item.heading }),
+    ...(item.confidence === undefined ? {} : { confidence: item.confidence }),
+    ...(item.range === undefined ? {} : { timeRange: { start: item.range.start, end: item.range.end } }),
+  };
+  return buildMemory(
+    {
+      id: itemId(file.path, item.line, item.content),
+      content: item.content,
+      abstract: deriveAbstract(item.content),
+      kind: item.kind,
+      category: file.role.category,
+      entities: item.entities,
+      context: item.heading,
+      source: { file: file.path, line: item.line },
+      occurredAt,
+      validFrom: occurredAt,
+      metadata,
+    } as Parameters<typeof buildMemory>[0],
+    { id: '', now, scope: engine.scope, sessionId: undefined },
+  );
+}
+
+/** What the index holds of one file: its items' ids and the hashes they were indexed at. */
+interface IndexedFile {
+  ids: string[];
+  hashes: Set<string>;
+}
+
+/** The workspace items of the index, by file, read a page at a time. */
+async function indexedFiles(engine: MemoryEngine): Promise<Map<string, IndexedFile>> {
+  const byFile = new Map<string, IndexedFile>();
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await engine.store.listMemories({
+      filter: { scope: engine.scope },
+      orderBy: 'createdAt',
+      direction: 'asc',
+      limit: PAGE,
+      offset,
+    });
+    for (const memory of page) {
+      const mark = workspaceMark(memory);
+      if (!mark) continue;
+      const entry = byFile.get(mark.file);
+      if (entry === undefined) byFile.set(mark.file, { ids: [memory.id], hashes: new Set([mark.hash]) });
+      else {
+        entry.ids.push(memory.id);
+        entry.hashes.add(mark.hash);
+      }
+    }
+    if (page.length < PAGE) return byFile;
+  }
+}
+
+/** Embed and write memories, a batch at a time. */
+async function writeBatch(engine: MemoryEngine, memories: readonly Memory[]): Promise<void> {
+  if (memories.length === 0) return;
+  const vectors = await engine.embed(memories.map(embeddingText), 'workspace.index');
+  const records: MemoryRecord[] = memories.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }));
+  await engine.store.upsertMemories(records);
+}
+
+/**
+ * Replace the items of one file: its new items are written a batch at a time, then the ones
+ * no longer in it leave. A small file is replaced in one transaction; a run stopped part-way
+ * through a big one leaves items of both versions, which the next run replaces (their
+ * hashes differ from the file's).
+ */
+async function replaceFile(
+  engine: MemoryEngine,
+  file: WorkspaceFile,
+  items: readonly WorkspaceItem[],
+  hash: string,
+  day: string,
+  before: readonly string[],
+): Promise<{ indexed: number; removed: number }> {
   const now = engine.nowIso();
-  const memories = parsed.items.map((item) => {
-    const occurredAt = item.range?.start ?? day;
-    const metadata = {
-      workspace: { file: file.path, hash },
-      retained: item.retained,
-      ...(item.heading === null ? {} : { heading: item.heading }),
-      ...(item.confidence === undefined ? {} : { confidence: item.confidence }),
-      ...(item.range === undefined ? {} : { timeRange: { start: item.range.start, end: item.range.end } }),
-    };
-    return buildMemory(
-      {
-        id: itemId(file.path, item.line, item.content),
-        content: item.content,
-        abstract: deriveAbstract(item.content),
-        kind: item.kind,
-        category: file.role.category,
-        entities: item.entities,
-        context: item.heading,
-        source: { file: file.path, line: item.line },
-        occurredAt,
-        validFrom: occurredAt,
-        metadata,
-      } as Parameters<typeof buildMemory>[0],
-      { id: '', now, scope: engine.scope, sessionId: undefined },
-    );
-  });
-  return { memories, warnings };
+  const keep = new Set<string>();
+  const run = async () => {
+    for (let start = 0; start < items.length; start += BATCH) {
+      const memories = items.slice(start, start + BATCH).map((item) => memoryOf(file, item, hash, day, now, engine));
+      for (const memory of memories) keep.add(memory.id);
+      await writeBatch(engine, memories);
+    }
+    const stale = before.filter((id) => !keep.has(id));
+    return { indexed: items.length, removed: stale.length > 0 ? await engine.store.deleteMemories(stale) : 0 };
+  };
+  return items.length <= BATCH ? engine.store.transaction(run) : run();
 }
 
 /**
@@ -94,13 +180,11 @@ function memoriesOf(file: WorkspaceFile, text: string, hash: string, modifiedMs:
  * section of `bank/opinions.md`, so that a rebuilt index holds the same beliefs.
  */
 async function applyOpinionStates(engine: MemoryEngine, root: string): Promise<void> {
-  let text: string;
-  try {
-    text = readFileSync(join(root, 'bank', 'opinions.md'), 'utf8');
-  } catch {
-    return;
-  }
-  const body = generatedBody(text, 'opinions');
+  const realRoot = realDirectoryIfAny(root);
+  if (realRoot === undefined) return;
+  const read = readConfined(realRoot, join(root, 'bank', 'opinions.md'), MAX_WORKSPACE_FILE_BYTES);
+  if (read.status !== 'ok') return;
+  const body = generatedBody(read.text, 'opinions');
   if (body === undefined) return;
   const states = parseOpinionSection(body);
   if (states.size === 0) return;
@@ -133,7 +217,9 @@ async function applyOpinionStates(engine: MemoryEngine, root: string): Promise<v
  * Bring the index up to date with the workspace at `root`: files whose text hash changed
  * (or that are new) are re-read and their items replaced; items of deleted files leave the
  * index; unchanged files are not read past their hash. Malformed lines are indexed as plain
- * text and reported (and logged) as warnings.
+ * text and reported (and logged) as warnings. A file that cannot be read (a link leaving
+ * the workspace, over the size limit, vanished meanwhile) is reported, never fatal: the rest
+ * of the workspace is indexed.
  */
 export async function indexWorkspace(
   engine: MemoryEngine,
@@ -141,57 +227,72 @@ export async function indexWorkspace(
   options: { rebuild: boolean },
 ): Promise<WorkspaceIndexReport> {
   await engine.ready('workspace.index');
-  const files = listWorkspaceFiles(root);
-  const existing = await engine.store.listMemories({
-    filter: { scope: engine.scope },
-    orderBy: 'createdAt',
-    direction: 'asc',
-  });
-  const byFile = new Map<string, Memory[]>();
-  for (const memory of existing) {
-    const mark = workspaceMark(memory);
-    if (!mark) continue;
-    byFile.set(mark.file, [...(byFile.get(mark.file) ?? []), memory]);
-  }
+  const listing = listWorkspaceFiles(root);
+  const byFile = await indexedFiles(engine);
   const report: WorkspaceIndexReport = {
-    files: files.length,
+    files: listing.files.length,
     changedFiles: [],
     removedFiles: [],
     indexed: 0,
     removed: 0,
     warnings: [],
+    skipped: [...listing.skipped],
   };
-  const staleIds: string[] = [];
-  const fresh: Memory[] = [];
-  const present = new Set(files.map((file) => file.path));
-  for (const [path, memories] of byFile) {
-    if (present.has(path)) continue;
-    report.removedFiles.push(path);
-    staleIds.push(...memories.map((memory) => memory.id));
-  }
-  for (const file of files) {
-    const text = readFileSync(file.absolute, 'utf8');
-    const hash = sha256(text);
-    const before = byFile.get(file.path) ?? [];
-    if (!options.rebuild && before.length > 0 && before.every((memory) => workspaceMark(memory)?.hash === hash))
+  const realRoot = realDirectoryIfAny(root);
+  const present = new Set(listing.files.map((file) => file.path));
+  const gone: string[] = [];
+  for (const path of byFile.keys()) if (!present.has(path)) gone.push(path);
+  for (const file of listing.files) {
+    const before = byFile.get(file.path);
+    const read =
+      realRoot === undefined
+        ? ({ status: 'missing' } as const)
+        : readConfined(realRoot, file.absolute, MAX_WORKSPACE_FILE_BYTES);
+    if (read.status === 'missing') {
+      // Deleted while this run was under way: it is gone, like a file deleted before it.
+      report.files -= 1;
+      if (before !== undefined) gone.push(file.path);
       continue;
-    const { memories, warnings } = memoriesOf(file, text, hash, statSync(file.absolute).mtimeMs, engine);
+    }
+    if (read.status === 'refused') {
+      const limit = read.kind === 'too-big' ? ' (MAX_WORKSPACE_FILE_BYTES); split it into smaller files' : '';
+      report.skipped.push({ file: file.path, reason: `${read.reason}${limit}` });
+      // A link that now leads outside is not part of the workspace; anything else keeps its items.
+      if (read.kind === 'outside' && before !== undefined) gone.push(file.path);
+      continue;
+    }
+    const hash = sha256(read.text);
+    if (!options.rebuild && before !== undefined && before.hashes.size === 1 && before.hashes.has(hash)) continue;
+    const parsed = parseWorkspaceFile(file.path, read.text, file.role, MAX_WORKSPACE_FILE_ITEMS);
+    if ('tooMany' in parsed) {
+      report.skipped.push({
+        file: file.path,
+        reason: `holds more than ${MAX_WORKSPACE_FILE_ITEMS} items, over the limit (MAX_WORKSPACE_FILE_ITEMS); split it into smaller files`,
+      });
+      continue;
+    }
+    const warnings: WorkspaceWarning[] = [];
+    // A file touched "after" the clock (a test's fixed clock, a skewed one) still holds now.
+    const day = fileDate(file, Math.min(read.modifiedMs, engine.clock.now()), warnings);
+    for (const warning of warnings) report.warnings.push(warning);
+    for (const warning of parsed.warnings) report.warnings.push(warning);
+    const result = await replaceFile(engine, file, parsed.items, hash, day, before?.ids ?? []);
     report.changedFiles.push(file.path);
-    report.warnings.push(...warnings);
-    const keep = new Set(memories.map((memory) => memory.id));
-    staleIds.push(...before.filter((memory) => !keep.has(memory.id)).map((memory) => memory.id));
-    fresh.push(...memories);
+    report.indexed += result.indexed;
+    report.removed += result.removed;
   }
-  const vectors = fresh.length === 0 ? [] : await engine.embed(fresh.map(embeddingText), 'workspace.index');
-  const records: MemoryRecord[] = fresh.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }));
-  await engine.store.transaction(async () => {
-    if (staleIds.length > 0) report.removed = await engine.store.deleteMemories(staleIds);
-    if (records.length > 0) await engine.store.upsertMemories(records);
-  });
-  report.indexed = records.length;
+  for (const path of gone.sort()) {
+    const ids = byFile.get(path)?.ids ?? [];
+    report.removedFiles.push(path);
+    if (ids.length > 0) report.removed += await engine.store.deleteMemories(ids);
+  }
   await applyOpinionStates(engine, root);
   for (const warning of report.warnings) {
-    engine.logger.log('warn', `workspace: ${warning.file}:${warning.line}: ${warning.message} (kept as plain text)`);
+    const where = warning.line > 0 ? `${warning.file}:${warning.line}` : warning.file;
+    engine.logger.log('warn', `workspace: ${where}: ${warning.message} (kept as plain text)`);
+  }
+  for (const skipped of report.skipped) {
+    engine.logger.log('warn', `workspace: ${skipped.file} ${skipped.reason}; it was not indexed`);
   }
   return report;
 }
