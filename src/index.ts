@@ -78,15 +78,16 @@ export type {
 export type { PipelineStage, PipelineStats, StageStats } from './core/engine/pipeline-stats.js';
 export type { Attachment } from './core/lifecycle/attachments.js';
 export type { AttachmentsApi } from './core/lifecycle/attachments-api.js';
+export type { BackupDescription, BackupSummary } from './core/lifecycle/backup/backup-list.js';
 export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/lifecycle/backup/index.js';
-export type { BackupApi } from './core/lifecycle/backup-api.js';
+export type { BackupApi, ImportCallOptions } from './core/lifecycle/backup-api.js';
 export type { CleanupResult } from './core/lifecycle/cleanup.js';
 export type { ConsolidateResult, ConsolidationRecord } from './core/lifecycle/consolidate.js';
 export type { DoctorApi, DoctorReport } from './core/lifecycle/doctor-api.js';
 export type { MaintenanceApi, ReindexOptions, ReindexResult } from './core/lifecycle/maintenance-api.js';
 export { RETENTION_ORIGINS, type RetentionOrigin } from './core/lifecycle/protection.js';
 export type { MemoryStats, StatsApi } from './core/lifecycle/stats-api.js';
-export type { ImportResult } from './core/lifecycle/transfer.js';
+export type { ImportInvalidLine, ImportResult } from './core/lifecycle/transfer.js';
 export type { InvalidateOptions, ListOptions, MemoriesApi } from './core/memories/memories-api.js';
 export type { AnalyzePatternsOptions, PatternAnalysis, ToolPattern } from './core/procedures/analyze-patterns.js';
 export type { DetectedWorkflow, DetectWorkflowsOptions } from './core/procedures/detect-workflows.js';
@@ -125,7 +126,14 @@ export {
 export type { RecallApi } from './core/recall/recall-api.js';
 export type { RecallIntent } from './core/recall/recall-intent.js';
 export type { RankingOptions, RecallOptions } from './core/recall/recall-options.js';
-export type { Boost, ListEvidence, RecallResponse, RecallResult, ScoreBreakdown } from './core/recall/recall-result.js';
+export type {
+  Boost,
+  ListEvidence,
+  RecallResponse,
+  RecallResult,
+  ScoreBreakdown,
+  ValidityNote,
+} from './core/recall/recall-result.js';
 export type { SectionStatus } from './core/reflect/generated-section.js';
 export type { OpinionChange, ReflectApi, ReflectOptions, ReflectReport } from './core/reflect/reflect-api.js';
 export type { ConversationInput, ConversationMessage } from './core/retain/conversation/conversation-input.js';
@@ -210,6 +218,7 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
+export type { MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';
 export type { WorkspaceIndexReport } from './core/workspace/workspace-index.js';

@@ -16,6 +16,7 @@ import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { MemoryStore } from '../spec/store.js';
+import { createVersionsApi, type VersionsApi } from '../versions/versions-api.js';
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
 import { checkListenerArgs } from './listener-args.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
@@ -40,7 +41,8 @@ export interface MemoryClient
     DoctorApi,
     WorkspaceApi,
     ReflectApi,
-    CoreBlockApi {
+    CoreBlockApi,
+    VersionsApi {
   /** The store in use. */
   readonly store: MemoryStore;
   /** The embedder in use. */
@@ -104,7 +106,16 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       }),
       ['reindex', 'cleanup', 'consolidate'],
     ),
-    ...track(createBackupApi(engine), ['backup', 'restore', 'clearAll', 'import']),
+    ...track(createBackupApi(engine), [
+      'backup',
+      'restore',
+      'clearAll',
+      'import',
+      'listBackups',
+      'verifyBackup',
+      'inspectBackup',
+    ]),
+    ...track(createVersionsApi(engine, retain), ['history', 'correct']),
     ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
     ...track(createDoctorApi(engine), ['doctor']),
     ...createWorkspaceApi(engine, { root: settings.workspace }),
