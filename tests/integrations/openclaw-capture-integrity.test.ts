@@ -35,7 +35,7 @@ describe('capture keeps every word', () => {
     const paragraphs: string[] = [];
     let size = 0;
     for (let index = 0; size < 6_000_000; index++) {
-      const paragraph = `Paragraph P${String(index).padStart(6, '0')}. ${'lorem ipsum dolor sit amet '.repeat(20)}`;
+      const paragraph = `Paragraph P${String(index).padStart(6, '0')}. ${'lorem ipsum dolor sit amet '.repeat(20).trim()}`;
       paragraphs.push(paragraph);
       size += paragraph.length + 2;
     }
@@ -46,15 +46,18 @@ describe('capture keeps every word', () => {
 
     const contents = await stored(plugin);
     const parts = contents
-      .flatMap((content) => [...content.matchAll(/\[message msg-huge-1, part (\d+) of (\d+)\]\n([\s\S]*?)(?=\n(?:user|assistant): |$)/g)])
+      .flatMap((content) => [
+        ...content.matchAll(/\[message msg-huge-1, part (\d+) of (\d+)\]\n([\s\S]*?)(?=\n(?:user|assistant): |$)/g),
+      ])
       .map((match) => ({ part: Number(match[1]), of: Number(match[2]), text: match[3]! }))
       .sort((a, b) => a.part - b.part);
     expect(parts.length).toBeGreaterThanOrEqual(6);
     expect(parts.map((part) => part.part)).toEqual(parts.map((_, index) => index + 1));
     expect(new Set(parts.map((part) => part.of))).toEqual(new Set([parts.length]));
     for (const part of parts) expect(part.text.length).toBeLessThanOrEqual(1_000_000);
-    // Split on paragraph boundaries: every part starts a paragraph, and joined they are the message.
-    for (const part of parts) expect(part.text).toMatch(/^Paragraph P\d{6}\./);
+    // Split on paragraph boundaries: every part starts and ends a paragraph, and joined at the
+    // paragraph break they are the message.
+    for (const part of parts) expect(part.text).toMatch(/^Paragraph P\d{6}\.[\s\S]*amet$/);
     expect(parts.map((part) => part.text).join('\n\n')).toBe(huge.content);
     expect(contents.join('\n')).toContain('That was long.');
   }, 180_000);

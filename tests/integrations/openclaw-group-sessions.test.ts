@@ -115,11 +115,11 @@ describe.each(STORES)('a session with several senders (%s)', (store) => {
     await plugin.handle!.flush();
     expect(await plugin.prompt('gym badge', { ...main, senderId: 'alice' })).toBeDefined();
     const dmTool = { agentId: 'main', sessionKey: 'agent:main:main', sessionId: 'm1' };
-    expect(await plugin.tool('memory_recall', { query: 'gym badge 5530' }, dmTool)).not.toContain('5530');
+    expect(await plugin.tool('memory_recall', { query: 'gym badge' }, dmTool)).not.toContain('5530');
     expect(
       await plugin.tool(
         'memory_recall',
-        { query: 'gym badge 5530' },
+        { query: 'gym badge' },
         { ...dmTool, messageChannel: 'telegram', deliveryContext: { to: 'bob-chat' } },
       ),
     ).not.toContain('5530');
@@ -130,7 +130,7 @@ describe.each(STORES)('a session with several senders (%s)', (store) => {
     expect(
       await plugin.tool(
         'memory_recall',
-        { query: 'gym badge 5530' },
+        { query: 'gym badge' },
         { ...dmTool, messageChannel: 'telegram', requesterSenderId: 'alice' },
       ),
     ).toContain('5530');

@@ -90,7 +90,11 @@ describe('two 300-character senders with a common prefix, through the plugin', (
     expect((await plugin.prompt('passport number please', first))?.prependContext).toContain('X7731');
     expect(await plugin.prompt('passport number please', second)).toBeUndefined();
     expect(
-      await plugin.tool('memory_recall', { query: 'passport number' }, { agentId: 'main', requesterSenderId: `${prefix}2` }),
+      await plugin.tool(
+        'memory_recall',
+        { query: 'passport number' },
+        { agentId: 'main', requesterSenderId: `${prefix}2` },
+      ),
     ).not.toContain('X7731');
   });
 });

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { messageParts } from './openclaw-message-parts.js';
+
 // OpenClaw's transcript messages (pi-agent messages) as memoir reads them. A message is
 // `{ role, content }` where content is a string or an array of parts; only `text` parts are
 // words someone said. Tool calls, tool results, thinking and images are not captured: the
@@ -17,21 +20,37 @@ export interface CapturedMessage {
 /** The tag of the block memoir puts before prompts. */
 export const EXPERIENCE_TAG = 'agent-experience';
 
-// Context that hosts and recall plugins put into user messages. Injected blocks persist in the
-// transcript on some hosts (2026.1–2 prepend them to the stored user message), and capturing
-// them would store recalled memories again as if the user had said them. memoir's block, the
-// memory-lancedb block and OpenClaw's internal context are all removed. Memory text inside
-// memoir's block is escaped (`<` becomes `&lt;`), so the closing tag cannot occur inside it.
-const INJECTED_BLOCKS = [
-  new RegExp(`<${EXPERIENCE_TAG}>[\\s\\S]*?</${EXPERIENCE_TAG}>`, 'g'),
-  /<relevant-memories>[\s\S]*?<\/relevant-memories>/g,
-  /<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>[\s\S]*?<<<END_OPENCLAW_INTERNAL_CONTEXT>>>/g,
-];
+/**
+ * A random token of this process, carried by every block memoir injects
+ * (`<agent-experience nonce="…">`). Only blocks that carry it are stripped from captured
+ * messages: a user who types `<agent-experience>` themselves keeps their words. Module-wide,
+ * so a plugin registered again (a config reload) still recognises the blocks it injected.
+ */
+export const INJECTION_NONCE = randomBytes(12).toString('base64url');
 
-/** `text` with every injected context block removed and the remaining whitespace tidied. */
+/** The opening tag of memoir's injected block. */
+export const EXPERIENCE_OPEN = `<${EXPERIENCE_TAG} nonce="${INJECTION_NONCE}">`;
+
+// memoir's own block, anywhere in a message. Memory text inside it is escaped (`<` becomes
+// `&lt;`), so the closing tag cannot occur inside it.
+const MEMOIR_BLOCK = new RegExp(`${EXPERIENCE_OPEN}[\\s\\S]*?</${EXPERIENCE_TAG}>`, 'g');
+
+// Context other plugins and the host put before the prompt (memory-lancedb's block, OpenClaw's
+// internal context), after the host's `[timestamp]`. Injected blocks persist in the transcript
+// on some hosts (2026.1–2 prepend them to the stored user message), and capturing them would
+// store recalled memories again as if the user had said them. They carry no token memoir can
+// check, so they are stripped only where hosts put them — at the start of the message — and a
+// look-alike the user typed later in the message stays.
+const LEADING_FOREIGN_BLOCK =
+  /^\s*(?:\[[^\]\n]{1,80}\]\s*)?(?:<relevant-memories>[\s\S]*?<\/relevant-memories>|<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>[\s\S]*?<<<END_OPENCLAW_INTERNAL_CONTEXT>>>)/;
+
+/** `text` with the injected context blocks removed and, where one was, the whitespace tidied. */
 export function stripInjectedContext(text: string): string {
-  let stripped = text;
-  for (const block of INJECTED_BLOCKS) stripped = stripped.replace(block, '');
+  let stripped = text.replace(MEMOIR_BLOCK, '');
+  for (let match = LEADING_FOREIGN_BLOCK.exec(stripped); match; match = LEADING_FOREIGN_BLOCK.exec(stripped)) {
+    stripped = stripped.slice(match[0].length);
+  }
+  if (stripped === text) return text.trim();
   // The host prefixes injected context with a timestamp (`[Mon 2026-11-23 20:01 UTC] <block>`),
   // which is left dangling once the block is gone.
   return stripped
@@ -68,7 +87,8 @@ function idOf(message: Record<string, unknown>): string | undefined {
 
 /**
  * The messages worth capturing: user messages, and assistant messages when
- * `captureAssistant`, as their text with injected context removed; empty ones are left out.
+ * `captureAssistant`, as their text with injected context removed; empty ones are left out,
+ * and one longer than memoir takes in a message becomes its ordered parts.
  */
 export function capturableMessages(messages: readonly unknown[], captureAssistant: boolean): CapturedMessage[] {
   const captured: CapturedMessage[] = [];
@@ -77,8 +97,10 @@ export function capturableMessages(messages: readonly unknown[], captureAssistan
     if (role !== 'user' && !(captureAssistant && role === 'assistant')) continue;
     const content = stripInjectedContext(textOf(message));
     if (content === '') continue;
-    const id = idOf(message as Record<string, unknown>);
-    captured.push({ role, content, ...(id ? { id } : {}) });
+    // A message too long for one retain call is kept in ordered parts, never dropped.
+    for (const part of messageParts(content, idOf(message as Record<string, unknown>), timestampOf(message))) {
+      captured.push({ role, ...part });
+    }
   }
   return captured;
 }
