@@ -62,20 +62,29 @@ function groupIdentity(agentId: string, channel: string | undefined, chat: strin
   return { scope: { agentId, userId: scopeIdOf('group', withChannel(channel, chat)) }, personal: false };
 }
 
+/** A hook's identity, with the pool of its chat. */
+export interface HookIdentity extends Identity {
+  /**
+   * The chat's shared pool (`group:…`): where lines of other members that the host bundles
+   * into this turn are kept. Never recalled into a prompt, never opened to a tool.
+   */
+  pool: Scope;
+}
+
 /** The scope of a hook's memories (recall and capture), from the hook's own context. */
-export function identityOfHook(ctx: OpenClawAgentContext): Identity {
+export function identityOfHook(ctx: OpenClawAgentContext): HookIdentity {
   const agentId = agentIdOf(ctx);
   // Hosts name the channel `channel`, or (2026.2–2026.9) `channelId`, filled from the message
   // channel or provider — the same value a tool context has in `messageChannel`.
   const channel = text(ctx.channel) ?? text(ctx.channelId) ?? text(ctx.messageProvider);
-  const sender = text(ctx.senderId) ?? text(ctx.requesterSenderId) ?? text(ctx.channelContext?.sender?.id);
-  if (sender) return senderIdentity(agentId, channel, sender);
   const chat = text(ctx.chatId) ?? text(ctx.conversationId) ?? text(ctx.channelContext?.chat?.id);
-  if (ctx.isGroup === true || isGroupSession(ctx.sessionKey)) {
-    return groupIdentity(agentId, channel, chat ?? text(ctx.sessionKey) ?? 'unknown');
-  }
-  if (chat) return { scope: { agentId, userId: scopeIdOf('chat', withChannel(channel, chat)) }, personal: true };
-  return { scope: { agentId, userId: LOCAL_USER }, personal: true };
+  const group = groupIdentity(agentId, channel, chat ?? text(ctx.sessionKey) ?? 'unknown');
+  const sender = text(ctx.senderId) ?? text(ctx.requesterSenderId) ?? text(ctx.channelContext?.sender?.id);
+  if (sender) return { ...senderIdentity(agentId, channel, sender), pool: group.scope };
+  if (ctx.isGroup === true || isGroupSession(ctx.sessionKey)) return { ...group, pool: group.scope };
+  const pool = group.scope;
+  if (chat) return { scope: { agentId, userId: scopeIdOf('chat', withChannel(channel, chat)) }, personal: true, pool };
+  return { scope: { agentId, userId: LOCAL_USER }, personal: true, pool };
 }
 
 /**

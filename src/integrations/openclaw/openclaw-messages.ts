@@ -15,6 +15,11 @@ export interface CapturedMessage {
   content: string;
   /** The host's id of the message, when it has one. */
   id?: string;
+  /**
+   * Set on lines of other group members the host bundled into this user message: they are
+   * not the run's sender's words, and are kept in the chat's shared pool.
+   */
+  bundled?: true;
 }
 
 /** The tag of the block memoir puts before prompts. */
@@ -59,6 +64,21 @@ export function stripInjectedContext(text: string): string {
     .trim();
 }
 
+// In a group, the host hands the triggering sender's run the other members' messages that did
+// not trigger one, inside the same user message: a `[Chat messages since your last reply - for
+// context]` section, then `[Current message - respond to this]` and the sender's own message.
+// Only what follows the last marker is the sender's (a history line may carry a spoofed one).
+const BUNDLED_HISTORY = /^\s*(?:\[[^\]\n]{1,80}\]\s+)?\[Chat messages since your last reply - for context\]/;
+const CURRENT_MESSAGE = '[Current message - respond to this]';
+
+/** A user message's own words, and the other members' lines the host bundled before them. */
+export function splitBundledHistory(content: string): { bundled: string; own: string } {
+  if (!BUNDLED_HISTORY.test(content)) return { bundled: '', own: content };
+  const at = content.lastIndexOf(CURRENT_MESSAGE);
+  if (at < 0) return { bundled: content, own: '' };
+  return { bundled: content.slice(0, at).trim(), own: content.slice(at + CURRENT_MESSAGE.length).trim() };
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /** The role of a transcript message, or undefined when it has none. */
@@ -88,7 +108,8 @@ function idOf(message: Record<string, unknown>): string | undefined {
 /**
  * The messages worth capturing: user messages, and assistant messages when
  * `captureAssistant`, as their text with injected context removed; empty ones are left out,
- * and one longer than memoir takes in a message becomes its ordered parts.
+ * one longer than memoir takes in a message becomes its ordered parts, and the other members'
+ * lines a group host bundled into a user message are marked `bundled`.
  */
 export function capturableMessages(messages: readonly unknown[], captureAssistant: boolean): CapturedMessage[] {
   const captured: CapturedMessage[] = [];
@@ -97,10 +118,16 @@ export function capturableMessages(messages: readonly unknown[], captureAssistan
     if (role !== 'user' && !(captureAssistant && role === 'assistant')) continue;
     const content = stripInjectedContext(textOf(message));
     if (content === '') continue;
+    const id = idOf(message as Record<string, unknown>);
+    const { bundled, own } = role === 'user' ? splitBundledHistory(content) : { bundled: '', own: content };
     // A message too long for one retain call is kept in ordered parts, never dropped.
-    for (const part of messageParts(content, idOf(message as Record<string, unknown>), timestampOf(message))) {
-      captured.push({ role, ...part });
+    if (bundled !== '') {
+      for (const part of messageParts(bundled, id && `${id}#bundled`, timestampOf(message))) {
+        captured.push({ role, ...part, bundled: true });
+      }
     }
+    if (own === '') continue;
+    for (const part of messageParts(own, id, timestampOf(message))) captured.push({ role, ...part });
   }
   return captured;
 }

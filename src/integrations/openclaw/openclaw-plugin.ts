@@ -131,10 +131,12 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   // Reads the transcript synchronously and returns: storing happens in the queue.
   const capture = (messages: unknown, ctx: OpenClawAgentContext, discard: boolean) => {
     if (!Array.isArray(messages)) return;
+    const identity = identityOfHook(ctx);
     push(
       cursors.read(sessionKeyOf(ctx), messages, {
         // The run's new messages are its sender's (a group turn without one: the group's pool).
-        scope: identityOfHook(ctx).scope,
+        scope: identity.scope,
+        pool: identity.pool,
         sessionId: recordedSessionId(ctx.sessionId),
         captureAssistant: config.captureAssistant,
         minMessages: config.extractMinMessages,

@@ -83,7 +83,8 @@ export class SessionCursors {
 
   /**
    * Read a transcript at the end of a run: its new messages are the run's, and join the
-   * pending messages of the run's `scope` (its sender). Returns the batches to retain now:
+   * pending messages of the run's `scope` (its sender); lines of other members the host
+   * bundled into them join the chat's `pool`. Returns the batches to retain now:
    * that sender's, once `minMessages` are pending, and any pushed out of the tables. With
    * `discard`, the new messages are passed over, not kept (a failed run: its messages are not
    * captured, now or later).
@@ -93,6 +94,8 @@ export class SessionCursors {
     transcript: readonly unknown[],
     options: {
       scope: Scope;
+      /** Where the other members' lines the host bundled into the run go (the chat's pool). */
+      pool: Scope;
       sessionId: string | undefined;
       captureAssistant: boolean;
       minMessages: number;
@@ -113,17 +116,23 @@ export class SessionCursors {
     this.#cursors.set(sessionKey, next);
     const batches: CaptureBatch[] = [];
     const captured = options.discard ? [] : capturableMessages(fresh, options.captureAssistant);
-    if (captured.length > 0) {
-      const key = keyOf(options.scope);
-      const pending = next.pending.get(key) ?? { scope: options.scope, sessionId: options.sessionId, messages: [] };
-      for (const message of captured) pending.messages.push(message);
+    const own = captured.filter((message) => !message.bundled);
+    const bundled = captured.filter((message) => message.bundled);
+    for (const [scope, messages] of [
+      [options.pool, bundled],
+      [options.scope, own],
+    ] as const) {
+      if (messages.length === 0) continue;
+      const key = keyOf(scope);
+      const pending = next.pending.get(key) ?? { scope, sessionId: options.sessionId, messages: [] };
+      for (const { bundled: _bundled, ...message } of messages) pending.messages.push(message);
       pending.sessionId = options.sessionId ?? pending.sessionId;
       next.pending.delete(key);
       next.pending.set(key, pending);
       if (pending.messages.length >= options.minMessages) batches.push(this.#take(sessionKey, next, key));
-      while (next.pending.size > this.maxSendersPerSession) {
-        batches.push(this.#take(sessionKey, next, next.pending.keys().next().value as string));
-      }
+    }
+    while (next.pending.size > this.maxSendersPerSession) {
+      batches.push(this.#take(sessionKey, next, next.pending.keys().next().value as string));
     }
     while (this.#cursors.size > this.maxSessions) {
       const [oldestKey, oldest] = this.#cursors.entries().next().value as [string, Cursor];
