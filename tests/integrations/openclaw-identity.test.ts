@@ -39,6 +39,9 @@ describe('sender ids to scope ids', () => {
     // Channel and sender split differently must not meet: `a:b` + `c` vs `a` + `b:c`.
     expect(userOf({ channel: 'a:b', senderId: 'c' })).not.toBe(userOf({ channel: 'a', senderId: 'b:c' }));
     expect(userOf({ senderId: 'telegram:42' })).not.toBe(userOf({ channel: 'telegram', senderId: '42' }));
+    // Ids are taken as given: padding does not make one sender into another.
+    expect(userOf({ senderId: 'alice ' })).not.toBe(userOf({ senderId: 'alice' }));
+    expect(userOf({ senderId: 42 as unknown as string })).toBe(userOf({ senderId: '42' }));
     // The same id on two channels is two people.
     expect(userOf({ channel: 'telegram', senderId: '42' })).not.toBe(userOf({ channel: 'discord', senderId: '42' }));
     // A short id cannot be chosen to equal the hashed form of a long one.
@@ -51,7 +54,7 @@ describe('sender ids to scope ids', () => {
     for (let index = 0; index < 3000; index++) {
       const channel = next() < 0.3 ? undefined : randomId(next, '').slice(0, 40) || undefined;
       const sender = randomId(next, index % 7 === 0 ? common : '') || 's';
-      const input = JSON.stringify([channel?.trim() || null, sender.trim()]);
+      const input = JSON.stringify([channel?.trim() ? channel : null, sender.trim() ? sender : null]);
       const scope = identityOfHook({ agentId: 'main', ...(channel ? { channel } : {}), senderId: sender }).scope;
       expect(() => scopeSchema.parse(scope)).not.toThrow();
       const earlier = seen.get(scope.userId!);

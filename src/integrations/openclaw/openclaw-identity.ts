@@ -28,8 +28,14 @@ export interface Identity {
   personal: boolean;
 }
 
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+// An id as the host gave it: never trimmed or folded (`alice` and `alice ` are two ids, and
+// mapping them together would let one pose as the other); blank means absent; a number (a
+// host passing a numeric chat or user id) is the same id as its digits.
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'bigint') return String(value);
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
 
 /** The agent of a session key `agent:<agentId>:…` (2026.1.x hosts set a wrong ctx.agentId). */
 export function agentOfSessionKey(sessionKey: string | undefined): string | undefined {
