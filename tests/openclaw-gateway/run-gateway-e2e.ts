@@ -188,7 +188,9 @@ function lastToolResult(mock: MockModelServer): string {
   return '';
 }
 
-const experienceOf = (prompt: string) => /<agent-experience>[\s\S]*?<\/agent-experience>/.exec(prompt)?.[0];
+// memoir's block carries its process's nonce: `<agent-experience nonce="…">`.
+const experienceOf = (prompt: string) =>
+  /<agent-experience nonce="[\w-]+">[\s\S]*?<\/agent-experience>/.exec(prompt)?.[0];
 
 async function storedMemories(dbPath: string, userId: string): Promise<Memory[]> {
   const reader = createMemory({ store: createLanceStore({ uri: dbPath }) });
@@ -304,7 +306,7 @@ async function main(): Promise<void> {
     // 3. Bob asks the same: nothing of Alice's reaches him.
     await turn(host, agentEnv, BOB, 'agent:main:bob-1', 'How should I roll out the staging blue-green deploys?');
     const bobPrompt = lastAgentPrompt(mock);
-    assert(!bobPrompt.includes('<agent-experience>'), 'Bob’s prompt holds no <agent-experience> block');
+    assert(!bobPrompt.includes('<agent-experience'), 'Bob’s prompt holds no <agent-experience> block');
     assert(!/Frankfurt|prefer blue-green/.test(bobPrompt), 'Bob’s prompt holds none of Alice’s memories');
     console.log('e2e: Bob (another sender) received no <agent-experience> block');
 
