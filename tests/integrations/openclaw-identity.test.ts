@@ -42,8 +42,8 @@ describe('sender ids to scope ids', () => {
     // Ids are taken as given: padding does not make one sender into another.
     expect(userOf({ senderId: 'alice ' })).not.toBe(userOf({ senderId: 'alice' }));
     expect(userOf({ senderId: 42 as unknown as string })).toBe(userOf({ senderId: '42' }));
-    // A chat id that only repeats the channel's name (2026.9's fallback) names no chat.
-    expect(userOf({ channel: 'webchat', chatId: 'webchat', channelId: 'webchat' })).toBe('local');
+    // A chat named like its channel (2026.9's fallback when a run has no conversation) is still a chat of its own.
+    expect(userOf({ channel: '+1555', chatId: '+1555' })).not.toBe(userOf({ channel: '+1666', chatId: '+1666' }));
     // The same id on two channels is two people.
     expect(userOf({ channel: 'telegram', senderId: '42' })).not.toBe(userOf({ channel: 'discord', senderId: '42' }));
     // A short id cannot be chosen to equal the hashed form of a long one.

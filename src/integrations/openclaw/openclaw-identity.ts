@@ -83,10 +83,9 @@ export function identityOfHook(ctx: OpenClawAgentContext): HookIdentity {
   // Hosts name the channel `channel`, or (2026.2–2026.9) `channelId`, filled from the message
   // channel or provider — the same value a tool context has in `messageChannel`.
   const channel = text(ctx.channel) ?? text(ctx.channelId) ?? text(ctx.messageProvider);
-  const named = text(ctx.chatId) ?? text(ctx.conversationId) ?? text(ctx.channelContext?.chat?.id);
-  // 2026.9 hosts fill chatId with the channel's name when the run has no conversation (the
-  // CLI, webchat): that names no chat.
-  const chat = named === channel || named === text(ctx.messageProvider) ? undefined : named;
+  // 2026.9 hosts fill chatId with the channel's name when a run has no conversation (the CLI
+  // may name its target as the channel): it is still kept apart from every other chat.
+  const chat = text(ctx.chatId) ?? text(ctx.conversationId) ?? text(ctx.channelContext?.chat?.id);
   const group = groupIdentity(agentId, channel, chat ?? text(ctx.sessionKey) ?? 'unknown');
   const sender = text(ctx.senderId) ?? text(ctx.requesterSenderId) ?? text(ctx.channelContext?.sender?.id);
   if (sender) return { ...senderIdentity(agentId, channel, sender), pool: group.scope };
