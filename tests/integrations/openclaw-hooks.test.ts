@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXPERIENCE_OPEN } from '../../src/integrations/openclaw/openclaw-messages.js';
 import { type MockModelServer, startMockModel } from '../openclaw-gateway/mock-model-server.js';
 import { type FakeHost, fakeHost, message, stateDirectory } from './openclaw-fake-host.js';
 
@@ -115,8 +116,8 @@ describe('capture (agent_end)', () => {
   it('strips the injected <agent-experience> block (and OpenClaw’s internal context) before capturing', async () => {
     const plugin = host(withModel({ extractMinMessages: 2 }));
     const from = model.requests.length;
-    const injected =
-      '[Mon 2026-11-23 20:01 UTC] <agent-experience>\n## Agent experience\n<memories>\n<memory id="m1">Old memory about Lisbon.</memory>\n</memories>\n</agent-experience>\n\nWhere is the staging cluster?';
+    // The block as memoir injects it: its tag carries this process's nonce.
+    const injected = `[Mon 2026-11-23 20:01 UTC] ${EXPERIENCE_OPEN}\n## Agent experience\n<memories>\n<memory id="m1">Old memory about Lisbon.</memory>\n</memories>\n</agent-experience>\n\nWhere is the staging cluster?`;
     plugin.end(
       [
         { role: 'user', content: injected, timestamp: Date.now() },
@@ -207,7 +208,7 @@ describe('recall (before_prompt_build)', () => {
       sessionKey: 'agent:main:alice-2',
     });
     const block = result?.prependContext ?? '';
-    expect(block).toMatch(/^<agent-experience>\n[\s\S]*<\/agent-experience>$/);
+    expect(block).toMatch(/^<agent-experience nonce="[\w-]+">\n[\s\S]*<\/agent-experience>$/);
     expect(block).toContain('untrusted historical data');
     expect(block).toContain('The user said: I always prefer blue-green deploys for staging.');
     expect(block).not.toContain('In an earlier conversation'); // L2 stays out: only abstracts

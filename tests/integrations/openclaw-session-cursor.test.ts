@@ -4,7 +4,13 @@ import { SessionCursors } from '../../src/integrations/openclaw/openclaw-session
 // The capture cursor alone: what counts as new in a transcript the host hands over whole.
 
 const scope = { agentId: 'main', userId: 'sender:alice' };
-const options = { scope, sessionId: 's1', captureAssistant: true, minMessages: 2 };
+const options = {
+  scope,
+  pool: { agentId: 'main', userId: 'group:x' },
+  sessionId: 's1',
+  captureAssistant: true,
+  minMessages: 2,
+};
 const at = (role: 'user' | 'assistant', text: string, timestamp: number) => ({ role, content: text, timestamp });
 const texts = (batches: ReturnType<SessionCursors['read']>) =>
   batches.flatMap((batch) => batch.messages.map((m) => m.content));
@@ -44,8 +50,8 @@ describe('SessionCursors', () => {
     expect(cursors.read('b', [at('user', 'b1', 2)], options)).toEqual([]);
     const pushedOut = cursors.read('c', [at('user', 'c1', 3)], options);
     expect(pushedOut.map((batch) => [batch.sessionKey, batch.messages.map((m) => m.content)])).toEqual([['a', ['a1']]]);
-    expect(cursors.flush('b')?.messages.map((m) => m.content)).toEqual(['b1']);
-    expect(cursors.flush('b')).toBeNull();
+    expect(cursors.flush('b').map((batch) => batch.messages.map((m) => m.content))).toEqual([['b1']]);
+    expect(cursors.flush('b')).toEqual([]);
     expect(cursors.flushAll().map((batch) => batch.sessionKey)).toEqual(['c']);
   });
 });

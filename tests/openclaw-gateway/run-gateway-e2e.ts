@@ -47,8 +47,9 @@ import { typecheckPlugin } from './typecheck-plugin.js';
 const exec = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TOKEN = 'memoir-e2e-token';
-const ALICE = { to: '+15550001', user: 'chat:+15550001' };
-const BOB = { to: '+15550002', user: 'chat:+15550002' };
+// The CLI's turns name no sender: each is stored under its chat, `chat:<channel>:<to>`.
+const ALICE = { to: '+15550001' };
+const BOB = { to: '+15550002' };
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`assertion failed: ${message}`);
@@ -188,12 +189,20 @@ function lastToolResult(mock: MockModelServer): string {
   return '';
 }
 
-const experienceOf = (prompt: string) => /<agent-experience>[\s\S]*?<\/agent-experience>/.exec(prompt)?.[0];
+// memoir's block carries its process's nonce: `<agent-experience nonce="…">`.
+const experienceOf = (prompt: string) =>
+  /<agent-experience nonce="[\w-]+">[\s\S]*?<\/agent-experience>/.exec(prompt)?.[0];
 
-async function storedMemories(dbPath: string, userId: string): Promise<Memory[]> {
+/** The memories stored for the chat `to` (`chat:<channel>:<to>`, whatever channel the host names), and its user id. */
+async function storedMemories(dbPath: string, to: string): Promise<{ userId: string; memories: Memory[] }> {
   const reader = createMemory({ store: createLanceStore({ uri: dbPath }) });
   try {
-    return await reader.list({ scope: { agentId: 'main', userId } });
+    const all = await reader.list({ scope: { agentId: 'main' }, limit: 1000 });
+    const owners = [...new Set(all.map((memory) => memory.scope.userId ?? ''))];
+    const mine = owners.filter((userId) => userId.startsWith('chat:') && userId.endsWith(`:${to}`));
+    assert(mine.length === 1, `one chat scope holds ${to}'s memories (owners: ${owners.join(', ')})`);
+    const userId = mine[0]!;
+    return { userId, memories: all.filter((memory) => memory.scope.userId === userId) };
   } finally {
     await reader.close();
   }
@@ -275,9 +284,9 @@ async function main(): Promise<void> {
     );
     await turn(host, agentEnv, ALICE, 'agent:main:alice-1', 'The staging database lives in the Frankfurt region.');
     await waitFor('memoir: extracted N memories', () => /memoir: extracted [1-9]\d* memories/.test(log()), 60_000);
-    const captured = await storedMemories(dbPath, ALICE.user);
+    const { userId, memories: captured } = await storedMemories(dbPath, ALICE.to);
     const extracted = captured.filter((memory) => memory.metadata.episode !== true);
-    console.log(`e2e: captured ${extracted.length} memories for ${ALICE.user}:`);
+    console.log(`e2e: captured ${extracted.length} memories for ${userId}:`);
     for (const memory of extracted) {
       console.log(`  [${memory.category}] L0 ${memory.abstract}`);
       console.log(`      L1 ${(memory.overview ?? '').replace(/\n/g, ' | ')}`);
@@ -304,7 +313,7 @@ async function main(): Promise<void> {
     // 3. Bob asks the same: nothing of Alice's reaches him.
     await turn(host, agentEnv, BOB, 'agent:main:bob-1', 'How should I roll out the staging blue-green deploys?');
     const bobPrompt = lastAgentPrompt(mock);
-    assert(!bobPrompt.includes('<agent-experience>'), 'Bob’s prompt holds no <agent-experience> block');
+    assert(!bobPrompt.includes('<agent-experience'), 'Bob’s prompt holds no <agent-experience> block');
     assert(!/Frankfurt|prefer blue-green/.test(bobPrompt), 'Bob’s prompt holds none of Alice’s memories');
     console.log('e2e: Bob (another sender) received no <agent-experience> block');
 

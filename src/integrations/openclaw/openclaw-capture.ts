@@ -35,7 +35,7 @@ export async function retainBatch(
           ...(message.id ? { id: message.id } : {}),
         })),
         scope: batch.scope,
-        ...(batch.sessionId ? { sessionId: batch.sessionId.slice(0, 256) } : {}),
+        ...(batch.sessionId ? { sessionId: batch.sessionId } : {}),
       });
       outcome.episodes += result.episodeIds.length;
       outcome.extracted += result.memories.length - result.episodeIds.length + result.merged.length;

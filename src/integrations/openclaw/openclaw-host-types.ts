@@ -34,10 +34,20 @@ export interface OpenClawAgentContext {
   sessionId?: string;
   /** The id of the person who sent the message, on channels that know it. */
   senderId?: string;
+  /** The sender, as some host versions name it in hook contexts. */
+  requesterSenderId?: string | null;
   /** The chat the message came from (a DM's peer, a group). */
   chatId?: string;
-  /** The channel-specific conversation id. */
+  /** The conversation, as some host versions name the chat. */
+  conversationId?: string | null;
+  /** The channel the message came in on (`telegram`, `discord`, …). */
+  channel?: string | null;
+  /** The channel's id; on the hosts read it names the channel (`telegram`), not a chat. */
   channelId?: string;
+  /** The surface the message came from; the channel when `channel` is absent. */
+  messageProvider?: string | null;
+  /** Whether the message came from a group or channel chat, when the host says. */
+  isGroup?: boolean | null;
   /** What started the run: `user`, `cron`, `heartbeat`, … */
   trigger?: string;
   /** Channel details: the sender and the chat, when the channel gives them. */
@@ -192,7 +202,9 @@ export interface OpenClawToolContext {
   /** The session id. */
   sessionId?: string;
   /** The sender of the message the run answers. */
-  requesterSenderId?: string;
+  requesterSenderId?: string | null;
+  /** The channel the run's message came in on (`telegram`, `discord`, …). */
+  messageChannel?: string | null;
   /** Where the run's reply goes; `to` is the chat. */
   deliveryContext?: {
     /** The chat's id. */

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { messageParts } from './openclaw-message-parts.js';
+
 // OpenClaw's transcript messages (pi-agent messages) as memoir reads them. A message is
 // `{ role, content }` where content is a string or an array of parts; only `text` parts are
 // words someone said. Tool calls, tool results, thinking and images are not captured: the
@@ -12,32 +15,68 @@ export interface CapturedMessage {
   content: string;
   /** The host's id of the message, when it has one. */
   id?: string;
+  /**
+   * Set on lines of other group members the host bundled into this user message: they are
+   * not the run's sender's words, and are kept in the chat's shared pool.
+   */
+  bundled?: true;
 }
 
 /** The tag of the block memoir puts before prompts. */
 export const EXPERIENCE_TAG = 'agent-experience';
 
-// Context that hosts and recall plugins put into user messages. Injected blocks persist in the
-// transcript on some hosts (2026.1–2 prepend them to the stored user message), and capturing
-// them would store recalled memories again as if the user had said them. memoir's block, the
-// memory-lancedb block and OpenClaw's internal context are all removed. Memory text inside
-// memoir's block is escaped (`<` becomes `&lt;`), so the closing tag cannot occur inside it.
-const INJECTED_BLOCKS = [
-  new RegExp(`<${EXPERIENCE_TAG}>[\\s\\S]*?</${EXPERIENCE_TAG}>`, 'g'),
-  /<relevant-memories>[\s\S]*?<\/relevant-memories>/g,
-  /<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>[\s\S]*?<<<END_OPENCLAW_INTERNAL_CONTEXT>>>/g,
-];
+/**
+ * A random token of this process, carried by every block memoir injects
+ * (`<agent-experience nonce="…">`). Only blocks that carry it are stripped from captured
+ * messages: a user who types `<agent-experience>` themselves keeps their words. Module-wide,
+ * so a plugin registered again (a config reload) still recognises the blocks it injected.
+ */
+export const INJECTION_NONCE = randomBytes(12).toString('base64url');
 
-/** `text` with every injected context block removed and the remaining whitespace tidied. */
+/** The opening tag of memoir's injected block. */
+export const EXPERIENCE_OPEN = `<${EXPERIENCE_TAG} nonce="${INJECTION_NONCE}">`;
+
+// memoir's own block, anywhere in a message. Memory text inside it is escaped (`<` becomes
+// `&lt;`), so the closing tag cannot occur inside it.
+const MEMOIR_BLOCK = new RegExp(`${EXPERIENCE_OPEN}[\\s\\S]*?</${EXPERIENCE_TAG}>`, 'g');
+
+// Context other plugins and the host put before the prompt (memory-lancedb's block, OpenClaw's
+// internal context), after the host's `[timestamp]`. Injected blocks persist in the transcript
+// on some hosts (2026.1–2 prepend them to the stored user message), and capturing them would
+// store recalled memories again as if the user had said them. They carry no token memoir can
+// check, so they are stripped only where hosts put them — at the start of the message — and a
+// look-alike the user typed later in the message stays.
+const LEADING_FOREIGN_BLOCK =
+  /^\s*(?:\[[^\]\n]{1,80}\]\s*)?(?:<relevant-memories>[\s\S]*?<\/relevant-memories>|<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>[\s\S]*?<<<END_OPENCLAW_INTERNAL_CONTEXT>>>)/;
+
+/** `text` with the injected context blocks removed and, where one was, the whitespace tidied. */
 export function stripInjectedContext(text: string): string {
-  let stripped = text;
-  for (const block of INJECTED_BLOCKS) stripped = stripped.replace(block, '');
+  let stripped = text.replace(MEMOIR_BLOCK, '');
+  for (let match = LEADING_FOREIGN_BLOCK.exec(stripped); match; match = LEADING_FOREIGN_BLOCK.exec(stripped)) {
+    stripped = stripped.slice(match[0].length);
+  }
+  if (stripped === text) return text.trim();
   // The host prefixes injected context with a timestamp (`[Mon 2026-11-23 20:01 UTC] <block>`),
   // which is left dangling once the block is gone.
   return stripped
     .replace(/^\s*\[[^\]\n]{1,80}\]\s*(?=\n|$)/, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+// In a group, the host hands the triggering sender's run the other members' messages that did
+// not trigger one, inside the same user message: a `[Chat messages since your last reply - for
+// context]` section, then `[Current message - respond to this]` and the sender's own message.
+// Only what follows the last marker is the sender's (a history line may carry a spoofed one).
+const BUNDLED_HISTORY = /^\s*(?:\[[^\]\n]{1,80}\]\s+)?\[Chat messages since your last reply - for context\]/;
+const CURRENT_MESSAGE = '[Current message - respond to this]';
+
+/** A user message's own words, and the other members' lines the host bundled before them. */
+export function splitBundledHistory(content: string): { bundled: string; own: string } {
+  if (!BUNDLED_HISTORY.test(content)) return { bundled: '', own: content };
+  const at = content.lastIndexOf(CURRENT_MESSAGE);
+  if (at < 0) return { bundled: content, own: '' };
+  return { bundled: content.slice(0, at).trim(), own: content.slice(at + CURRENT_MESSAGE.length).trim() };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -68,7 +107,9 @@ function idOf(message: Record<string, unknown>): string | undefined {
 
 /**
  * The messages worth capturing: user messages, and assistant messages when
- * `captureAssistant`, as their text with injected context removed; empty ones are left out.
+ * `captureAssistant`, as their text with injected context removed; empty ones are left out,
+ * one longer than memoir takes in a message becomes its ordered parts, and the other members'
+ * lines a group host bundled into a user message are marked `bundled`.
  */
 export function capturableMessages(messages: readonly unknown[], captureAssistant: boolean): CapturedMessage[] {
   const captured: CapturedMessage[] = [];
@@ -78,7 +119,15 @@ export function capturableMessages(messages: readonly unknown[], captureAssistan
     const content = stripInjectedContext(textOf(message));
     if (content === '') continue;
     const id = idOf(message as Record<string, unknown>);
-    captured.push({ role, content, ...(id ? { id } : {}) });
+    const { bundled, own } = role === 'user' ? splitBundledHistory(content) : { bundled: '', own: content };
+    // A message too long for one retain call is kept in ordered parts, never dropped.
+    if (bundled !== '') {
+      for (const part of messageParts(bundled, id && `${id}#bundled`, timestampOf(message))) {
+        captured.push({ role, ...part, bundled: true });
+      }
+    }
+    if (own === '') continue;
+    for (const part of messageParts(own, id, timestampOf(message))) captured.push({ role, ...part });
   }
   return captured;
 }

@@ -9,7 +9,7 @@ import type {
   OpenClawLogger,
   OpenClawPluginApi,
 } from './openclaw-host-types.js';
-import { scopeOfHook, scopeOfTool, sessionKeyOf } from './openclaw-identity.js';
+import { identityOfHook, recordedSessionId, sessionKeyOf } from './openclaw-identity.js';
 import { defaultStateDir, openPluginMemory, type PluginMemory } from './openclaw-memory.js';
 import { recallForPrompt } from './openclaw-recall-hook.js';
 import { type CaptureBatch, SessionCursors } from './openclaw-session-cursor.js';
@@ -118,9 +118,10 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
 
   const recall: OpenClawHookHandlers['before_prompt_build'] = async (event, ctx) => {
     try {
-      const scope = scopeOfHook(ctx);
-      cursors.noteScope(sessionKeyOf(ctx), scope, ctx.sessionId);
-      return await recallForPrompt(event, scope, { client: memory, config, logger });
+      // Only the prompt's own sender's memories; a group turn whose sender is unknown gets none.
+      const identity = identityOfHook(ctx);
+      if (!identity.personal) return undefined;
+      return await recallForPrompt(event, identity.scope, { client: memory, config, logger });
     } catch (error) {
       logger.warn(`memoir: recall skipped: ${errorText(error)}`);
       return undefined;
@@ -130,10 +131,13 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   // Reads the transcript synchronously and returns: storing happens in the queue.
   const capture = (messages: unknown, ctx: OpenClawAgentContext, discard: boolean) => {
     if (!Array.isArray(messages)) return;
+    const identity = identityOfHook(ctx);
     push(
       cursors.read(sessionKeyOf(ctx), messages, {
-        scope: scopeOfHook(ctx),
-        sessionId: ctx.sessionId,
+        // The run's new messages are its sender's (a group turn without one: the group's pool).
+        scope: identity.scope,
+        pool: identity.pool,
+        sessionId: recordedSessionId(ctx.sessionId),
         captureAssistant: config.captureAssistant,
         minMessages: config.extractMinMessages,
         discard,
@@ -159,7 +163,7 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
       try {
         capture(event.messages ?? [], ctx, false);
         const key = sessionKeyOf(ctx);
-        push([cursors.flush(key)].flatMap((batch) => batch ?? []));
+        push(cursors.flush(key));
         cursors.forget(key);
       } catch (error) {
         logger.warn(`memoir: capture before reset skipped: ${errorText(error)}`);
@@ -168,7 +172,7 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
     api.on('session_end', (_event, ctx) => {
       try {
         const key = sessionKeyOf(ctx);
-        push([cursors.flush(key)].flatMap((batch) => batch ?? []));
+        push(cursors.flush(key));
         cursors.forget(key);
       } catch (error) {
         logger.warn(`memoir: capture at session end skipped: ${errorText(error)}`);
@@ -176,9 +180,8 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
     });
   }
 
-  const tools = config.registerTools
-    ? openClawTools(memory, (ctx) => scopeOfTool(ctx, cursors.scopeOf(sessionKeyOf(ctx))))
-    : [];
+  // A tool call's scope comes from its own context only (openclaw-tools.ts).
+  const tools = config.registerTools ? openClawTools(memory) : [];
   for (const tool of tools) api.registerTool((ctx) => tool.create(ctx), { name: tool.name });
 
   let closing: Promise<void> | undefined;

@@ -3,7 +3,7 @@ import type { Memory, MemoryClient, RecallResult } from '../../index.js';
 import { formatContext } from '../../index.js';
 import type { ParsedOpenClawConfig } from './openclaw-config.js';
 import type { OpenClawLogger, OpenClawPromptBuildEvent, OpenClawPromptBuildResult } from './openclaw-host-types.js';
-import { EXPERIENCE_TAG, roleOf, stripInjectedContext, textOf } from './openclaw-messages.js';
+import { EXPERIENCE_OPEN, EXPERIENCE_TAG, roleOf, stripInjectedContext, textOf } from './openclaw-messages.js';
 
 // Recall before each prompt: find the memories the request calls for, within the turn's
 // scope, and put their one-sentence abstracts (L0) before the prompt in an
@@ -40,14 +40,15 @@ export function groupByCategory(results: readonly RecallResult[]): Memory[] {
   return [...groups.values()].flat();
 }
 
-/** The block put before the prompt: memoir's escaped, untrusted-data framing inside the tag. */
+/** The block put before the prompt: memoir's escaped, untrusted-data framing inside the nonce-marked tag. */
 export function experienceBlock(results: readonly RecallResult[]): string {
   const categories = [...new Set(results.map((result) => result.memory.category))];
   const body = formatContext(groupByCategory(results), {
     tier: 'abstract',
     title: `Agent experience from earlier conversations (by category: ${categories.join(', ')})`,
   });
-  return `<${EXPERIENCE_TAG}>\n${body}\n</${EXPERIENCE_TAG}>`;
+  // The nonce marks the block as memoir's own, so capture strips it and nothing a user types.
+  return `${EXPERIENCE_OPEN}\n${body}\n</${EXPERIENCE_TAG}>`;
 }
 
 /** Settle with `undefined` when `work` takes longer than `ms`; the work is left to finish on its own. */

@@ -55,8 +55,9 @@ function scopedMembers(client: MemoryClient, scope: Scope): ScopedMembers {
   };
 }
 
-// Members that carry no data of any scope, safe to pass through.
-const PASS_THROUGH = new Set<PropertyKey>(['formatContext', 'currentSession', 'store', 'embedder']);
+// Members that carry no data of any scope, safe to pass through. The store is not one of them:
+// it reads and writes every scope, so a tool never reaches it.
+const PASS_THROUGH = new Set<PropertyKey>(['formatContext', 'currentSession', 'embedder']);
 
 /**
  * A view of `client` held inside `scope`, for the shared tool handlers. Members the memory
@@ -68,14 +69,18 @@ export function scopedToolClient(client: MemoryClient, scope: Scope): MemoryClie
     get(target, property) {
       if (property in members) return members[property];
       const value = Reflect.get(target, property, target) as unknown;
-      if (PASS_THROUGH.has(property) || typeof value !== 'function') {
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return () => {
-        throw new MemoirError('VALIDATION_FAILED', `${String(property)} is not available to an OpenClaw memory tool`, {
+      if (PASS_THROUGH.has(property)) return typeof value === 'function' ? value.bind(target) : value;
+      // Absent members and symbols (`then`, `Symbol.toStringTag`) carry nothing.
+      if (value === undefined || typeof property === 'symbol') return value;
+      const unavailable = () =>
+        new MemoirError('VALIDATION_FAILED', `${String(property)} is not available to an OpenClaw memory tool`, {
           component: 'openclaw-tools',
           suggestion: 'The plugin exposes memory_recall, memory_store and memory_forget.',
         });
+      // Objects (the store, procedures) would reach every scope: refused as they are read.
+      if (typeof value !== 'function') throw unavailable();
+      return () => {
+        throw unavailable();
       };
     },
   });

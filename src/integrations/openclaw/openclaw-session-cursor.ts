@@ -2,9 +2,12 @@ import type { Scope } from '../../core/spec/memory.js';
 import { type CapturedMessage, capturableMessages, fingerprintOf, timestampOf } from './openclaw-messages.js';
 
 // agent_end hands the plugin the session's whole transcript every turn. A cursor per session
-// remembers how far it has read, so each message is captured once; new messages wait in the
-// cursor until there are enough to extract from (`extractMinMessages`), and whatever is still
-// waiting when the session ends, resets or the gateway stops is flushed then, so nothing is lost.
+// remembers how far it has read, so each message is captured once. A session may have several
+// senders (a group chat; the shared DM session of `dmScope: "main"`), and each run's new
+// messages belong to the sender of that run: they wait in that sender's own pending list until
+// there are enough to extract from (`extractMinMessages`), and are stored under that sender's
+// scope only. Whatever is still waiting when the session ends, resets or the gateway stops is
+// flushed then, each sender's under its own scope, so nothing is lost and nothing is mixed.
 
 /** Messages ready to be retained, and whose they are. */
 export interface CaptureBatch {
@@ -18,6 +21,13 @@ export interface CaptureBatch {
   messages: CapturedMessage[];
 }
 
+/** One sender's messages of a session, not yet retained. */
+interface Pending {
+  scope: Scope;
+  sessionId: string | undefined;
+  messages: CapturedMessage[];
+}
+
 interface Cursor {
   /** Transcript length when last read. */
   seen: number;
@@ -25,11 +35,12 @@ interface Cursor {
   lastFingerprint: string | null;
   /** Timestamp of the last message read, when messages carry one. */
   lastTimestamp: number | undefined;
-  /** Captured messages not yet retained. */
-  pending: CapturedMessage[];
-  scope: Scope;
-  sessionId: string | undefined;
+  /** Captured messages not yet retained, per scope (least recently added first). */
+  pending: Map<string, Pending>;
 }
+
+/** A scope as a map key: every field, unambiguously. */
+const keyOf = (scope: Scope) => JSON.stringify([scope.agentId ?? null, scope.userId ?? null, scope.namespace ?? null]);
 
 /**
  * Where the new messages start in `transcript`, given what the cursor saw last. A session seen
@@ -62,23 +73,29 @@ export class SessionCursors {
   /**
    * @param since Messages older than this (epoch ms) in a session not seen before are not captured.
    * @param maxSessions Sessions tracked at once; more are flushed oldest first.
+   * @param maxSendersPerSession Senders with pending messages per session; more are flushed oldest first.
    */
   constructor(
     private readonly since: number,
     private readonly maxSessions = 1000,
+    private readonly maxSendersPerSession = 100,
   ) {}
 
   /**
-   * Read a transcript: add its new messages to the session's pending ones. Returns the
-   * batches to retain now: the session's, once `minMessages` are pending, and any session
-   * pushed out of the table. With `discard`, the new messages are passed over, not kept
-   * (a failed run: its messages are not captured, now or later).
+   * Read a transcript at the end of a run: its new messages are the run's, and join the
+   * pending messages of the run's `scope` (its sender); lines of other members the host
+   * bundled into them join the chat's `pool`. Returns the batches to retain now:
+   * that sender's, once `minMessages` are pending, and any pushed out of the tables. With
+   * `discard`, the new messages are passed over, not kept (a failed run: its messages are not
+   * captured, now or later).
    */
   read(
     sessionKey: string,
     transcript: readonly unknown[],
     options: {
       scope: Scope;
+      /** Where the other members' lines the host bundled into the run go (the chat's pool). */
+      pool: Scope;
       sessionId: string | undefined;
       captureAssistant: boolean;
       minMessages: number;
@@ -92,57 +109,48 @@ export class SessionCursors {
       seen: transcript.length,
       lastFingerprint: transcript.length > 0 ? fingerprintOf(last) : (cursor?.lastFingerprint ?? null),
       lastTimestamp: timestampOf(last) ?? cursor?.lastTimestamp,
-      pending: [
-        ...(cursor?.pending ?? []),
-        ...(options.discard ? [] : capturableMessages(fresh, options.captureAssistant)),
-      ],
-      scope: options.scope,
-      sessionId: options.sessionId,
+      pending: cursor?.pending ?? new Map(),
     };
     // Re-inserting keeps the map in least-recently-used order.
     this.#cursors.delete(sessionKey);
     this.#cursors.set(sessionKey, next);
     const batches: CaptureBatch[] = [];
-    if (next.pending.length >= options.minMessages) batches.push(this.#take(sessionKey, next));
+    const captured = options.discard ? [] : capturableMessages(fresh, options.captureAssistant);
+    const own = captured.filter((message) => !message.bundled);
+    const bundled = captured.filter((message) => message.bundled);
+    for (const [scope, messages] of [
+      [options.pool, bundled],
+      [options.scope, own],
+    ] as const) {
+      if (messages.length === 0) continue;
+      const key = keyOf(scope);
+      const pending = next.pending.get(key) ?? { scope, sessionId: options.sessionId, messages: [] };
+      for (const { bundled: _bundled, ...message } of messages) pending.messages.push(message);
+      pending.sessionId = options.sessionId ?? pending.sessionId;
+      next.pending.delete(key);
+      next.pending.set(key, pending);
+      if (pending.messages.length >= options.minMessages) batches.push(this.#take(sessionKey, next, key));
+    }
+    while (next.pending.size > this.maxSendersPerSession) {
+      batches.push(this.#take(sessionKey, next, next.pending.keys().next().value as string));
+    }
     while (this.#cursors.size > this.maxSessions) {
       const [oldestKey, oldest] = this.#cursors.entries().next().value as [string, Cursor];
       this.#cursors.delete(oldestKey);
-      if (oldest.pending.length > 0) batches.push(this.#take(oldestKey, oldest));
+      batches.push(...this.#takeAll(oldestKey, oldest));
     }
     return batches;
   }
 
-  /** The session's pending messages, however few, to retain now (session end, reset, shutdown). */
-  flush(sessionKey: string): CaptureBatch | null {
+  /** The session's pending messages, every sender's, however few, to retain now (session end, reset). */
+  flush(sessionKey: string): CaptureBatch[] {
     const cursor = this.#cursors.get(sessionKey);
-    return cursor && cursor.pending.length > 0 ? this.#take(sessionKey, cursor) : null;
+    return cursor ? this.#takeAll(sessionKey, cursor) : [];
   }
 
   /** Every session's pending messages (gateway stop). */
   flushAll(): CaptureBatch[] {
-    return [...this.#cursors.keys()].flatMap((key) => this.flush(key) ?? []);
-  }
-
-  /** The scope the hooks last resolved for a session, for tools that cannot resolve it. */
-  scopeOf(sessionKey: string): Scope | undefined {
-    return this.#cursors.get(sessionKey)?.scope;
-  }
-
-  /** Record the scope of a session seen by the prompt hook before any transcript was read. */
-  noteScope(sessionKey: string, scope: Scope, sessionId: string | undefined): void {
-    const cursor = this.#cursors.get(sessionKey);
-    if (cursor) cursor.scope = scope;
-    // A full table is left to read() to trim (it flushes what it drops); a tool then falls back.
-    else if (this.#cursors.size < this.maxSessions) {
-      this.#cursors.set(sessionKey, {
-        seen: 0,
-        lastFingerprint: null,
-        lastTimestamp: undefined,
-        pending: [],
-        scope,
-        sessionId,
-      });
-    }
+    return [...this.#cursors.keys()].flatMap((key) => this.flush(key));
   }
 
   /** Forget a session (after its pending messages were flushed). */
@@ -150,9 +158,13 @@ export class SessionCursors {
     this.#cursors.delete(sessionKey);
   }
 
-  #take(sessionKey: string, cursor: Cursor): CaptureBatch {
-    const messages = cursor.pending;
-    cursor.pending = [];
-    return { sessionKey, sessionId: cursor.sessionId, scope: cursor.scope, messages };
+  #takeAll(sessionKey: string, cursor: Cursor): CaptureBatch[] {
+    return [...cursor.pending.keys()].map((key) => this.#take(sessionKey, cursor, key));
+  }
+
+  #take(sessionKey: string, cursor: Cursor, key: string): CaptureBatch {
+    const pending = cursor.pending.get(key)!;
+    cursor.pending.delete(key);
+    return { sessionKey, sessionId: pending.sessionId, scope: pending.scope, messages: pending.messages };
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseInput } from '../../core/utils/validate.js';
-import type { MemoryClient, Scope } from '../../index.js';
+import type { MemoryClient } from '../../index.js';
 import {
   type AgentTool,
   agentToolErrorText,
@@ -10,6 +10,7 @@ import {
   memoryStoreTool,
 } from '../agent-tools.js';
 import type { OpenClawTool, OpenClawToolContext, OpenClawToolResult } from './openclaw-host-types.js';
+import { type Identity, identityOfTool } from './openclaw-identity.js';
 import { scopedToolClient } from './openclaw-scoped-client.js';
 
 // memory-lancedb's three tools, under its names and with its parameters, so the plugin drops
@@ -115,7 +116,16 @@ function parametersOf(params: z.ZodObject): Record<string, unknown> {
   return schema as Record<string, unknown>;
 }
 
-function toolOf(definition: Mapping, client: () => MemoryClient, scope: Scope): OpenClawTool {
+/** Why a tool refuses a call that names no sender in a session several people write to. */
+function refusal(name: string): string {
+  return (
+    `${name} needs to know who is asking: this is a group session and the tool call names no sender ` +
+    "(requesterSenderId), so it would read or write someone else's memories. memoir answers memory tools " +
+    'in a group only for a named sender.'
+  );
+}
+
+function toolOf(definition: Mapping, client: () => MemoryClient, identity: Identity): OpenClawTool {
   return {
     name: definition.name,
     label: definition.label,
@@ -125,12 +135,13 @@ function toolOf(definition: Mapping, client: () => MemoryClient, scope: Scope): 
     // written for them would not find them.
     catalogMode: 'direct-only',
     async execute(_toolCallId, params): Promise<OpenClawToolResult> {
+      // The host turns a thrown error into a failed tool result the model reads.
+      if (!identity.personal) throw new Error(refusal(definition.name));
       try {
         const args = definition.argsOf(params);
-        const result = await callAgentTool(definition.tool, scopedToolClient(client(), scope), args);
+        const result = await callAgentTool(definition.tool, scopedToolClient(client(), identity.scope), args);
         return { content: [{ type: 'text', text: result.text }], details: result.structured };
       } catch (error) {
-        // The host turns a thrown error into a failed tool result the model reads.
         throw new Error(agentToolErrorText(error));
       }
     },
@@ -138,17 +149,17 @@ function toolOf(definition: Mapping, client: () => MemoryClient, scope: Scope): 
 }
 
 /**
- * The plugin's tools for one run, held inside the scope the run's context resolves to.
+ * The plugin's tools for one run, each held inside the scope the run's own tool context
+ * resolves to (its sender) — never a scope an earlier hook or another sender's turn resolved.
+ * In a group session whose tool context names no sender, they refuse every call.
  *
  * @param client The plugin's (unscoped) client, made on first use.
- * @param scopeOf The scope of a run, from the tool context.
  */
 export function openClawTools(
   client: () => MemoryClient,
-  scopeOf: (ctx: OpenClawToolContext) => Scope,
 ): Array<{ name: string; create: (ctx: OpenClawToolContext) => OpenClawTool }> {
   return [recall, store, forget].map((definition) => ({
     name: definition.name,
-    create: (ctx: OpenClawToolContext) => toolOf(definition, client, scopeOf(ctx)),
+    create: (ctx: OpenClawToolContext) => toolOf(definition, client, identityOfTool(ctx)),
   }));
 }
