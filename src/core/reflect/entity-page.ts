@@ -22,10 +22,16 @@ function linkTo(citation: string): string {
 }
 
 /**
- * The deterministic page body: the facts grouped by kind, oldest first, each with its day
- * and a link to where it was written; a model's summary, when there is one, comes first.
+ * The deterministic page body: the current facts grouped by kind, oldest first, each with its
+ * day and a link to where it was written; a model's summary, when there is one, comes first;
+ * versions a newer fact replaced (`history`) come last, each with the span it was true.
  */
-export function renderEntityFacts(entity: string, facts: readonly Memory[], summary?: string): string {
+export function renderEntityFacts(
+  entity: string,
+  facts: readonly Memory[],
+  summary?: string,
+  history: readonly Memory[] = [],
+): string {
   // A name is data: whatever it holds, the heading stays one line.
   const lines = [`## What memoir knows about ${entity.replace(/\s+/g, ' ').trim()}`, ''];
   if (summary !== undefined && summary.trim() !== '') lines.push(summary.trim(), '');
@@ -37,6 +43,15 @@ export function renderEntityFacts(entity: string, facts: readonly Memory[], summ
       const text = fact.content.replace(/\s+/g, ' ').trim();
       const confidence = typeof fact.metadata.confidence === 'number' ? ` (c=${fact.metadata.confidence})` : '';
       lines.push(`- ${fact.occurredAt.slice(0, 10)}: ${text}${confidence} — ${linkTo(citationOf(fact))}`);
+    }
+    lines.push('');
+  }
+  if (history.length > 0) {
+    lines.push('### History', '');
+    for (const fact of [...history].sort(byTime)) {
+      const text = fact.content.replace(/\s+/g, ' ').trim();
+      const until = fact.validTo ? fact.validTo.slice(0, 10) : 'now';
+      lines.push(`- ${fact.validFrom.slice(0, 10)} – ${until}: ${text} (superseded) — ${linkTo(citationOf(fact))}`);
     }
     lines.push('');
   }

@@ -4,6 +4,7 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
 import { citationOf } from '../recall/format-context.js';
 import { filterOptionFields, resolveTimeBound } from '../search/filter-options.js';
+import { validAt } from '../search/memory-versions.js';
 import { ConfigError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import { analyzeTerms } from '../text/analyze.js';
@@ -174,12 +175,28 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
     }
   }
 
+  /** Memories by each entity they name (lower case). */
+  function groupByEntity(memories: readonly Memory[]): Map<string, Memory[]> {
+    const byEntity = new Map<string, Memory[]>();
+    for (const memory of memories) {
+      for (const name of new Set(memory.entities.map((entity) => entity.toLowerCase()))) {
+        const list = byEntity.get(name);
+        if (list === undefined) byEntity.set(name, [memory]);
+        else list.push(memory);
+      }
+    }
+    return byEntity;
+  }
+
   async function reflect(root: string, sinceIso: string): Promise<ReflectReport> {
     await indexWorkspace(engine, root, { rebuild: false });
     const nowIso = engine.nowIso();
-    const all = (await engine.store.listMemories({ filter: { scope: engine.scope, validAt: nowIso } })).filter(
+    const indexed = (await engine.store.listMemories({ filter: { scope: engine.scope } })).filter(
       (memory) => workspaceMark(memory) !== undefined,
     );
+    const all = indexed.filter((memory) => validAt(memory, nowIso));
+    // Versions a newer fact replaced: an entity page lists them below the current facts.
+    const replaced = indexed.filter((memory) => memory.supersededBy !== null && !validAt(memory, nowIso));
     const recent = all.filter((memory) => memory.occurredAt >= sinceIso && memory.occurredAt <= nowIso);
     const report: ReflectReport = {
       since: sinceIso,
@@ -256,14 +273,8 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
 
     // Entity pages. Entity names are data (any client may retain one), so each page's file
     // name is made safe: one segment, inside bank/entities, whatever the name holds.
-    const byEntity = new Map<string, Memory[]>();
-    for (const memory of all) {
-      for (const name of new Set(memory.entities.map((entity) => entity.toLowerCase()))) {
-        const list = byEntity.get(name);
-        if (list === undefined) byEntity.set(name, [memory]);
-        else list.push(memory);
-      }
-    }
+    const byEntity = groupByEntity(all);
+    const historyByEntity = groupByEntity(replaced);
     const entities = [...new Set(recent.flatMap((memory) => memory.entities))].sort();
     for (const entity of entities) {
       const fileName = `${safeFileName(entity)}.md`;
@@ -279,7 +290,10 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
       }
       const summary = await summarise(entity, facts, report.warnings);
       const text = page.text ?? `# ${oneLine(entity)}\n`;
-      const written = writeGeneratedSection(text, 'facts', renderEntityFacts(entity, facts, summary));
+      const history = (historyByEntity.get(entity.toLowerCase()) ?? []).filter(
+        (memory) => memory.source?.file !== file,
+      );
+      const written = writeGeneratedSection(text, 'facts', renderEntityFacts(entity, facts, summary, history));
       if (written.status === 'hand-edited')
         report.warnings.push(`${file}: the generated section was edited by hand, so it was left as it is`);
       else if (written.status !== 'unchanged') await writeFileAtomic(path, written.text);

@@ -7,6 +7,7 @@ import { generatedBody } from '../reflect/generated-section.js';
 import { parseOpinionSection } from '../reflect/opinion-state.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
+import { findRuleSupersessions } from '../supersession/find-supersessions.js';
 import { embeddingText } from '../text/memory-text.js';
 import { readConfined, realDirectoryIfAny } from '../utils/confined-path.js';
 import { parseWorkspaceFile, type WorkspaceItem, type WorkspaceWarning } from './workspace-chunks.js';
@@ -139,12 +140,20 @@ async function indexedFiles(engine: MemoryEngine): Promise<Map<string, IndexedFi
   }
 }
 
-/** Embed and write memories, a batch at a time. */
+/**
+ * Embed and write memories, a batch at a time. A dated fact that states a new value of an
+ * older one's attribute supersedes it, as retain does, in world time (the files' dates): a
+ * re-index of the same files links the same chains.
+ */
 async function writeBatch(engine: MemoryEngine, memories: readonly Memory[]): Promise<void> {
   if (memories.length === 0) return;
   const vectors = await engine.embed(memories.map(embeddingText), 'workspace.index');
-  const records: MemoryRecord[] = memories.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }));
-  await engine.store.upsertMemories(records);
+  const ruled = await findRuleSupersessions(engine, memories);
+  const records: MemoryRecord[] = memories.map((memory, index) => ({
+    memory: ruled.batch.get(memory.id) ?? memory,
+    embedding: vectors[index] ?? null,
+  }));
+  await engine.store.upsertMemories([...records, ...ruled.stored]);
 }
 
 /**
