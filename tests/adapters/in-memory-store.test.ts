@@ -5,6 +5,7 @@ import type { Memory } from '../../src/core/spec/memory.js';
 import type { Opinion } from '../../src/core/spec/records.js';
 import type { MemoryStore } from '../../src/core/spec/store.js';
 import { Bm25Index } from '../../src/core/text/bm25-index.js';
+import { runCurrentTruthContract } from '../contracts/current-truth.contract.js';
 import { axisVector, makeMemory, makeOpinion, unitVector } from '../contracts/memory-fixtures.js';
 import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
 
@@ -307,3 +308,5 @@ describe('in-memory store specifics', () => {
     expect(StoreError.isInstance(await rejection(store.getMemories(['a'])))).toBe(true);
   });
 });
+
+runCurrentTruthContract({ name: 'in-memory', create: () => ({ store: createInMemoryStore() }) });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLanceStore, LANCE_SCHEMA_VERSION } from '../../src/adapters/lancedb/index.js';
+import { runCurrentTruthContract } from '../contracts/current-truth.contract.js';
 import { cosineSimilarity, makeMemory, unitVector } from '../contracts/memory-fixtures.js';
 import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
 import { freshPaths } from '../helpers/stores.js';
@@ -7,6 +8,14 @@ import { freshPaths } from '../helpers/stores.js';
 const nextDir = freshPaths('lancedb', '');
 
 runMemoryStoreContract({ name: 'lancedb', create: () => createLanceStore({ uri: nextDir() }) });
+
+runCurrentTruthContract({
+  name: 'lancedb',
+  create: () => {
+    const uri = nextDir();
+    return { store: createLanceStore({ uri }), reopen: () => createLanceStore({ uri }) };
+  },
+});
 
 describe('lancedb store specifics', () => {
   const dims = 4;

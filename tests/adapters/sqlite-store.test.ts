@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
+import { runCurrentTruthContract } from '../contracts/current-truth.contract.js';
 import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
 import { freshPaths } from '../helpers/stores.js';
 
@@ -21,4 +22,12 @@ it('uses usearch when it loads', async () => {
   await store.open({ id: 'e', dimensions: 4 });
   expect(store.vectorMode).toBe('usearch');
   await store.close();
+});
+
+runCurrentTruthContract({
+  name: 'sqlite',
+  create: () => {
+    const path = nextPath();
+    return { store: createSqliteStore({ path }), reopen: () => createSqliteStore({ path }) };
+  },
 });

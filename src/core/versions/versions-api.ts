@@ -96,7 +96,14 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
       for (const memory of frontier) seen.set(memory.id, memory);
     }
     const versions = [...seen.values()]
-      .sort((a, b) => a.validFrom.localeCompare(b.validFrom) || a.createdAt.localeCompare(b.createdAt))
+      // On the same instant (a correction made now), the version superseded comes first.
+      .sort(
+        (a, b) =>
+          a.validFrom.localeCompare(b.validFrom) ||
+          (a.supersededBy === b.id ? -1 : b.supersededBy === a.id ? 1 : 0) ||
+          a.createdAt.localeCompare(b.createdAt) ||
+          (a.id < b.id ? -1 : 1),
+      )
       .map((memory) => ({
         memory,
         from: memory.validFrom,
