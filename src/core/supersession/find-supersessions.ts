@@ -16,6 +16,8 @@ import { extractClaims } from './extract-claims.js';
 
 /** Older facts read per new memory, by words and by entity. */
 const CANDIDATES = 60;
+/** Candidate lookups in flight at once. */
+const LOOKUPS_AT_ONCE = 8;
 
 /** What the rules decided for a batch. */
 export interface RuleSupersessions {
@@ -91,10 +93,25 @@ export async function findRuleSupersessions(
   const known = new Map<string, Memory>();
   const inBatch = new Set(batch.map((memory) => memory.id));
   for (const memory of batch) known.set(memory.id, { ...memory });
-  for (const memory of participants)
-    for (const candidate of await candidatesFor(engine, memory, readClaims(memory)))
-      if (!known.has(candidate.id) && sameScope(candidate.scope, memory.scope))
-        known.set(candidate.id, { ...candidate });
+  // One lookup per distinct question (a batch often repeats one), several at a time.
+  const lookups = new Map<string, { memory: Memory; asked: Claim[] }>();
+  for (const memory of participants) {
+    const asked = readClaims(memory);
+    const key = JSON.stringify([memory.scope, [...memory.entities].sort(), candidateQuery(asked)]);
+    if (!lookups.has(key)) lookups.set(key, { memory, asked });
+  }
+  const pending = [...lookups.values()];
+  for (let start = 0; start < pending.length; start += LOOKUPS_AT_ONCE) {
+    const found = await Promise.all(
+      pending
+        .slice(start, start + LOOKUPS_AT_ONCE)
+        .map(async ({ memory, asked }) => ({ memory, candidates: await candidatesFor(engine, memory, asked) })),
+    );
+    for (const { memory, candidates } of found)
+      for (const candidate of candidates)
+        if (!known.has(candidate.id) && sameScope(candidate.scope, memory.scope))
+          known.set(candidate.id, { ...candidate });
+  }
 
   const changed = new Set<string>();
   const update = (memory: Memory) => {

@@ -6,6 +6,7 @@
  */
 import type { ClaimRule } from '../claim.js';
 import { CALENDAR_NAME, moneyAt, normaliseValue } from '../phrases.js';
+import { roleOf } from './project-tools.js';
 import { readAfter } from './read-after.js';
 
 const AMOUNT_NOUN =
@@ -49,7 +50,10 @@ export const amountRule: ClaimRule = {
   match(clause) {
     const versions = [
       ...[...clause.matchAll(UPGRADED)].map((match) => ({ match, tool: match[1], version: match[3] })),
-      ...[...clause.matchAll(ON)].map((match) => ({ match, tool: match[1], version: match[2] })),
+      // "on Node 22", "runs on Postgres 16": a named product or a catalogued tool, never "on host 5".
+      ...[...clause.matchAll(ON)]
+        .filter((match) => /^\p{Lu}/u.test(match[1] ?? '') || roleOf((match[1] ?? '').toLowerCase()) !== undefined)
+        .map((match) => ({ match, tool: match[1], version: match[2] })),
       ...[...clause.matchAll(IS_VERSION)].map((match) => ({
         match,
         tool: match[1] ?? match[3],
