@@ -338,6 +338,44 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
       });
     });
 
+    describe('text', () => {
+      // UTF-8 columns cannot hold a lone surrogate; whatever a store does inside, the text
+      // comes back exactly, filters still find it, and two such texts never become one.
+      test('keeps lone surrogates, the escape mark and valid pairs exactly, and filters on them', async () => {
+        const odd = ['a\uD800b', '\uDC00', '😀', 'x\uFDD0D800y', '\uFDD0FDD0', 'end\uDBFF'];
+        const memories = odd.map((text, index) =>
+          makeMemory({
+            id: `odd-${index}`,
+            content: `content ${text}`,
+            abstract: `abstract ${text}`,
+            overview: `overview ${text}`,
+            context: `context ${text}`,
+            category: `category ${text}`,
+            entities: [`Entity ${text}`],
+            sessionId: `session ${text}`,
+            invalidationReason: `reason ${text}`,
+            source: { file: `${text}.md`, messageId: text },
+            metadata: { [text]: text },
+          }),
+        );
+        await seed(store, memories);
+        expect(await store.getMemories(idsOf(memories))).toEqual(memories);
+        for (const memory of memories) {
+          const filters: MemoryFilter[] = [
+            { categories: [memory.category] },
+            { sessionId: memory.sessionId! },
+            { entities: [memory.entities[0]!] },
+          ];
+          for (const filter of filters) expect(idsOf(await store.listMemories({ filter }))).toEqual([memory.id]);
+        }
+        const sessions = odd.map((text) => makeSession({ id: `s/${text}`, summary: text }));
+        await store.sessions.upsert(sessions);
+        expect(await store.sessions.get(idsOf(sessions))).toEqual(sessions);
+        expect(await store.sessions.delete([sessions[0]!.id])).toBe(1);
+        expect(idsOf(await store.sessions.get(idsOf(sessions)))).toEqual(idsOf(sessions.slice(1)));
+      });
+    });
+
     describe('open', () => {
       test('open records the embedder identity and accepts it again', async () => {
         await seed(store, [makeMemory({ id: 'a' })]);

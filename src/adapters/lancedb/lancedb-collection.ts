@@ -1,5 +1,6 @@
 import type { Scope } from '../../core/spec/memory.js';
 import type { RecordCollection } from '../../core/spec/store.js';
+import { encodeStoredText } from '../../core/text/stored-text.js';
 import type { LanceTable } from './lancedb-driver.js';
 import { scopeSql, sqlIn } from './lancedb-filter.js';
 import { type RecordRow, recordToRow } from './lancedb-rows.js';
@@ -17,6 +18,10 @@ export interface LanceCollectionHost {
   upsertRows(table: LanceTable, rows: readonly object[]): Promise<void>;
 }
 
+// A record's id may carry free text (a session record's id holds the session id): the id column
+// keeps its escaped form (see recordToRow), so ids are escaped before they are looked up.
+const storedIds = (ids: readonly string[]): string[] => [...new Set(ids.map(encodeStoredText))];
+
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Records of one kind in a table of their own: scope columns to filter on, the record as JSON. */
@@ -31,12 +36,12 @@ export class LanceCollection<T extends { id: string; scope: Scope }> implements 
       if (ids.length === 0) return [];
       const rows = (await table
         .query()
-        .where(sqlIn('id', [...new Set(ids)]))
+        .where(sqlIn('id', storedIds(ids)))
         .select(['id', 'data'])
         .toArray()) as RecordRow[];
       const byId = new Map(rows.map((row) => [row.id, row.data]));
       return ids.flatMap((id) => {
-        const data = byId.get(id);
+        const data = byId.get(encodeStoredText(id));
         return data === undefined ? [] : [JSON.parse(data) as T];
       });
     });
@@ -44,14 +49,14 @@ export class LanceCollection<T extends { id: string; scope: Scope }> implements 
 
   upsert(records: readonly T[]): Promise<void> {
     // Serialise first, so a record JSON cannot hold fails before anything is written.
-    const latest = new Map(records.map((record) => [record.id, recordToRow(record)]));
+    const latest = new Map(records.map((record) => [encodeStoredText(record.id), recordToRow(record)]));
     return this.host.write(this.table, [...latest.keys()], async (table) => {
       if (latest.size > 0) await this.host.upsertRows(table, [...latest.values()]);
     });
   }
 
   delete(ids: readonly string[]): Promise<number> {
-    const unique = [...new Set(ids)];
+    const unique = storedIds(ids);
     return this.host.write(this.table, unique, async (table) => {
       if (unique.length === 0) return 0;
       const where = sqlIn('id', unique);

@@ -1,7 +1,7 @@
 import type { Scope } from '../../core/spec/memory.js';
 import type { MemoryFilter } from '../../core/spec/store.js';
-import { foldText } from '../../core/text/analyze.js';
-import { toMs } from './lancedb-rows.js';
+import { encodeStoredText } from '../../core/text/stored-text.js';
+import { entityKey, toMs } from './lancedb-rows.js';
 
 /** A SQL string literal: quotes doubled, so no value is ever read as SQL. */
 export function sqlString(value: string): string {
@@ -35,15 +35,16 @@ export function memoryWhere(filter: MemoryFilter | undefined): string | null {
   if (scope) parts.push(scope);
   if (filter.ids) parts.push(sqlIn('id', filter.ids));
   if (filter.kinds) parts.push(sqlIn('kind', filter.kinds));
-  if (filter.categories) parts.push(sqlIn('category', filter.categories));
+  // Text columns hold the escaped form (see lancedb-rows), so the values compared are escaped too.
+  if (filter.categories) parts.push(sqlIn('category', filter.categories.map(encodeStoredText)));
   if (filter.fingerprints) parts.push(sqlIn('fingerprint', filter.fingerprints));
   if (filter.entities) {
-    const keys = [...new Set(filter.entities.map((entity) => foldText(entity)))];
+    const keys = [...new Set(filter.entities.map(entityKey))];
     parts.push(
       keys.length === 0 ? 'false' : `array_has_any(entity_keys, make_array(${keys.map(sqlString).join(', ')}))`,
     );
   }
-  if (filter.sessionId !== undefined) parts.push(`source_session = ${sqlString(filter.sessionId)}`);
+  if (filter.sessionId !== undefined) parts.push(`source_session = ${sqlString(encodeStoredText(filter.sessionId))}`);
   if (filter.bookmarked !== undefined) parts.push(`bookmarked = ${filter.bookmarked}`);
   if (filter.since !== undefined) parts.push(`occurred_at >= ${toMs(filter.since)}`);
   if (filter.until !== undefined) parts.push(`occurred_at <= ${toMs(filter.until)}`);

@@ -1,6 +1,12 @@
 import type { Memory, MemoryKind, Scope } from '../../core/spec/memory.js';
 import { foldText } from '../../core/text/analyze.js';
 import { lexicalTerms } from '../../core/text/memory-text.js';
+import {
+  decodeNullableText,
+  decodeStoredText,
+  encodeNullableText,
+  encodeStoredText,
+} from '../../core/text/stored-text.js';
 
 /** A memories-table row as LanceDB takes it in and gives it back (lists as arrays). */
 export interface MemoryRow {
@@ -52,22 +58,29 @@ const optionalMs = (iso: string | null): number | null => (iso === null ? null :
 const optionalIso = (ms: number | null | undefined): string | null =>
   ms === null || ms === undefined ? null : toIso(ms);
 
-/** The row for a memory and its embedding. */
+/** The key `entity_keys` holds for an entity name: folded as text search folds, then escaped. */
+export const entityKey = (name: string): string => encodeStoredText(foldText(name));
+
+/**
+ * The row for a memory and its embedding. Free text goes through `encodeStoredText` so a lone
+ * surrogate survives Arrow's UTF-8 (JSON columns are already ASCII-safe: `JSON.stringify`
+ * escapes lone surrogates); ids and scope are well-formed by schema.
+ */
 export function memoryToRow(memory: Memory, embedding: Float32Array | null): MemoryRow {
   return {
     id: memory.id,
-    category: memory.category,
-    abstract: memory.abstract,
-    overview: memory.overview,
-    content: memory.content,
-    source_session: memory.sessionId,
+    category: encodeStoredText(memory.category),
+    abstract: encodeStoredText(memory.abstract),
+    overview: encodeNullableText(memory.overview),
+    content: encodeStoredText(memory.content),
+    source_session: encodeNullableText(memory.sessionId),
     active_count: memory.accessCount,
     created_at: toMs(memory.createdAt),
     updated_at: toMs(memory.updatedAt),
     kind: memory.kind,
-    context: memory.context ?? null,
-    entities: [...memory.entities],
-    entity_keys: [...new Set(memory.entities.map((entity) => foldText(entity)))],
+    context: encodeNullableText(memory.context ?? null),
+    entities: memory.entities.map(encodeStoredText),
+    entity_keys: [...new Set(memory.entities.map(entityKey))],
     agent_id: memory.scope.agentId ?? null,
     user_id: memory.scope.userId ?? null,
     namespace: memory.scope.namespace ?? null,
@@ -75,7 +88,7 @@ export function memoryToRow(memory: Memory, embedding: Float32Array | null): Mem
     occurred_at: toMs(memory.occurredAt),
     valid_from: toMs(memory.validFrom),
     valid_to: optionalMs(memory.validTo),
-    invalidation_reason: memory.invalidationReason,
+    invalidation_reason: encodeNullableText(memory.invalidationReason),
     superseded_by: memory.supersededBy,
     importance: memory.importance,
     bookmarked: memory.bookmarked,
@@ -106,21 +119,21 @@ export function rowToMemory(row: MemoryRow): Memory {
   return {
     id: row.id,
     kind: row.kind as MemoryKind,
-    category: row.category,
-    abstract: row.abstract,
-    overview: row.overview ?? null,
-    content: row.content,
-    context: row.context ?? null,
-    entities: strings(row.entities),
+    category: decodeStoredText(row.category),
+    abstract: decodeStoredText(row.abstract),
+    overview: decodeNullableText(row.overview),
+    content: decodeStoredText(row.content),
+    context: decodeNullableText(row.context),
+    entities: strings(row.entities).map(decodeStoredText),
     scope: rowScope(row),
-    sessionId: row.source_session ?? null,
+    sessionId: decodeNullableText(row.source_session),
     source: row.source ? (JSON.parse(row.source) as Memory['source']) : null,
     occurredAt: toIso(row.occurred_at),
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     validFrom: toIso(row.valid_from),
     validTo: optionalIso(row.valid_to),
-    invalidationReason: row.invalidation_reason ?? null,
+    invalidationReason: decodeNullableText(row.invalidation_reason),
     supersededBy: row.superseded_by ?? null,
     importance: row.importance,
     bookmarked: row.bookmarked,
@@ -146,7 +159,8 @@ export function plainRow<T extends object>(row: T): T {
 /** The row for a record of any collection. */
 export function recordToRow(record: { id: string; scope: Scope }): RecordRow {
   return {
-    id: record.id,
+    // The id may carry free text (a session record's id holds the session id).
+    id: encodeStoredText(record.id),
     agent_id: record.scope.agentId ?? null,
     user_id: record.scope.userId ?? null,
     namespace: record.scope.namespace ?? null,

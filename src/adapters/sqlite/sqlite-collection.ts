@@ -1,5 +1,6 @@
 import type { Scope } from '../../core/spec/memory.js';
 import type { RecordCollection } from '../../core/spec/store.js';
+import { encodeStoredText } from '../../core/text/stored-text.js';
 import type { SqliteDatabase } from './sqlite-driver.js';
 import { scopeCondition } from './sqlite-filter.js';
 
@@ -10,6 +11,10 @@ export interface SqliteHost {
 }
 
 type Scoped = { id: string; scope: Scope };
+
+// A record's id may carry free text (a session record's id holds the session id), so the id
+// column keeps its escaped form; the JSON document keeps the record exactly.
+const idsParam = (ids: readonly string[]): string => JSON.stringify(ids.map(encodeStoredText));
 
 /** A RecordCollection stored as JSON documents, with the scope in columns for filtering. */
 export class SqliteCollection<T extends Scoped> implements RecordCollection<T> {
@@ -25,10 +30,10 @@ export class SqliteCollection<T extends Scoped> implements RecordCollection<T> {
     return this.#host.read((db) => {
       const rows = db
         .prepare(`SELECT id, data FROM ${this.#table} WHERE id IN (SELECT value FROM json_each(?))`)
-        .all(JSON.stringify(ids)) as Array<{ id: string; data: string }>;
+        .all(idsParam(ids)) as Array<{ id: string; data: string }>;
       const byId = new Map(rows.map((row) => [row.id, row.data]));
       return ids.flatMap((id) => {
-        const data = byId.get(id);
+        const data = byId.get(encodeStoredText(id));
         return data === undefined ? [] : [JSON.parse(data) as T];
       });
     });
@@ -42,7 +47,7 @@ export class SqliteCollection<T extends Scoped> implements RecordCollection<T> {
          namespace = excluded.namespace, data = excluded.data`,
       );
       const rows = records.map((record) => [
-        record.id,
+        encodeStoredText(record.id),
         record.scope.agentId ?? null,
         record.scope.userId ?? null,
         record.scope.namespace ?? null,
@@ -55,7 +60,7 @@ export class SqliteCollection<T extends Scoped> implements RecordCollection<T> {
   delete(ids: readonly string[]): Promise<number> {
     return this.#host.write(
       (db) =>
-        db.prepare(`DELETE FROM ${this.#table} WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids))
+        db.prepare(`DELETE FROM ${this.#table} WHERE id IN (SELECT value FROM json_each(?))`).run(idsParam(ids))
           .changes,
     );
   }

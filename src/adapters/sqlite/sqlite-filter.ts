@@ -1,6 +1,7 @@
 import type { Scope } from '../../core/spec/memory.js';
 import type { MemoryFilter } from '../../core/spec/store.js';
-import { foldText } from '../../core/text/analyze.js';
+import { encodeStoredText } from '../../core/text/stored-text.js';
+import { entityKey } from './sqlite-schema.js';
 
 /** A SQL condition and its parameters. */
 export interface SqlCondition {
@@ -37,16 +38,18 @@ export function memoryCondition(filter: MemoryFilter | undefined): SqlCondition 
   if (scope.sql !== '1') parts.push(scope);
   if (filter.ids) parts.push(inList('m.id', filter.ids));
   if (filter.kinds) parts.push(inList('m.kind', filter.kinds));
-  if (filter.categories) parts.push(inList('m.category', filter.categories));
+  // Text columns hold the escaped form (see sqlite-rows), so the values compared are escaped too.
+  if (filter.categories) parts.push(inList('m.category', filter.categories.map(encodeStoredText)));
   if (filter.fingerprints) parts.push(inList('m.fingerprint', filter.fingerprints));
   if (filter.entities) {
     parts.push({
       sql: 'EXISTS (SELECT 1 FROM memory_entities e WHERE e.memory_rowid = m.rowid AND e.entity_key IN (SELECT value FROM json_each(?)))',
       // memory_entities holds each name folded (case and accents), as memoryMatches compares them.
-      params: [JSON.stringify(filter.entities.map((entity) => foldText(entity)))],
+      params: [JSON.stringify(filter.entities.map(entityKey))],
     });
   }
-  if (filter.sessionId !== undefined) parts.push({ sql: 'm.session_id = ?', params: [filter.sessionId] });
+  if (filter.sessionId !== undefined)
+    parts.push({ sql: 'm.session_id = ?', params: [encodeStoredText(filter.sessionId)] });
   if (filter.bookmarked !== undefined) parts.push({ sql: 'm.bookmarked = ?', params: [filter.bookmarked ? 1 : 0] });
   if (filter.since !== undefined) parts.push({ sql: 'm.occurred_at >= ?', params: [filter.since] });
   if (filter.until !== undefined) parts.push({ sql: 'm.occurred_at <= ?', params: [filter.until] });

@@ -1,5 +1,11 @@
 import type { Memory } from '../../core/spec/memory.js';
 import { lexicalTerms } from '../../core/text/memory-text.js';
+import {
+  decodeNullableText,
+  decodeStoredText,
+  encodeNullableText,
+  encodeStoredText,
+} from '../../core/text/stored-text.js';
 
 /** Column list of `memories`, in the order {@link memoryToRow} fills them. */
 export const MEMORY_COLUMNS = [
@@ -79,27 +85,31 @@ export function blobToVector(blob: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
-/** Parameters for inserting `memory`, in {@link MEMORY_COLUMNS} order. */
+/**
+ * Parameters for inserting `memory`, in {@link MEMORY_COLUMNS} order. Free text goes through
+ * `encodeStoredText` so a lone surrogate survives SQLite's UTF-8 (JSON columns are already
+ * ASCII-safe: `JSON.stringify` escapes lone surrogates); ids and scope are well-formed by schema.
+ */
 export function memoryToRow(memory: Memory): unknown[] {
   return [
     memory.id,
     memory.kind,
-    memory.category,
-    memory.abstract,
-    memory.overview,
-    memory.content,
+    encodeStoredText(memory.category),
+    encodeStoredText(memory.abstract),
+    encodeNullableText(memory.overview),
+    encodeStoredText(memory.content),
     JSON.stringify(memory.entities),
     memory.scope.agentId ?? null,
     memory.scope.userId ?? null,
     memory.scope.namespace ?? null,
-    memory.sessionId,
+    encodeNullableText(memory.sessionId),
     memory.source === null ? null : JSON.stringify(memory.source),
     memory.occurredAt,
     memory.createdAt,
     memory.updatedAt,
     memory.validFrom,
     memory.validTo,
-    memory.invalidationReason,
+    encodeNullableText(memory.invalidationReason),
     memory.supersededBy,
     memory.importance,
     memory.bookmarked ? 1 : 0,
@@ -107,7 +117,7 @@ export function memoryToRow(memory: Memory): unknown[] {
     memory.lastAccessedAt,
     memory.fingerprint,
     JSON.stringify(memory.metadata),
-    memory.context,
+    encodeNullableText(memory.context),
     lexicalTerms(memory),
   ];
 }
@@ -121,20 +131,20 @@ export function rowToMemory(row: MemoryRow): Memory {
   return {
     id: row.id,
     kind: row.kind,
-    category: row.category,
-    abstract: row.abstract,
-    overview: row.overview,
-    content: row.content,
+    category: decodeStoredText(row.category),
+    abstract: decodeStoredText(row.abstract),
+    overview: decodeNullableText(row.overview),
+    content: decodeStoredText(row.content),
     entities: JSON.parse(row.entities) as string[],
     scope,
-    sessionId: row.session_id,
+    sessionId: decodeNullableText(row.session_id),
     source: row.source === null ? null : (JSON.parse(row.source) as Memory['source']),
     occurredAt: row.occurred_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     validFrom: row.valid_from,
     validTo: row.valid_to,
-    invalidationReason: row.invalidation_reason,
+    invalidationReason: decodeNullableText(row.invalidation_reason),
     supersededBy: row.superseded_by,
     importance: row.importance,
     bookmarked: row.bookmarked === 1,
@@ -142,6 +152,6 @@ export function rowToMemory(row: MemoryRow): Memory {
     lastAccessedAt: row.last_accessed_at,
     fingerprint: row.fingerprint,
     metadata: JSON.parse(row.metadata) as Memory['metadata'],
-    context: row.context,
+    context: decodeNullableText(row.context),
   };
 }

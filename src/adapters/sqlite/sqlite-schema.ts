@@ -1,13 +1,15 @@
 import { foldText } from '../../core/text/analyze.js';
 import { lexicalTerms } from '../../core/text/memory-text.js';
+import { encodeStoredText } from '../../core/text/stored-text.js';
 import type { SqliteDatabase } from './sqlite-driver.js';
 
 /**
  * The key `memory_entities` holds for an entity name: folded as text search folds (case,
- * accents, compatibility forms), so an entity filter for `zoe` finds `Zoë` as `memoryMatches` does.
+ * accents, compatibility forms), so an entity filter for `zoe` finds `Zoë` as `memoryMatches` does;
+ * escaped like every stored text, so two names that differ in a lone surrogate stay apart.
  */
 export function entityKey(name: string): string {
-  return foldText(name);
+  return encodeStoredText(foldText(name));
 }
 
 /** One step of the schema; `PRAGMA user_version` records how many have run. */

@@ -166,11 +166,20 @@ export const metadataSchema = z
  */
 export type Metadata = { [key: string]: JsonValue };
 
-const scopeKey = z.string().min(1, 'expected a non-empty string').max(256, 'expected at most 256 characters');
+// A lone surrogate (half of a UTF-16 pair) cannot be written as UTF-8. Free text keeps it
+// (SQLite and LanceDB escape it on write), but ids and scope fields are keys every store
+// matches, indexes and filters on natively, so they must be well-formed text.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const keyText = z.string().refine((value) => !LONE_SURROGATE.test(value), {
+  message: 'expected well-formed text (a lone surrogate, half of a UTF-16 pair, cannot be a key)',
+});
+
+const scopeKey = keyText.min(1, 'expected a non-empty string').max(256, 'expected at most 256 characters');
 
 /**
  * Who a memory belongs to. A memory is visible to a query only when every field the
  * query names is equal on the memory, so memories of one user never leak into another's.
+ * Each field is well-formed text: a lone surrogate is refused (every store keys on it).
  */
 export const scopeSchema = z
   .object({
@@ -215,8 +224,8 @@ const unit = z.number().min(0).max(1);
 
 /** The stored form of a memory. */
 export const memorySchema = z.object({
-  /** Unique id. */
-  id: z.string().min(1),
+  /** Unique id; well-formed text (a lone surrogate is refused: every store keys on it). */
+  id: keyText.min(1),
   /** Epistemic network. */
   kind: z.enum(MEMORY_KINDS),
   /** Topic; a known category or a custom string. */
@@ -254,7 +263,7 @@ export const memorySchema = z.object({
   /** Why it stopped being valid, when invalidated. */
   invalidationReason: z.string().nullable(),
   /** Id of the memory that replaced it, when one did. */
-  supersededBy: z.string().nullable(),
+  supersededBy: keyText.nullable(),
   /** 0..1, how much it matters; raises its rank in recall and protects it from eviction. */
   importance: unit,
   /** Pinned by a user: never removed by cleanup or eviction. */
@@ -320,8 +329,8 @@ const entityName = z.string().trim().min(1, 'expected a non-empty entity name').
 /** What `retain` accepts for one memory. Only `content` is required. */
 export const memoryInputSchema = z
   .object({
-    /** Your own id for it. Default: a new time-sortable id. */
-    id: z.string().min(1).max(256).optional(),
+    /** Your own id for it; well-formed text (a lone surrogate is refused). Default: a new time-sortable id. */
+    id: keyText.min(1).max(256).optional(),
     /** L2, the full text. Required, non-empty. */
     content: z.string().trim().min(1, 'expected a non-empty string').max(5_000_000),
     /** L0, one sentence. Default: the first sentence of `content`. */
@@ -356,7 +365,7 @@ export const memoryInputSchema = z
      * Ids of older memories this one corrects ("moved to Lisbon" after "lives in Berlin"): they
      * are invalidated softly (`validTo`, `supersededBy` this memory), kept for `includeInvalid`.
      */
-    supersedes: z.array(z.string().min(1).max(256)).min(1).max(100).optional(),
+    supersedes: z.array(keyText.min(1).max(256)).min(1).max(100).optional(),
   })
   .strict();
 /**

@@ -1,3 +1,5 @@
+import { decodeNullableText, decodeStoredText } from '../../../core/text/stored-text.js';
+
 /** What the search index reads of one memory: the columns it filters on, its terms, its vector. */
 export interface IndexedRow {
   rowid: number;
@@ -32,8 +34,9 @@ export function indexedRowOf(raw: unknown[]): IndexedRow {
     userId: raw[3] as string | null,
     namespace: raw[4] as string | null,
     kind: raw[5] as string,
-    category: raw[6] as string,
-    sessionId: raw[7] as string | null,
+    // Decoded, so filters compare the text the caller gave (see sqlite-rows).
+    category: decodeStoredText(raw[6] as string),
+    sessionId: decodeNullableText(raw[7] as string | null),
     bookmarked: raw[8] === 1,
     occurredAt: raw[9] as string,
     validFrom: raw[10] as string,

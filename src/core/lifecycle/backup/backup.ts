@@ -73,7 +73,9 @@ export interface RestoreOptions {
   embedder: EmbedderIdentity;
   /**
    * Replace only this scope's memories and records, and refuse an archive holding anything
-   * outside it, or anything that would replace (by id) data of another scope. Default: the whole store.
+   * outside it, or anything that would replace (by id) data of another scope. Default: the
+   * archive's own scope — a backup made by a scoped client replaces that scope only, even when
+   * restored without one (an admin) — and the whole store for a whole-store backup.
    */
   scope?: Scope;
   /** Called after the archive checked out and before the store is emptied, e.g. to back up current data. */
@@ -101,6 +103,12 @@ export interface RestoreReport {
   };
   /** The configuration saved in the backup, or null; applying it is the caller's choice. */
   config: Record<string, unknown> | null;
+  /**
+   * The scope whose data was replaced; absent when the whole store was. Set for a scoped
+   * caller and also for a backup made by a scoped client, whatever the caller: such a backup
+   * never replaces the data of other scopes.
+   */
+  scope?: Scope;
 }
 
 /**
@@ -212,8 +220,8 @@ function sameManifest(a: ScannedBackup, b: ScannedBackup): boolean {
 }
 
 /**
- * Replace everything in `store` — or, with `options.scope`, that scope's data only — with
- * the contents of the backup at `path`.
+ * Replace everything in `store` — or, with `options.scope` or for a backup made by a scoped
+ * client, that scope's data only — with the contents of the backup at `path`.
  *
  * The archive is read as a stream twice. The first pass checks all of it and writes
  * nothing: entry names, file types, manifest, checksums, sizes, every record against its
@@ -235,14 +243,21 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
       { component: COMPONENT, suggestion: 'Pass { confirm: true } to overwrite the current memories with the backup.' },
     );
   }
-  const scope = isEmptyScope(options.scope) ? undefined : options.scope;
   const handle: FileHandle = await openBackup(path);
   try {
-    const checked = await scanBackupFile(handle, path, {
-      maxBytes: options.maxBytes,
-      scope,
-      onBatch: scope ? (items) => refuseForeignIds(store, items, scope) : undefined,
-    });
+    const asked = isEmptyScope(options.scope) ? undefined : options.scope;
+    const checkAgainst = (scope: Scope | undefined) =>
+      scanBackupFile(handle, path, {
+        maxBytes: options.maxBytes,
+        scope,
+        onBatch: scope ? (items) => refuseForeignIds(store, items, scope) : undefined,
+      });
+    let checked = await checkAgainst(asked);
+    // A backup made by a scoped client holds one scope: restored by an unscoped caller it
+    // replaces that scope, never the whole store (which would delete every other scope's data).
+    const archived = isEmptyScope(checked.manifest.scope) ? undefined : checked.manifest.scope;
+    const scope = asked ?? archived;
+    if (!asked && scope) checked = await checkAgainst(scope);
 
     await options.backupFirst?.();
 
@@ -272,6 +287,7 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
       skippedEmbeddings,
       backup: { name: checked.manifest.name, createdAt: checked.manifest.createdAt },
       config: checked.config,
+      ...(scope ? { scope: { ...scope } } : {}),
     };
   } finally {
     await handle.close();
