@@ -130,7 +130,11 @@ function resultNotes(result: RecallResponse['results'][number]): string[] {
 
 /** Memories as a table: id, kind, category, date, abstract. */
 export function formatMemoryTable(memories: readonly Memory[], width = DEFAULT_WIDTH): string {
-  return formatTable(MEMORY_COLUMNS, memories.map((memory) => memoryCells(memory)), width).lines.join('\n');
+  return formatTable(
+    MEMORY_COLUMNS,
+    memories.map((memory) => memoryCells(memory)),
+    width,
+  ).lines.join('\n');
 }
 
 function memoriesWord(count: number): string {

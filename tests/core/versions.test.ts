@@ -136,6 +136,12 @@ describe.each(STORES)('versions on %s', (_name, makeStore: StoreFactory) => {
     ['correct', (memory: MemoryClient) => memory.correct('', 'text'), 'id'],
     ['correct', (memory: MemoryClient) => memory.correct('mem_x', '   '), 'input'],
     ['correct', (memory: MemoryClient) => memory.correct('mem_x', { content: 3 } as never), 'input'],
+    [
+      'correct',
+      (memory: MemoryClient) => memory.correct('mem_x', { content: 'x', occurredAt: 'someday' }),
+      'input.occurredAt',
+    ],
+    ['correct', (memory: MemoryClient) => memory.correct('mem_x', { content: 'x', importance: 7 }), 'input.importance'],
     ['recall', (memory: MemoryClient) => memory.recall('x', { asOf: 'not a time' }), 'asOf'],
   ])('%s with bad input is a ValidationError naming the field (%#)', async (_call, run, field) => {
     const memory = client();
