@@ -89,6 +89,7 @@ interface RecallFlags {
   minScore?: number;
   tokenBudget?: number;
   includeInvalid?: boolean;
+  asOf?: string;
   workspace?: string;
   intent?: RecallIntentName;
 }
@@ -160,6 +161,11 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--min-score <0..1>', 'drop results scoring below this', unitInterval)
     .option('--token-budget <n>', 'keep the best results that fit in this many tokens', integer(1))
     .option('--include-invalid', 'include invalidated memories')
+    .option(
+      '--as-of <time>',
+      'answer with what was true then: the versions of facts valid at that time first (a bare date means its end)',
+      time(context.now, true),
+    )
     .addOption(
       new Option('--intent <kind>', 'recall kind (default auto: read from the query)').choices([...RECALL_INTENTS]),
     )
@@ -182,6 +188,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         minScore: flags.minScore ?? (config.recallMinScore > 0 ? config.recallMinScore : undefined),
         tokenBudget: flags.tokenBudget ?? config.tokenBudget ?? undefined,
         includeInvalid: flags.includeInvalid,
+        asOf: flags.asOf,
         intent: flags.intent,
       };
       const response =

@@ -104,18 +104,37 @@ const MEMORY_COLUMNS: Column[] = [
   { header: 'abstract' },
 ];
 
-function memoryCells(memory: Memory): string[] {
-  return [memory.id, memory.kind, memory.category, memory.occurredAt.slice(0, 10), abstractOf(memory)];
+function memoryCells(memory: Memory, notes: readonly string[] = []): string[] {
+  return [memory.id, memory.kind, memory.category, memory.occurredAt.slice(0, 10), abstractOf(memory, notes)];
 }
 
-function abstractOf(memory: Memory): string {
+// A version a newer fact replaced says until when it held, so an old value never reads as current.
+function abstractOf(memory: Memory, notes: readonly string[]): string {
   const text = memory.abstract || memory.content;
-  return memory.validTo ? `[invalid] ${text}` : text;
+  const validity = !memory.validTo
+    ? []
+    : memory.supersededBy
+      ? [`until ${memory.validTo.slice(0, 10)}, superseded`]
+      : ['invalid'];
+  const marks = [...validity, ...notes];
+  return marks.length > 0 ? `[${marks.join('; ')}] ${text}` : text;
+}
+
+// What recall adds to a result's marks: a version not yet true at the time asked about, an opinion's confidence.
+function resultNotes(result: RecallResponse['results'][number]): string[] {
+  const notes: string[] = [];
+  if (result.breakdown.validity?.state === 'not yet valid') notes.push(`from ${result.memory.validFrom.slice(0, 10)}`);
+  if (result.confidence !== undefined) notes.push(`confidence ${result.confidence.toFixed(2)}`);
+  return notes;
 }
 
 /** Memories as a table: id, kind, category, date, abstract. */
 export function formatMemoryTable(memories: readonly Memory[], width = DEFAULT_WIDTH): string {
-  return formatTable(MEMORY_COLUMNS, memories.map(memoryCells), width).lines.join('\n');
+  return formatTable(
+    MEMORY_COLUMNS,
+    memories.map((memory) => memoryCells(memory)),
+    width,
+  ).lines.join('\n');
 }
 
 function memoriesWord(count: number): string {
@@ -137,7 +156,7 @@ export function formatRecall(response: RecallResponse, width = DEFAULT_WIDTH, to
   const rows = response.results.map((result, index) => [
     String(index + 1),
     result.score.toFixed(3),
-    ...memoryCells(result.memory),
+    ...memoryCells(result.memory, resultNotes(result)),
   ]);
   const { lines, offsets } = formatTable(columns, rows, width);
   const indent = ' '.repeat(offsets[2] ?? 0);

@@ -7,6 +7,7 @@ import { registerMemoryCommands } from './cli-commands-memory.js';
 import { registerProcedureCommands } from './cli-commands-procedures.js';
 import { registerRecordCommands } from './cli-commands-record.js';
 import { registerTransferCommands } from './cli-commands-transfer.js';
+import { registerVersionCommands } from './cli-commands-versions.js';
 import { registerWorkspaceCommands } from './cli-commands-workspace.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
 import { nonEmpty } from './cli-options.js';
@@ -41,7 +42,7 @@ export function buildProgram(context: CliContext): Command {
     .addHelpText(
       'after',
       `
-Times (--since, --until, --occurred-at): 30d, 12h, 2w, 15m (that long ago), 2025-11-30, 2025-11-30T10:00:00Z.
+Times (--since, --until, --as-of, --occurred-at): 30d, 12h, 2w, 15m (that long ago), 2025-11-30, 2025-11-30T10:00:00Z.
 Scope (--user, --agent, --namespace, or MEMOIR_USER_ID, MEMOIR_AGENT_ID, MEMOIR_NAMESPACE): every
 command then sees and changes only that scope's memories; without any, the command acts on all of them.
 Embedder: the one <home>/config.json or MEMOIR_EMBEDDER_PROVIDER, _MODEL, _BASE_URL, _DIMENSIONS and
@@ -54,6 +55,7 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
       context.globals = { home, json, debug, user, agent, namespace };
     });
   registerMemoryCommands(program, context);
+  registerVersionCommands(program, context);
   registerTransferCommands(program, context);
   registerBackupCommands(program, context);
   registerDoctorCommands(program, context);

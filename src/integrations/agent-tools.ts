@@ -43,6 +43,7 @@ import {
   memoryListSessionsTool,
   memoryResumeSessionTool,
 } from './agent-tools/session-tools.js';
+import { memoryCorrectTool, memoryHistoryTool } from './agent-tools/version-tools.js';
 import {
   memoryAnalyzePatternsTool,
   memoryCreateWorkflowTool,
@@ -56,6 +57,7 @@ export * from './agent-tools/define-agent-tool.js';
 export * from './agent-tools/memory-tools.js';
 export * from './agent-tools/procedure-tools.js';
 export * from './agent-tools/session-tools.js';
+export * from './agent-tools/version-tools.js';
 export * from './agent-tools/workflow-tools.js';
 
 /**
@@ -72,6 +74,8 @@ export const agentTools: readonly AgentTool[] = [
   memoryListTool,
   memoryForgetTool,
   memoryInvalidateTool,
+  memoryHistoryTool,
+  memoryCorrectTool,
   memoryResumeSessionTool,
   memoryListSessionsTool,
   memoryDeleteSessionTool,

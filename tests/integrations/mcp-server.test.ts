@@ -62,7 +62,13 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
       expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('confirm');
     }
     const recall = tools.find((tool) => tool.name === 'memory_recall')!;
-    expect(Object.keys(recall.inputSchema.properties ?? {})).toEqual(['query', 'k', 'filters', 'token_budget']);
+    expect(Object.keys(recall.inputSchema.properties ?? {})).toEqual([
+      'query',
+      'k',
+      'filters',
+      'token_budget',
+      'as_of',
+    ]);
     expect(recall.annotations?.readOnlyHint).toBe(true);
   });
 

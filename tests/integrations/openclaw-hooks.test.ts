@@ -47,7 +47,7 @@ const extractionCalls = (from: number) =>
     .map((request) => request.lastUserText);
 
 describe('registration', () => {
-  it('registers before_prompt_build, agent_end, session_end, before_reset and three tools on a current host', () => {
+  it('registers before_prompt_build, agent_end, session_end, before_reset and five tools on a current host', () => {
     const plugin = host();
     expect([...plugin.hooks.keys()].sort()).toEqual([
       'agent_end',
@@ -55,7 +55,13 @@ describe('registration', () => {
       'before_reset',
       'session_end',
     ]);
-    expect([...plugin.tools.keys()]).toEqual(['memory_recall', 'memory_store', 'memory_forget']);
+    expect([...plugin.tools.keys()]).toEqual([
+      'memory_recall',
+      'memory_store',
+      'memory_forget',
+      'memory_history',
+      'memory_correct',
+    ]);
     expect(plugin.services.map((service) => service.id)).toEqual(['memoir']);
   });
 

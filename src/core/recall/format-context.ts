@@ -40,6 +40,14 @@ function tierText(memory: Memory, tier: ContextTier): string {
   return memory.content;
 }
 
+// A version a newer fact replaced says so where the agent reads it, so an old value is not
+// presented as current; one invalidated by hand (no successor) keeps its plain date.
+function validityAttribute(memory: Memory): string {
+  if (!memory.validTo) return '';
+  const until = memory.validTo.slice(0, 10);
+  return memory.supersededBy ? `status="until ${until}, superseded"` : `invalid-since="${until}"`;
+}
+
 /** One memory as it appears inside the context block. Token budgets count exactly this text. */
 export function renderMemoryEntry(memory: Memory, tier: ContextTier = 'content'): string {
   const attributes = [
@@ -49,7 +57,7 @@ export function renderMemoryEntry(memory: Memory, tier: ContextTier = 'content')
     `date="${memory.occurredAt.slice(0, 10)}"`,
     memory.entities.length > 0 ? `entities="${escapeUntrustedLine(memory.entities.join(', '))}"` : '',
     `source="${escapeUntrustedLine(citationOf(memory))}"`,
-    memory.validTo ? `invalid-since="${memory.validTo.slice(0, 10)}"` : '',
+    validityAttribute(memory),
   ].filter(Boolean);
   return `<memory ${attributes.join(' ')}>\n${escapeUntrustedText(tierText(memory, tier))}\n</memory>`;
 }
@@ -86,6 +94,10 @@ export type FormatContextOptions = z.input<typeof formatOptionsSchema>;
  * reaches the model as a quotation, not as an instruction. Characters that render as
  * nothing (zero-width, bidi controls, Unicode tags, variation selectors) are removed, a
  * line that would read as a Markdown heading gets a backslash, and the title stays on one line.
+ *
+ * A memory a newer fact superseded carries `status="until <date>, superseded"` in its tag (one
+ * invalidated by hand, `invalid-since="<date>"`), so the agent does not present an old value
+ * as current.
  *
  * Accepts a {@link RecallResponse}, its `results`, or plain memories.
  *

@@ -73,7 +73,7 @@ export interface VersionsApi {
 }
 
 const idSchema = z.string().min(1, 'expected a memory id').max(256);
-const correctionSchema = z.union([z.string().trim().min(1, 'expected the corrected text'), memoryInputSchema]);
+const correctionTextSchema = z.string().trim().min(1, 'expected the corrected text');
 // A chain longer than this is read no further (a guard against a cycle in damaged data).
 const MAX_VERSIONS = 1_000;
 
@@ -121,7 +121,12 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
     history: (id) => history(id),
     async correct(idInput, input) {
       const id = parseInput(idSchema, idInput, 'correct', 'id');
-      const parsed = parseInput(correctionSchema, input, 'correct', 'input');
+      // Text or a memory input, each checked by its own schema: a union's error would name
+      // only `input`, never the field of the memory input that was wrong.
+      const parsed =
+        typeof input === 'string'
+          ? parseInput(correctionTextSchema, input, 'correct', 'input')
+          : parseInput(memoryInputSchema, input, 'correct', 'input');
       await engine.ready('correct');
       const old = await requireMemory(engine, id, 'correct');
       const given: MemoryInput = typeof parsed === 'string' ? { content: parsed } : parsed;

@@ -22,7 +22,11 @@ export function shortTime(iso: string): string {
 export function memoryLine(memory: Memory, score?: number): string {
   const flags = [
     memory.bookmarked || memory.metadata.bookmarked === true ? 'bookmarked' : '',
-    memory.validTo !== null ? `invalid since ${shortTime(memory.validTo)}` : '',
+    memory.validTo === null
+      ? ''
+      : memory.supersededBy !== null
+        ? `superseded by ${memory.supersededBy}, true until ${shortTime(memory.validTo)}`
+        : `invalid since ${shortTime(memory.validTo)}`,
   ].filter(Boolean);
   const scored = score === undefined ? '' : ` score ${score.toFixed(2)}`;
   const extra = flags.length > 0 ? ` [${flags.join(', ')}]` : '';
@@ -43,7 +47,9 @@ export function memoryView(memory: Memory, contentLimit?: number): Record<string
     createdAt: memory.createdAt,
     importance: memory.importance,
     bookmarked: memory.bookmarked,
+    validFrom: memory.validFrom,
     validTo: memory.validTo,
+    supersededBy: memory.supersededBy,
     invalidationReason: memory.invalidationReason,
     metadata: memory.metadata,
   };

@@ -103,11 +103,13 @@ export const openClawConfigSchema = z
       .boolean()
       .default(true)
       .describe("Capture the assistant's replies beside the user's messages. Default true."),
-    /** Register memory_recall, memory_store and memory_forget; `false` beside memory-lancedb, which owns those names. Default true. */
+    /** Register memory_recall, memory_store, memory_forget, memory_history and memory_correct; `false` beside memory-lancedb, which owns those names. Default true. */
     registerTools: z
       .boolean()
       .default(true)
-      .describe('Register memory_recall, memory_store and memory_forget (false beside memory-lancedb). Default true.'),
+      .describe(
+        'Register memory_recall, memory_store, memory_forget, memory_history and memory_correct (false beside memory-lancedb). Default true.',
+      ),
     /** Longest a prompt waits for recall before going on without it, ms. Default 5000. */
     recallTimeoutMs: z
       .number()

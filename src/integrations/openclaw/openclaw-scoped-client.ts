@@ -1,4 +1,12 @@
-import type { Memory, MemoryClient, MemoryInput, RecallOptions, RetainOptions, Scope } from '../../index.js';
+import type {
+  Memory,
+  MemoryClient,
+  MemoryHistory,
+  MemoryInput,
+  RecallOptions,
+  RetainOptions,
+  Scope,
+} from '../../index.js';
 import { MemoirError, NotFoundError } from '../../index.js';
 
 // The shared tools run over a MemoryClient and use its scope. The plugin keeps one unscoped
@@ -19,7 +27,14 @@ export function inScope(memory: Pick<Memory, 'scope'>, scope: Scope): boolean {
 const withScope = (input: string | MemoryInput, scope: Scope): MemoryInput =>
   typeof input === 'string' ? { content: input, scope } : { ...input, scope };
 
-type ScopedMembers = Pick<MemoryClient, 'recall' | 'retain' | 'get' | 'forget' | 'list'>;
+type ScopedMembers = Pick<MemoryClient, 'recall' | 'retain' | 'get' | 'forget' | 'list' | 'history' | 'correct'>;
+
+// The versions of a fact inside the scope only: a link to another scope's memory is never followed into it.
+function historyInScope(history: MemoryHistory, scope: Scope): MemoryHistory {
+  const versions = history.versions.filter((version) => inScope(version.memory, scope));
+  const current = versions.some((version) => version.memory.id === history.current) ? history.current : null;
+  return { ...history, versions, current };
+}
 
 function scopedMembers(client: MemoryClient, scope: Scope): ScopedMembers {
   const get = async (id: string): Promise<Memory> => {
@@ -39,6 +54,15 @@ function scopedMembers(client: MemoryClient, scope: Scope): ScopedMembers {
     }) as MemoryClient['retain'],
     get,
     list: (options) => client.list({ ...options, scope }),
+    async history(id) {
+      await get(id);
+      return historyInScope(await client.history(id), scope);
+    },
+    async correct(id, input) {
+      await get(id);
+      const result = await client.correct(id, withScope(input, scope));
+      return { id: result.id, history: historyInScope(result.history, scope) };
+    },
     async forget(ids) {
       const wanted = typeof ids === 'string' ? [ids] : [...ids];
       const mine: string[] = [];
@@ -75,7 +99,8 @@ export function scopedToolClient(client: MemoryClient, scope: Scope): MemoryClie
       const unavailable = () =>
         new MemoirError('VALIDATION_FAILED', `${String(property)} is not available to an OpenClaw memory tool`, {
           component: 'openclaw-tools',
-          suggestion: 'The plugin exposes memory_recall, memory_store and memory_forget.',
+          suggestion:
+            'The plugin exposes memory_recall, memory_store, memory_forget, memory_history and memory_correct.',
         });
       // Objects (the store, procedures) would reach every scope: refused as they are read.
       if (typeof value !== 'function') throw unavailable();
