@@ -29,9 +29,13 @@ export interface RuleSupersessions {
   links: Array<{ older: string; newer: string; reason: string }>;
 }
 
-/** Whether a memory takes part: raw episodes keep the words said, they state no current value. */
+/**
+ * Whether a memory takes part: raw episodes keep the words said and state no current value;
+ * opinions carry a confidence that reflect moves by evidence, in small steps, so one
+ * contradicting sentence weighs on them there instead of replacing them here.
+ */
 export function takesPart(memory: Memory): boolean {
-  return memory.metadata?.episode !== true && memory.kind !== 'observation';
+  return memory.metadata?.episode !== true && memory.kind !== 'observation' && memory.kind !== 'opinion';
 }
 
 /** The claims of a memory, read from its content with its entities as context. */
