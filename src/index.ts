@@ -200,6 +200,9 @@ export type {
   MemoryStore,
   RecordCollection,
   SearchHit,
+  StageChangeOptions,
+  StagedChange,
+  StagedRemovals,
   StoreCapabilities,
   StoreCheck,
   StoreStats,
@@ -218,7 +221,7 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
-export type { MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
+export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';
 export type { WorkspaceIndexReport } from './core/workspace/workspace-index.js';

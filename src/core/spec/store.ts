@@ -176,7 +176,10 @@ export interface StageChangeOptions {
    * staged ones are written: `{ scope: undefined }` or `{}` removes everything (restore and
    * clear of a whole store). Absent: nothing is removed (import).
    */
-  replace?: { scope?: Scope };
+  replace?: {
+    /** The scope whose memories and records go; absent: every scope. */
+    scope?: Scope;
+  };
 }
 
 /**

@@ -69,7 +69,19 @@ export interface VersionsApi {
    * await memory.correct(id, 'Peter lives in Lisbon since December 2025.');
    * ```
    */
-  correct(id: string, input: string | MemoryInput): Promise<{ id: string; history: MemoryHistory }>;
+  correct(id: string, input: string | MemoryInput): Promise<CorrectionResult>;
+}
+
+/**
+ * What `correct(id, input)` resolves to.
+ *
+ * @group Client
+ */
+export interface CorrectionResult {
+  /** The new version's id. */
+  id: string;
+  /** The chain after the correction, oldest first. */
+  history: MemoryHistory;
 }
 
 const idSchema = z.string().min(1, 'expected a memory id').max(256);
