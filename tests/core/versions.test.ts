@@ -56,6 +56,29 @@ describe.each(STORES)('versions on %s', (_name, makeStore: StoreFactory) => {
     }
   });
 
+  it('correcting a version already replaced keeps the chain: in its place when dated before, else the current one', async () => {
+    const memory = client();
+    const [berlin, vienna, lisbon] = await retainAll(memory, [BERLIN, VIENNA, LISBON]);
+    // Dated before Vienna: Hamburg takes Berlin's place, Vienna still follows.
+    const hamburg = await memory.correct(berlin!, { content: 'Peter lived in Hamburg.', occurredAt: '2023-06-01' });
+    expect(contents(hamburg.history)).toEqual([
+      BERLIN.content,
+      'Peter lived in Hamburg.',
+      VIENNA.content,
+      LISBON.content,
+    ]);
+    expect(hamburg.history.current).toBe(lisbon);
+    expect((await memory.get(berlin!))?.supersededBy).toBe(hamburg.id);
+    expect((await memory.get(hamburg.id))?.supersededBy).toBe(vienna);
+    const then = await memory.recall('where does Peter live', { asOf: '2024-06-01' });
+    expect(then.results[0]!.memory.id).toBe(vienna);
+    // Undated, a correction of an old version corrects what is true now.
+    const porto = await memory.correct(berlin!, 'Peter lives in Porto.');
+    expect(porto.history.current).toBe(porto.id);
+    expect((await memory.get(lisbon!))?.supersededBy).toBe(porto.id);
+    expect((await memory.get(berlin!))?.supersededBy).toBe(hamburg.id);
+  });
+
   it('a memory never superseded is a history of one', async () => {
     const memory = client();
     const [id] = await retainAll(memory, [BERLIN]);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { memoriesInScope, requireMemory } from '../memories/require-memory.js';
 import type { RetainApi } from '../retain/retain-api.js';
-import { supersededIds } from '../search/memory-versions.js';
+import { supersededIds, withoutSuperseded, withSuperseded } from '../search/memory-versions.js';
 import { type Memory, type MemoryInput, memoryInputSchema } from '../spec/memory.js';
 import { parseInput } from '../utils/validate.js';
 
@@ -129,6 +129,31 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
     return { id: start.id, versions, current: current.at(-1)?.memory.id ?? null };
   }
 
+  // The new version sits between `replacedId` and its old successor: it is superseded by that
+  // successor, which now names it instead of the version it replaced.
+  async function relink(newId: string, replacedId: string, successor: Memory): Promise<void> {
+    const [created] = await memoriesInScope(engine, [newId]);
+    if (!created) return;
+    const now = engine.nowIso();
+    const embeddings = await engine.store.getEmbeddings([newId, successor.id]);
+    await engine.store.upsertMemories([
+      {
+        memory: {
+          ...created,
+          validTo: successor.validFrom,
+          supersededBy: successor.id,
+          invalidationReason: `superseded by ${successor.id}`,
+          updatedAt: now,
+        },
+        embedding: embeddings.get(newId) ?? null,
+      },
+      {
+        memory: { ...withSuperseded(withoutSuperseded(successor, replacedId), newId), updatedAt: now },
+        embedding: embeddings.get(successor.id) ?? null,
+      },
+    ]);
+  }
+
   return {
     history: (id) => history(id),
     async correct(idInput, input) {
@@ -142,17 +167,25 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
       await engine.ready('correct');
       const old = await requireMemory(engine, id, 'correct');
       const given: MemoryInput = typeof parsed === 'string' ? { content: parsed } : parsed;
+      const successor = old.supersededBy ? (await memoriesInScope(engine, [old.supersededBy]))[0] : undefined;
+      const when = given.validFrom ?? given.occurredAt;
+      const startsAt = when === undefined ? engine.nowIso() : new Date(when).toISOString();
+      // Correcting a version already replaced: dated before its successor, the new one takes its
+      // place in the chain; otherwise it corrects what is true now, the chain's current version.
+      const inPlace = successor !== undefined && startsAt < successor.validFrom;
+      const target = successor && !inPlace ? ((await history(old.id, 'correct')).current ?? old.id) : old.id;
       const result = await retain.retain(
         {
           kind: old.kind,
           category: old.category,
           entities: old.entities,
           ...given,
-          supersedes: [...new Set([...(given.supersedes ?? []), old.id])],
+          supersedes: [...new Set([...(given.supersedes ?? []), target])],
         },
-        { onDuplicate: 'keep' },
+        { onDuplicate: 'keep', corrections: 'marked' },
       );
       const newId = result.ids[0]!;
+      if (inPlace && successor) await relink(newId, old.id, successor);
       return { id: newId, history: await history(newId, 'correct') };
     },
   };
