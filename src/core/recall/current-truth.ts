@@ -32,7 +32,7 @@ export interface TruthSettings {
 }
 
 // A superseded (or not yet valid) version keeps this share of its score: still found, never first.
-const OUTDATED = 0.6;
+const OUTDATED = 0.85;
 // How far a chain of versions is followed.
 const MAX_HOPS = 16;
 
