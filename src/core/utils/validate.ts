@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
 
-function describeReceived(value: unknown): string {
+/** How a refused value is described in a validation message: `null`, `an array`, a short string, a number… */
+export function describeReceived(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return value.length > 40 ? 'a string' : JSON.stringify(value);

@@ -6,6 +6,7 @@
  * and `prototype` are ordinary own keys and are kept as the data they are.
  */
 import { ValidationError, type ValidationIssue } from '../../core/spec/errors.js';
+import { describeReceived } from '../../core/utils/validate.js';
 
 /** The one key JSON keeps that an object assignment does not. */
 export const PROTO_KEY = '__proto__';
@@ -69,15 +70,6 @@ export function formatField(path: readonly PropertyKey[]): string {
     else out += out ? `.${String(key)}` : String(key);
   }
   return out;
-}
-
-// How the library's validation describes the value it refused, so the texts are the same.
-function describeReceived(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length > 40 ? 'a string' : JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return typeof value === 'object' ? 'an object' : typeof value;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
