@@ -8,8 +8,8 @@ import type { Memory } from '../../spec/memory.js';
 import type { MemoryRecord } from '../../spec/store.js';
 import { memoryPages } from '../../utils/pages.js';
 import { TRANSCRIPT_CATEGORY } from './conversation-input.js';
-import { type ExtractionOutcome, runExtraction, type TranscriptToExtract } from './extraction-pipeline.js';
-import { type ConversationContext, commit, records } from './retain-conversation.js';
+import type { TranscriptToExtract } from './extraction-pipeline.js';
+import { type ConversationContext, commit, extractSafely, records } from './retain-conversation.js';
 
 const idField = z.string().trim().min(1, 'expected a non-empty id').max(256);
 
@@ -153,33 +153,13 @@ export async function reextractConversation(
     }
   }
   const { transcript, whole } = keptTranscript(conversation.chunks, context.settings.maxChars);
-  let outcome: ExtractionOutcome;
-  try {
-    outcome = await runExtraction(
-      transcript,
-      { scope, sessionId, occurredAt: first!.occurredAt, exclude: new Set(earlier.map((memory) => memory.id)) },
-      {
-        store,
-        embedder: context.embedder,
-        model,
-        settings: context.settings,
-        stats: context.stats,
-        logger: context.logger,
-        now,
-        newId: context.newId,
-        embed: context.embed,
-      },
-    );
-  } catch (error) {
-    outcome = {
-      creates: [],
-      merges: [],
-      skipped: [],
-      failure: error instanceof Error ? error.message : String(error),
-      unsent: 0,
-      embedFailure: null,
-    };
-  }
+  const outcome = await extractSafely(
+    transcript,
+    { scope, sessionId, occurredAt: first!.occurredAt, exclude: new Set(earlier.map((memory) => memory.id)) },
+    { ...context, store },
+    model,
+    now,
+  );
   const unchanged = { created: [], merged: [], invalidated: [], kept: [], skipped: outcome.skipped };
   if (outcome.failure !== null) return { ...unchanged, failure: outcome.failure };
 

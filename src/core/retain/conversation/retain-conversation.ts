@@ -142,7 +142,8 @@ export async function retainConversation(
     };
   };
 
-  if (!context.model) return keepEpisode('no language model is configured', true);
+  const model = context.model;
+  if (!model) return keepEpisode('no language model is configured', true);
   if (!conversation.success) return skipByGuard('the run did not succeed', keepEpisode, context);
   if (conversation.messages.length < context.settings.minMessages) {
     return skipByGuard(
@@ -152,28 +153,13 @@ export async function retainConversation(
     );
   }
 
-  let outcome: ExtractionOutcome;
-  try {
-    outcome = await runExtraction(
-      transcriptToExtract(conversation, context.settings.maxChars),
-      { scope, sessionId, occurredAt },
-      {
-        store: context.store,
-        embedder: context.embedder,
-        model: context.model,
-        settings: context.settings,
-        stats: context.stats,
-        logger: context.logger,
-        now,
-        newId: context.newId,
-        embed: context.embed,
-      },
-    );
-  } catch (error) {
-    // The pipeline itself should not throw; if it does, the conversation is still kept.
-    const failure = error instanceof Error ? error.message : String(error);
-    outcome = { creates: [], merges: [], skipped: [], failure, unsent: 0, embedFailure: null };
-  }
+  const outcome = await extractSafely(
+    transcriptToExtract(conversation, context.settings.maxChars),
+    { scope, sessionId, occurredAt },
+    context,
+    model,
+    now,
+  );
   if (outcome.failure !== null) {
     const failure = outcome.failure;
     const kept = await keepEpisode(`extraction failed: ${failure}`, true);
@@ -255,6 +241,35 @@ export async function retainConversation(
  * transaction; `rewritten` are stored memories changed in place (invalidated, recategorised),
  * whose tallies do not move.
  */
+/**
+ * Run the extraction pipeline with the conversation context's parts. The pipeline should not
+ * throw; if it does, the outcome is a failure (and the caller keeps the raw turns).
+ */
+export async function extractSafely(
+  transcript: Parameters<typeof runExtraction>[0],
+  target: Parameters<typeof runExtraction>[1],
+  context: ConversationContext,
+  model: LanguageModel,
+  now: string,
+): Promise<ExtractionOutcome> {
+  try {
+    return await runExtraction(transcript, target, {
+      store: context.store,
+      embedder: context.embedder,
+      model,
+      settings: context.settings,
+      stats: context.stats,
+      logger: context.logger,
+      now,
+      newId: context.newId,
+      embed: context.embed,
+    });
+  } catch (error) {
+    const failure = error instanceof Error ? error.message : String(error);
+    return { creates: [], merges: [], skipped: [], failure, unsent: 0, embedFailure: null };
+  }
+}
+
 export async function commit(
   store: MemoryStore,
   outcome: ExtractionOutcome,
