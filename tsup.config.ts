@@ -24,6 +24,6 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   // Native modules stay external and load lazily, when a store first opens.
-  external: ['better-sqlite3', 'sqlite-vec', 'usearch', 'openai', '@lancedb/lancedb', 'apache-arrow'],
+  external: ['better-sqlite3', 'usearch', 'openai', '@lancedb/lancedb', 'apache-arrow'],
   treeshake: true,
 });

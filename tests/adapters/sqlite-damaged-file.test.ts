@@ -5,11 +5,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   checkSqliteFile,
   createSqliteStore,
-  migrate,
   type SqliteStore,
   salvageSqliteFile,
 } from '../../src/adapters/sqlite/index.js';
 import type { SqliteDatabaseConstructor } from '../../src/adapters/sqlite/sqlite-driver.js';
+import { migrate } from '../../src/adapters/sqlite/sqlite-schema.js';
 import { createInMemoryStore, createMemory, type LogLevel, StoreError, ValidationError } from '../../src/index.js';
 import { makeMemory, unitVector } from '../contracts/memory-fixtures.js';
 import { buildStore, copyHome, DAMAGES, FIXTURE, fingerprint, overwrite } from '../helpers/damage.js';

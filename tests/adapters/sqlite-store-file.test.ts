@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore, migrate, SCHEMA_VERSION } from '../../src/adapters/sqlite/index.js';
+import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
 import type { SqliteDatabaseConstructor } from '../../src/adapters/sqlite/sqlite-driver.js';
+import { migrate, SCHEMA_VERSION } from '../../src/adapters/sqlite/sqlite-schema.js';
 import { createInMemoryStore, createLocalEmbedder, createMemory, type LogLevel, StoreError } from '../../src/index.js';
 import { makeMemory, unitVector } from '../contracts/memory-fixtures.js';
 import { canMakeReadOnly, fingerprint, makeReadOnly } from '../helpers/damage.js';
@@ -11,7 +12,6 @@ import { quiet, tempDir } from '../helpers/stores.js';
 
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3') as SqliteDatabaseConstructor;
-const sqliteVec = require('sqlite-vec') as { load(db: unknown): void };
 const root = tempDir('memoir-sqlite-file-');
 let counter = 0;
 const nextPath = () => join(root, `db-${++counter}.sqlite`);
@@ -79,41 +79,6 @@ describe('schema migrations', () => {
     );
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
-  });
-
-  it('drops the sqlite-vec table and FTS5 index a schema 5 store kept, and still finds its memories', async () => {
-    const path = nextPath();
-    const old = new Database(path);
-    migrate(old, 5);
-    sqliteVec.load(old);
-    old.exec('CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[4] distance_metric=cosine)');
-    old
-      .prepare(
-        `INSERT INTO memories (id, kind, category, abstract, overview, content, entities, user_id, occurred_at, created_at,
-          updated_at, valid_from, importance, bookmarked, access_count, fingerprint, metadata, lexical_terms)
-         VALUES ('old-5', 'world', 'note', 'Tides', NULL, 'Spring tides follow the full moon.', '[]', NULL,
-          '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z',
-          '2024-01-01T00:00:00.000Z', 0.5, 0, 0, 'fp', '{}', 'spring tide follow full moon')`,
-      )
-      .run();
-    const vector = unitVector(4, 3);
-    old
-      .prepare('INSERT INTO memory_embeddings (memory_rowid, embedding) VALUES (1, ?)')
-      .run(Buffer.from(vector.buffer));
-    old.prepare('INSERT INTO memories_vec (rowid, embedding) VALUES (1, ?)').run(Buffer.from(vector.buffer));
-    old.close();
-
-    const store = createSqliteStore({ path });
-    await store.open({ id: 'e', dimensions: 4 });
-    expect((await store.searchLexical!({ text: 'full moon', limit: 5 })).map((hit) => hit.id)).toEqual(['old-5']);
-    expect((await store.searchVector!({ vector, limit: 5 })).map((hit) => hit.id)).toEqual(['old-5']);
-    // Its vector was stored before memories flagged one (schema 7): it is not taken for missing.
-    expect(await store.listUnembedded!({ limit: 10 })).toEqual([]);
-    await store.close();
-    const reopened = new Database(path);
-    const names = reopened.prepare('SELECT name FROM sqlite_master').pluck().all() as string[];
-    expect(names.filter((name) => name.startsWith('memories_vec') || name.startsWith('memories_fts'))).toEqual([]);
-    reopened.close();
   });
 
   it('migrates entity keys written lower-cased only (schema version 4) to folded ones', async () => {

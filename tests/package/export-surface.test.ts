@@ -56,4 +56,12 @@ describe('export surface', () => {
       expect(root).not.toContain(internal);
     }
   }, 60_000);
+
+  it('memoir/sqlite keeps the schema internals out: the store migrates its own file', () => {
+    const sqlite = exportedNames()['memoir/sqlite'] ?? [];
+    expect(sqlite).toContain('createSqliteStore');
+    for (const internal of ['migrate', 'MIGRATIONS', 'SCHEMA_VERSION', 'Migration']) {
+      expect(sqlite).not.toContain(internal);
+    }
+  }, 60_000);
 });

@@ -1,7 +1,11 @@
 /**
- * The SQLite store: one file, WAL mode, FTS5 for lexical search and sqlite-vec for vector
- * search (a scan when the extension can't load). better-sqlite3 and sqlite-vec load when
- * the store first opens, never at import.
+ * The SQLite store: one file in WAL mode holds every record, each memory's analysed terms
+ * and its float32 vector; search runs on an index held in the process and derived from
+ * the file — BM25 postings and an int8 vector matrix (scanned with usearch when it is
+ * installed, in JavaScript otherwise, then rescored in float32) — which follows other
+ * connections' writes through a change sequence and, for large stores, is snapshotted
+ * into the file. No SQLite extension is loaded. better-sqlite3 (and usearch) load when the
+ * store first opens, never at import. Also the file check and salvage behind `memoir doctor`.
  *
  * @module memoir/sqlite
  */
@@ -20,7 +24,6 @@ export {
   type SqliteTableCounts,
 } from './sqlite-check.js';
 export { type SalvageReport, salvageSqliteFile } from './sqlite-salvage.js';
-export { MIGRATIONS, migrate, SCHEMA_VERSION } from './sqlite-schema.js';
 export type { SqliteStore, VectorMode } from './sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite-store-options.js';
 

@@ -53,7 +53,7 @@ export interface SqliteFileCheck {
   readOnly: boolean;
   /** `PRAGMA user_version`: the schema step the file is at, or null when it could not be read. */
   schemaVersion: number | null;
-  /** Result of `PRAGMA integrity_check` (pages, b-trees, indexes, FTS5 structure). */
+  /** Result of `PRAGMA integrity_check` (pages, b-trees, indexes; the FTS5 index a file from before schema 6 holds). */
   integrity: 'ok' | 'failed' | 'skipped';
   /**
    * Whether the full-text index of a schema 2–5 file matches the memories table (skipped

@@ -1,6 +1,7 @@
 /**
  * Opening a store's file: decide read-only or read-write, refuse a damaged file before
- * anything is written into it, warn about an empty one, then set up WAL and migrate.
+ * anything is written into it, warn about an empty one, then set up WAL and migrate (and drop
+ * the sqlite-vec table files from before schema 6 still hold).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -9,6 +10,7 @@ import type { Logger } from '../../core/spec/runtime.js';
 import { loadSqliteDriver, openDatabase, type SqliteDatabase } from './sqlite-driver.js';
 import { damagedError, doctorCommand, isDamage, isReadOnlyFailure, readOnlyError } from './sqlite-errors.js';
 import { type FileFacts, inspectFile } from './sqlite-file.js';
+import { dropLegacyVectorTable } from './sqlite-legacy-vectors.js';
 import { migrate, SCHEMA_VERSION } from './sqlite-schema.js';
 
 const COMPONENT = 'sqlite-store';
@@ -106,7 +108,11 @@ function prepare(db: SqliteDatabase, settings: ConnectionSettings, facts: FileFa
       suggestion: 'Upgrade memoir to open this database.',
     });
   }
-  if (readOnly === null) return migrate(db);
+  if (readOnly === null) {
+    const before = migrate(db);
+    dropLegacyVectorTable(db, settings.logger);
+    return before;
+  }
   if (version < SCHEMA_VERSION) {
     throw readOnlyError(settings.path, readOnly, {
       outcome: `it is at schema version ${version} and must be migrated to ${SCHEMA_VERSION} (a write) before this memoir can read it`,

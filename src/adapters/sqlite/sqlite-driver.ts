@@ -21,7 +21,11 @@ export interface SqliteDatabase {
   exec(sql: string): this;
   pragma(source: string, options?: { simple?: boolean }): unknown;
   transaction<F extends (...args: never[]) => unknown>(fn: F): F;
-  loadExtension(path: string): this;
+  /**
+   * Register a virtual table module on this connection; with a factory, `CREATE VIRTUAL
+   * TABLE … USING name(…)` (and `DROP TABLE` of such a table) calls it with the arguments.
+   */
+  table(name: string, factory: (...args: string[]) => { columns: string[]; rows: () => Generator<unknown> }): this;
   close(): this;
   readonly open: boolean;
   readonly inTransaction: boolean;
@@ -49,25 +53,6 @@ export function loadSqliteDriver(): Promise<SqliteDatabaseConstructor> {
     },
   );
   return driver;
-}
-
-/**
- * Load sqlite-vec into `db`, from `path` when given (a build of your own, for a platform
- * the npm package doesn't cover), else from the sqlite-vec package. Resolves to the reason
- * it could not, or null when it did.
- */
-export async function loadVectorExtension(db: SqliteDatabase, path?: string): Promise<string | null> {
-  try {
-    if (path) db.loadExtension(path);
-    else {
-      const sqliteVec = (await import('sqlite-vec')) as { load(db: SqliteDatabase): void };
-      sqliteVec.load(db);
-    }
-    db.prepare('SELECT vec_version()').get();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 /** A connection and how it was made. */

@@ -73,7 +73,7 @@ export const MEMORY_SELECT = MEMORY_COLUMNS.filter((column) => column !== 'lexic
   .map((column) => `m.${column}`)
   .join(', ');
 
-/** Float32 vector → the little-endian bytes stored in a BLOB (and understood by sqlite-vec). */
+/** Float32 vector → the little-endian bytes stored in a BLOB. */
 export function vectorToBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }

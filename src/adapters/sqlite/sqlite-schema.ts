@@ -24,9 +24,8 @@ const RECORD_TABLES = ['opinions', 'procedures', 'sessions', 'entities'] as cons
 
 /**
  * Every schema step, oldest first. Never edit a released step: add a new one, so that
- * databases made by any earlier version migrate forward.
- *
- * @group Schema
+ * databases made by any earlier version migrate forward. Internal to the adapter: the store
+ * migrates its file when it opens.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -220,19 +219,13 @@ export function newGeneration(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/**
- * The schema version this code writes.
- *
- * @group Schema
- */
+/** The schema version this code writes (`PRAGMA user_version`). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
  * Bring `db` up to `target` (default: the latest), each step in its own transaction.
  * Resolves to the version before migrating. Safe when several processes open a new
  * database at once: each step re-reads the version under the write lock.
- *
- * @group Schema
  */
 export function migrate(db: SqliteDatabase, target = SCHEMA_VERSION): number {
   const readVersion = () => db.pragma('user_version', { simple: true }) as number;

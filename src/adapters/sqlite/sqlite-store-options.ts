@@ -43,7 +43,7 @@ export const sqliteStoreOptionsSchema = z
      * whatever the size; `off` skips it. Damage found later is still refused. Default `auto`.
      */
     checkOnOpen: z.enum(['auto', 'always', 'off']).default('auto'),
-    /** Where warnings go (e.g. sqlite-vec failing to load, an empty file). Default: stderr. */
+    /** Where warnings go (e.g. usearch failing to load, an empty file). Default: stderr. */
     logger: z
       .custom<Logger>((value) => typeof (value as Logger | undefined)?.log === 'function', 'expected a Logger')
       .optional(),

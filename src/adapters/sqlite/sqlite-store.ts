@@ -27,7 +27,7 @@ import { loadVectorKernel, type VectorKernel } from './search-index/vector-kerne
 import { checkSqliteFile, type SqliteFileCheck } from './sqlite-check.js';
 import { SqliteCollection } from './sqlite-collection.js';
 import { openConnection } from './sqlite-connection.js';
-import { loadVectorExtension, type SqliteDatabase } from './sqlite-driver.js';
+import type { SqliteDatabase } from './sqlite-driver.js';
 import { damagedError, doctorCommand, isDamage, isReadOnlyFailure, readOnlyError } from './sqlite-errors.js';
 import { memoryCondition } from './sqlite-filter.js';
 import {
@@ -78,7 +78,8 @@ function storeError(message: string, options: { suggestion?: string; cause?: unk
 }
 
 /**
- * A MemoryStore in one SQLite file: FTS5 for lexical search, sqlite-vec (or a scan) for vectors.
+ * A MemoryStore in one SQLite file, searched through an in-process index derived from it
+ * (BM25 postings and int8 vectors, see SearchIndex); no SQLite extension is loaded.
  *
  * @group Adapters
  */
@@ -155,7 +156,6 @@ export class SqliteStore implements MemoryStore {
           `usearch could not load (${reason}); vectors are scanned in JavaScript, which is slower past 10,000 memories`,
         ),
       );
-      if (readOnly === null) await this.#dropLegacyVectorTable(db);
       // A store opened before (or by another process) already names its embedder's dimensions.
       const recorded = Number(this.#meta(db, 'embedder_dimensions'));
       if (Number.isInteger(recorded) && recorded > 0) this.#dimensions = recorded;
@@ -219,19 +219,6 @@ export class SqliteStore implements MemoryStore {
     db.prepare(
       'INSERT INTO memoir_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     ).run(key, value);
-  }
-
-  // Versions before schema 6 kept vectors in a sqlite-vec table too; dropping it needs the
-  // extension loaded, so it goes when the store first connects with sqlite-vec at hand.
-  async #dropLegacyVectorTable(db: SqliteDatabase) {
-    const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memories_vec'").get();
-    if (!legacy) return;
-    const failure = await loadVectorExtension(db);
-    if (failure !== null) {
-      this.#settings.logger?.log('debug', `the unused memories_vec table stays until sqlite-vec loads (${failure})`);
-      return;
-    }
-    db.exec('DROP TABLE memories_vec');
   }
 
   /** The search index, made for the store's dimensions (0 until an embedder is known). */
