@@ -3,6 +3,7 @@ import { createMemoriesAiProvider, MEMORIES_AI_BASE_URL } from '../../src/adapte
 import { ConfigError, ValidationError } from '../../src/core/spec/errors.js';
 import { videoProviderContract } from '../contracts/video-provider.contract.js';
 import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 videoProviderContract('memories-ai', {
   make: (server, overrides) =>
@@ -17,16 +18,32 @@ videoProviderContract('memories-ai', {
 describe('memories-ai provider options and limits', () => {
   it('needs a key and names the option', () => {
     expect(() => createMemoriesAiProvider({ baseUrl: 'http://127.0.0.1:1' })).toThrow(/apiKey/);
-    try {
-      createMemoriesAiProvider({ apiKey: 'k', timeoutMs: -1 });
-    } catch (error) {
-      expect(ConfigError.isInstance(error)).toBe(true);
-      expect((error as Error).message).toMatch(/timeoutMs/);
-    }
+    // Fails when nothing is thrown: the assertions are not inside a catch that may never run.
+    const error = thrownBy(() => createMemoriesAiProvider({ apiKey: 'k', timeoutMs: -1 }));
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/timeoutMs/);
   });
 
-  it('defaults to the Datalake base URL and one request a second', () => {
+  it('defaults to the Datalake base URL', () => {
     expect(MEMORIES_AI_BASE_URL).toBe('https://api.memories.ai/serve/datalake/v1');
+  });
+
+  it('by default starts at most one request a second, even for calls made at once', async () => {
+    const server = await new MemoriesAiServer().start();
+    try {
+      // No minIntervalMs: the default is what is under test.
+      const provider = createMemoriesAiProvider({ apiKey: server.apiKey, baseUrl: server.baseUrl });
+      await Promise.all([provider.search({ text: 'one' }), provider.search({ text: 'two' })]);
+      // The collection lookup and two searches: three requests, so at least two full intervals.
+      expect(server.requests.length).toBeGreaterThanOrEqual(3);
+      const times = server.requests.map((request) => request.at);
+      const gaps = times.slice(1).map((at, index) => at - times[index]!);
+      // The client spaces starts 1000 ms apart; arrival at the server may jitter by a few ms.
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(950);
+      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(1900);
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a file over the upload limit before sending anything', async () => {

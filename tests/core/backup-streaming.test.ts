@@ -20,16 +20,21 @@ const archives = {
   huge: path.join(dir, 'huge.tar.gz'),
   mismatch: path.join(dir, 'mismatch.tar.gz'),
   many: path.join(dir, 'many.tar.gz'),
+  some: path.join(dir, 'some.tar.gz'),
 };
-const inflated = { huge: 0, mismatch: 0, many: 0 };
+const inflated = { huge: 0, mismatch: 0, many: 0, some: 0 };
 
 beforeAll(async () => {
   // 600 MB in one memory line, with a manifest that matches it exactly.
   inflated.huge = await writeBigArchive(archives.huge, oneHugeLine(600 * MB), 1);
-  // 250 MB of valid memory lines; the manifest says one fewer, so only the last check fails.
+  // 2,500 distinct memories of 100,000 characters (250 MB, 240 MiB); the manifest says one
+  // fewer, so only the last check fails.
   inflated.mismatch = await writeBigArchive(archives.mismatch, manyMemories(2500, 100_000), 2499);
-  // The same 250 MB, with a matching manifest.
+  // The same 240 MiB, with a matching manifest.
   inflated.many = await writeBigArchive(archives.many, manyMemories(2500, 100_000), 2500);
+  // 500 distinct memories of 100,000 characters (50 MB, 48 MiB), for the store whose restore
+  // takes a minute at 240 MiB.
+  inflated.some = await writeBigArchive(archives.some, manyMemories(500, 100_000), 500);
 }, 120_000);
 
 async function openStore(make: StoreFactory): Promise<MemoryStore> {
@@ -64,13 +69,13 @@ describe.each(STORES)('Backups stream (%s store)', (name, makeStore) => {
     await store.close();
   }, 120_000);
 
-  it('reads a 250 MB archive as a stream and refuses it at the first line past its counts', async () => {
+  it('reads a 240 MiB archive as a stream and refuses it at the first line past its counts', async () => {
     const store = await openStore(makeStore);
     const before = await collect(exportRecords(store));
     const figures = await measure(() =>
       restoreBackup(store, archives.mismatch, { confirm: true, embedder: EMBEDDER }).catch((error: unknown) => error),
     );
-    report(`${name}: refuse 250 MB by count`, figures, inflated.mismatch);
+    report(`${name}: refuse 240 MiB by count`, figures, inflated.mismatch);
     expect(ValidationError.isInstance(figures.result)).toBe(true);
     // Refused at the first line past the manifest's counts, without reading the rest.
     expect((figures.result as Error).message).toMatch(
@@ -85,16 +90,36 @@ describe.each(STORES)('Backups stream (%s store)', (name, makeStore) => {
 
   // The in-memory store keeps everything restored, and its transaction's undo log keeps
   // every version replaced, in process memory by design: only a store on disk can show
-  // that restoring itself costs bounded memory.
-  it.skipIf(name === 'in-memory')(
-    'restores a 250 MB archive with bounded memory',
+  // that restoring itself costs bounded memory. Every line of the archive is a distinct
+  // memory, so the store ends up holding all 240 MiB (2,500 × 100,000 characters).
+  it.skipIf(name !== 'sqlite')(
+    'restores a 240 MiB archive of 2,500 distinct memories in full, with bounded memory',
     async () => {
       const store = await openStore(makeStore);
       const figures = await measure(() => restoreBackup(store, archives.many, { confirm: true, embedder: EMBEDDER }));
-      report(`${name}: restore 250 MB`, figures, inflated.many);
-      expect(figures.result.restored.memories).toBe(2500);
-      expect(await store.countMemories()).toBe(10);
+      report(`${name}: restore 240 MiB`, figures, inflated.many);
+      expect(inflated.many).toBeGreaterThan(250_000_000);
+      await expectAllRestored(store, figures.result.restored.memories, 2500);
+      // Measured +39 to +127 MiB on a loaded 2-core machine: bounded, not the 240 MiB it holds.
+      // (The event loop is not: one pause of about 3.5 s, so this test does not bound it.)
       expect(figures.peakRssDelta).toBeLessThan(150 * MB);
+      await store.close();
+    },
+    120_000,
+  );
+
+  // LanceDB merges the staged rows into its live table in native memory (lancedb-staging.ts,
+  // step 3): a restore's peak grows with the archive (measured +632 and +663 MiB for 240 MiB,
+  // in about a minute), so this store's test proves only that all of a 48 MiB archive is
+  // stored, and prints the figure.
+  it.skipIf(name !== 'lancedb')(
+    'restores a 48 MiB archive of 500 distinct memories in full (memory grows with the archive)',
+    async () => {
+      const store = await openStore(makeStore);
+      const figures = await measure(() => restoreBackup(store, archives.some, { confirm: true, embedder: EMBEDDER }));
+      report(`${name}: restore 48 MiB`, figures, inflated.some);
+      expect(inflated.some).toBeGreaterThan(50_000_000);
+      await expectAllRestored(store, figures.result.restored.memories, 500);
       await store.close();
     },
     120_000,
@@ -113,6 +138,26 @@ describe.each(STORES)('Backups stream (%s store)', (name, makeStore) => {
     await store.close();
   }, 120_000);
 });
+
+/** The store holds the archive's `count` memories and every character of their blobs, and nothing else. */
+async function expectAllRestored(store: MemoryStore, restored: number, count: number): Promise<void> {
+  expect(restored).toBe(count);
+  expect(await store.countMemories()).toBe(count);
+  expect(await heldBlobs(store)).toEqual({ ids: count, chars: count * 100_000 });
+}
+
+/** How many distinct memories the store holds and the characters of their `metadata.blob`, read as a stream. */
+async function heldBlobs(store: MemoryStore): Promise<{ ids: number; chars: number }> {
+  const ids = new Set<string>();
+  let chars = 0;
+  for await (const line of exportRecords(store)) {
+    const record = JSON.parse(line) as { type: string; memory?: { id: string; metadata: { blob?: string } } };
+    if (record.type !== 'memory' || !record.memory) continue;
+    ids.add(record.memory.id);
+    chars += record.memory.metadata.blob?.length ?? 0;
+  }
+  return { ids: ids.size, chars };
+}
 
 /** 10,000 memories carrying 5,000 characters of incompressible metadata each: about 50 MB. */
 async function make10kMemories(make: StoreFactory): Promise<MemoryStore> {

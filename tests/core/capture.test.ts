@@ -11,6 +11,7 @@ import type { MemoryInput } from '../../src/core/spec/memory.js';
 import type { LogLevel } from '../../src/core/spec/runtime.js';
 import { ConfigError, createInMemoryStore, createMemory, ValidationError } from '../../src/index.js';
 import { createFixedClock } from '../../src/testing/index.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 const T0 = Date.parse('2025-12-01T12:00:00Z');
 
@@ -171,11 +172,10 @@ describe('Automatic Context Capture', () => {
   it('a malformed event is a ValidationError naming the field; tryCapture logs it instead', () => {
     const { capture, logger } = setup();
     expect(() => capture.capture({ tool: '' })).toThrow(ValidationError);
-    try {
-      capture.capture({ tool: 'x', durationMs: -1 });
-    } catch (error) {
-      expect((error as ValidationError).field).toBe('event.durationMs');
-    }
+    // Fails when nothing is thrown: the assertions are not inside a catch that may never run.
+    const error = thrownBy(() => capture.capture({ tool: 'x', durationMs: -1 }));
+    expect(ValidationError.isInstance(error)).toBe(true);
+    expect((error as ValidationError).field).toBe('event.durationMs');
     expect(capture.tryCapture({ tool: 'x', durationMs: -1 })).toEqual({ stored: false, reason: 'invalid' });
     expect(logger.lines.at(-1)?.level).toBe('warn');
   });

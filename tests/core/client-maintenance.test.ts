@@ -69,7 +69,8 @@ describe('client maintenance', () => {
     await memory.close();
   });
 
-  it('schedule: a daily run is set up without keeping the process alive, and close stops it', async () => {
+  // What the daily run does, at which hour, and that it keeps no process alive: client-schedule.test.ts.
+  it('schedule: a client with a daily run retains and closes; an hour past 23 is refused', async () => {
     const memory = createMemory({ store: createInMemoryStore(), schedule: { hour: 3 }, logger: quiet });
     await memory.retain('something');
     await memory.close();

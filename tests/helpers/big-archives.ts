@@ -45,12 +45,15 @@ export function memoryLine(id: string, blob: string): string {
   return `{"type":"memory","memory":${JSON.stringify(memory)},"embedding":null}\n`;
 }
 
-/** A dump of `lines` memory lines, each holding `blobChars` characters, cycling over `distinctIds` ids. */
-export function manyMemories(lines: number, blobChars: number, distinctIds = 10): DumpSource {
+/**
+ * A dump of `lines` memory lines, each a distinct memory (`big-0`, `big-1`, …) holding
+ * `blobChars` characters: restored, the store keeps all of them, so it holds the size named.
+ */
+export function manyMemories(lines: number, blobChars: number): DumpSource {
   const blob = 'x'.repeat(blobChars);
   return async function* () {
     yield Buffer.from(HEADER);
-    for (let i = 0; i < lines; i++) yield Buffer.from(memoryLine(`big-${i % distinctIds}`, blob));
+    for (let i = 0; i < lines; i++) yield Buffer.from(memoryLine(`big-${i}`, blob));
   };
 }
 

@@ -91,18 +91,32 @@ async function run(steps: Step[]) {
     if (theirs && ['get', 'update', 'invalidate'].includes(op))
       expect(NotFoundError.isInstance(outcome.error)).toBe(true);
     if (theirs && op === 'forget') expect(outcome.value).toBe(0);
+    // An owner's own forget deletes exactly that memory; nothing else leaves the model.
+    if (owner.get(id) === by && op === 'forget') {
+      expect(outcome.value).toBe(1);
+      owner.delete(id);
+    }
+    // A new version made by update is the caller's too.
+    if (op === 'update' && outcome.value) owner.set((outcome.value as { id: string }).id, by);
   }
-  // The other user's memories are all still there, untouched by the caller.
+  // Every memory written and not forgotten by its owner is still there, in its owner's scope:
+  // a memory that silently disappeared (or moved) fails here.
   for (const [id, user] of owner) {
-    const memory = await admin.get(id).catch(() => null);
-    if (memory) expect(memory.scope.userId).toBe(user);
+    const memory = await admin.get(id);
+    expect(memory.scope.userId).toBe(user);
+    expect((await clients[user].get(id)).id).toBe(id);
+    await expect(clients[other(user)].get(id)).rejects.toSatisfy(NotFoundError.isInstance);
   }
+  // And nothing is in the store that no one wrote.
+  expect((await admin.list({ limit: 1000, includeInvalid: true })).map((memory) => memory.id).sort()).toEqual(
+    [...owner.keys()].sort(),
+  );
   await clients.alice.close();
   await clients.bob.close();
 }
 
 describe('scope-crossing ids and scopes (property)', () => {
-  it('no sequence of calls lets one user read, change or delete the other’s memories', async () => {
+  it('no sequence of calls lets one user read, change or delete the other’s memories, and none goes missing', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), (steps) => run(steps)),
       { numRuns: 60 },
