@@ -58,6 +58,11 @@ export class InMemoryCollection<T extends CollectionRecord> implements RecordCol
     return this.records.size;
   }
 
+  /** Every record with the key it is held under (synchronous, not copied; for the owning store's `check`). */
+  entries(): IterableIterator<[string, T]> {
+    return this.records.entries();
+  }
+
   /** Drop every record without journaling (for the owning store's `close`). */
   clear(): void {
     this.records.clear();

@@ -26,6 +26,7 @@ import { lexicalText } from '../../core/text/memory-text.js';
 import { Mutex } from '../../core/utils/mutex.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { topHits } from '../../core/utils/top-hits.js';
+import { checkInMemoryState } from './in-memory-check.js';
 import {
   type CollectionHost,
   cloneForStorage,
@@ -372,9 +373,24 @@ class InMemoryStore implements MemoryStore {
     });
   }
 
-  /** Nothing in memory can be damaged the way a file can: always ok. */
+  /**
+   * Verify the store's own invariants (see {@link checkInMemoryState}): records under their
+   * ids, embeddings only for stored memories and all of one dimension, the lexical index
+   * exactly what the memories would build.
+   */
   async check(): Promise<StoreCheck> {
-    return { ok: true, problems: [], details: { memories: this.memories.size } };
+    return checkInMemoryState({
+      memories: this.memories,
+      embeddings: this.embeddings,
+      lexicalIndex: this.lexicalIndex,
+      identity: this.identity,
+      collections: {
+        opinions: this.opinions.entries(),
+        procedures: this.procedures.entries(),
+        sessions: this.sessions.entries(),
+        entities: this.entities.entries(),
+      },
+    });
   }
 
   close(): Promise<void> {

@@ -91,6 +91,53 @@ export class Bm25Index {
     return true;
   }
 
+  /**
+   * What is out of step in the index, one sentence each (at most `limit`): a document missing
+   * from `expected` (id → the text it should hold) or indexed with other terms, a stale one,
+   * postings that disagree with their documents, or a total length that is not their sum.
+   * Empty when the index is exactly what `expected` would build. For a store's `check()`.
+   */
+  problems(expected: ReadonlyMap<string, string>, limit = 10): string[] {
+    const found: string[] = [];
+    const note = (problem: string) => {
+      if (found.length < limit) found.push(problem);
+    };
+    for (const [id, text] of expected) {
+      const document = this.documents.get(id);
+      if (!document) {
+        note(`"${id}" is missing from the lexical index`);
+        continue;
+      }
+      const terms = analyzeTerms(text);
+      const frequencies = new Map<string, number>();
+      for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+      const same =
+        document.length === terms.length &&
+        document.frequencies.size === frequencies.size &&
+        [...frequencies].every(([term, count]) => document.frequencies.get(term) === count);
+      if (!same) note(`"${id}" is indexed with terms other than its text's`);
+    }
+    let totalLength = 0;
+    let postingsExpected = 0;
+    for (const [id, document] of this.documents) {
+      if (!expected.has(id)) note(`the lexical index holds "${id}", which is not stored`);
+      totalLength += document.length;
+      postingsExpected += document.frequencies.size;
+      for (const [term, count] of document.frequencies) {
+        if (this.postings.get(term)?.get(id) !== count) note(`the posting of "${term}" disagrees with "${id}"`);
+      }
+    }
+    let postingsHeld = 0;
+    for (const posting of this.postings.values()) postingsHeld += posting.size;
+    if (postingsHeld !== postingsExpected) {
+      note(`the lexical index holds ${postingsHeld} postings, its documents name ${postingsExpected}`);
+    }
+    if (totalLength !== this.totalLength) {
+      note(`the lexical index's total length is ${this.totalLength}, its documents add up to ${totalLength}`);
+    }
+    return found;
+  }
+
   /** Remove every document. */
   clear(): void {
     this.postings.clear();
