@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bm25Index } from '../src/core/text/bm25-index.js';
+import { lexicalText } from '../src/core/text/memory-text.js';
 import {
   createInMemoryStore,
   createMemory,
@@ -24,6 +25,12 @@ export interface EvalSetting {
   ranking?: RankingOptions;
   /** retain's options for each conversation's turns (contextWindow, …). */
   retain?: Pick<RetainOptions, 'contextWindow' | 'corrections'>;
+  /**
+   * `bench` (default): each turn as {@link turnInput} builds it, with `contextWindow: 2` and
+   * `onDuplicate: 'keep'`; `defaults`: what a user gets retaining each turn with content,
+   * scope and source only ({@link plainTurnInput}) and no retain options.
+   */
+  recipe?: 'bench' | 'defaults';
 }
 
 /** One scored question. */
@@ -57,6 +64,12 @@ export function turnInput(turn: Turn): MemoryInput {
   };
 }
 
+/** A turn retained with default settings: its text, the conversation's scope and the turn id, nothing else. */
+export function plainTurnInput(turn: Turn): MemoryInput {
+  const { content, scope, source } = turnInput(turn);
+  return { content, scope, source };
+}
+
 /** Turns grouped by conversation, in file order. */
 export function bySample<T extends { sampleId: string }>(items: readonly T[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -86,11 +99,9 @@ export async function indexTurns(
   for (const sampleTurns of bySample(turns).values()) {
     for (let start = 0; start < sampleTurns.length; start += 1000) {
       // Each session's turns go in one call, so each turn is indexed with the turns around it.
-      await memory.retain(sampleTurns.slice(start, start + 1000).map(turnInput), {
-        onDuplicate: 'keep',
-        contextWindow: 2,
-        ...setting.retain,
-      });
+      const slice = sampleTurns.slice(start, start + 1000);
+      if (setting.recipe === 'defaults') await memory.retain(slice.map(plainTurnInput), setting.retain);
+      else await memory.retain(slice.map(turnInput), { onDuplicate: 'keep', contextWindow: 2, ...setting.retain });
     }
   }
   const ingestSeconds = (performance.now() - started) / 1000;
@@ -167,6 +178,39 @@ export function plainBm25(turns: readonly Turn[], questions: readonly Question[]
   for (const [sampleId, sampleTurns] of bySample(turns)) {
     const index = new Bm25Index();
     for (const turn of sampleTurns) index.add(turn.diaId, turnInput(turn).content);
+    indexes.set(sampleId, index);
+  }
+  const maxK = Math.max(...ks);
+  return questions.map((question) => {
+    const hits = indexes.get(question.sampleId)?.search(question.question, { limit: maxK }) ?? [];
+    return {
+      sampleId: question.sampleId,
+      category: question.category,
+      recall: recallAt(
+        hits.map((hit) => hit.id),
+        question.evidence,
+        ks,
+      ),
+    };
+  });
+}
+
+/**
+ * BM25 over exactly what memoir indexes lexically: each stored memory's {@link lexicalText}
+ * (its own text twice, the speaker entity, and the neighbouring turns of `contextWindow`), read
+ * back from `memory`, in a plain BM25 index per conversation — no fusion, no boosts, no vectors.
+ * Memoir's gain over this is what its ranking adds, not what the neighbour window adds.
+ */
+export async function indexedBm25(
+  memory: MemoryClient,
+  questions: readonly Question[],
+  ks: readonly number[],
+): Promise<Score[]> {
+  const indexes = new Map<string, Bm25Index>();
+  for (const sampleId of new Set(questions.map((question) => question.sampleId))) {
+    const index = new Bm25Index();
+    const stored = await memory.list({ scope: { namespace: sampleId }, limit: 100_000 });
+    for (const item of stored) index.add(item.source?.messageId ?? item.id, lexicalText(item));
     indexes.set(sampleId, index);
   }
   const maxK = Math.max(...ks);
