@@ -124,6 +124,8 @@ async function runDaemon(context: CliContext, flags: RecordFlags): Promise<void>
     ? createSegmentUploader({
         provider: (await import('../adapters/memories-ai/index.js')).createMemoriesAiProvider(),
         outputDir: recorder.options.outputDir,
+        // Segments left on disk by an earlier run are sent at start(), before attach() names the display.
+        display: recorder.options.display,
       })
     : undefined;
   if (uploader) {
