@@ -114,7 +114,16 @@ export {
 } from './core/procedures/procedure-options.js';
 export type { ProceduresApi } from './core/procedures/procedures-api.js';
 export type { VideoOptions } from './core/procedures/recording-options.js';
-export type { FromRecordingOptions, RecordingProcedure } from './core/procedures/recording-types.js';
+export {
+  type FormatRecordedStepsOptions,
+  formatRecordedSteps,
+} from './core/procedures/format-recorded-steps.js';
+export type {
+  FromRecordingOptions,
+  RecordedSpan,
+  RecordingEvidence,
+  RecordingProcedure,
+} from './core/procedures/recording-types.js';
 export type { Suggestion } from './core/procedures/suggest.js';
 export type { ActionWarning, Alternative, PlannedAction } from './core/procedures/warn.js';
 export {

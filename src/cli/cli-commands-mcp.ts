@@ -10,6 +10,7 @@ import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
 import { integer, nonEmpty, repeatable } from './cli-options.js';
 import { packageVersion } from './cli-version.js';
+import { videoConfigured, videoOptionsFromEnv } from './cli-video.js';
 
 /** The flags of `memoir mcp`, as commander parses them. */
 interface McpFlags {
@@ -80,6 +81,8 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
       ...(flags.captureExclude === undefined ? {} : { exclude: flags.captureExclude }),
     },
     ...(flags.workspace === undefined ? {} : { workspace: resolve(flags.workspace) }),
+    // memory_recall_steps searches the recordings when a Memories AI key is set; otherwise it answers from the cache.
+    ...(videoConfigured(context) ? { video: await videoOptionsFromEnv(context) } : {}),
   };
   const client = await context.client('vectors');
   const mcp = await import('../integrations/mcp/index.js');

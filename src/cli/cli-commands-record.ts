@@ -18,6 +18,7 @@ import {
   recorderDir,
   writeRecorderState,
 } from './cli-recorder-state.js';
+import { videoOptionsFromEnv } from './cli-video.js';
 
 interface RecordFlags {
   fps?: number;
@@ -123,6 +124,8 @@ async function runDaemon(context: CliContext, flags: RecordFlags): Promise<void>
     ? createSegmentUploader({
         provider: (await import('../adapters/memories-ai/index.js')).createMemoriesAiProvider(),
         outputDir: recorder.options.outputDir,
+        // Segments left on disk by an earlier run are sent at start(), before attach() names the display.
+        display: recorder.options.display,
       })
     : undefined;
   if (uploader) {
@@ -261,23 +264,7 @@ export function registerRecordCommands(program: Command, context: CliContext): v
     .option('--limit <n>', 'most clips (default 3)', integer(1, 20))
     .option('--refresh', 'search again even when a similar query is cached')
     .action(async (query: string, flags: { limit?: number; refresh?: boolean }) => {
-      const { createMemoriesAiProvider } = await import('../adapters/memories-ai/index.js');
-      const { createFfmpegFrameExtractor } = await import('../recorder/index.js');
-      const visionModel = context.env.MEMOIR_VISION_MODEL?.trim();
-      context.clientOptions = {
-        video: {
-          provider: createMemoriesAiProvider(),
-          frames: createFfmpegFrameExtractor(),
-          ...(visionModel
-            ? {
-                visionModel: (await import('../adapters/openai/index.js')).createOpenAIChatModel({
-                  model: visionModel,
-                  ...(context.env.MEMOIR_VISION_BASE_URL ? { baseURL: context.env.MEMOIR_VISION_BASE_URL } : {}),
-                }),
-              }
-            : {}),
-        },
-      };
+      context.clientOptions = { video: await videoOptionsFromEnv(context) };
       const client = await context.client('vectors');
       const results = await client.procedures.fromRecording(query, {
         ...(flags.limit ? { limit: flags.limit } : {}),
@@ -285,11 +272,26 @@ export function registerRecordCommands(program: Command, context: CliContext): v
       });
       if (context.json) return context.printJson({ query, results });
       if (results.length === 0) return context.print('No recording matches.');
+      // The seed's sentence, as memory_recall_steps and recall give it, then where it was seen.
       const blocks = results.map((result) => {
-        const when = result.timestamp ? `On ${result.timestamp.slice(0, 16).replace('T', ' ')}` : 'In a recording';
+        const span = result.recordedAt ? `, recorded ${result.recordedAt.start} – ${result.recordedAt.end}` : '';
         const steps = result.steps.map((step, i) => `  ${i + 1}) ${step}`).join('\n') || '  (no steps seen)';
-        return `${when} (confidence ${result.confidence.toFixed(2)}${result.cached ? ', cached' : ''}): ${result.summary}\n${steps}\n  video: ${result.videoUrl || result.videoId} ${result.videoStartMs}–${result.videoEndMs} ms`;
+        return [
+          `${recordedWhen(result.recordedAt?.start ?? null)} (confidence ${result.confidence.toFixed(2)}${result.cached ? ', cached' : ''}): ${result.summary}`,
+          steps,
+          `  video: ${result.videoUrl || result.videoId} ${result.videoStartMs}–${result.videoEndMs} ms${span}`,
+        ].join('\n');
       });
       context.print(blocks.join('\n\n'));
     });
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "On Feb 10, 2026 at 14:30 UTC, the user:", the wording every door uses. */
+function recordedWhen(start: string | null): string {
+  if (!start) return 'In a recording (date unknown), the user';
+  const date = new Date(start);
+  const hm = `${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
+  return `On ${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()} at ${hm} UTC, the user`;
 }

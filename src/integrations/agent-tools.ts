@@ -38,6 +38,7 @@ import {
   memoryRecordProcedureUseTool,
   memoryReflectTool,
 } from './agent-tools/procedure-tools.js';
+import { memoryRecallStepsTool } from './agent-tools/recording-tools.js';
 import {
   memoryDeleteSessionTool,
   memoryListSessionsTool,
@@ -56,13 +57,14 @@ export * from './agent-tools/data-tools.js';
 export * from './agent-tools/define-agent-tool.js';
 export * from './agent-tools/memory-tools.js';
 export * from './agent-tools/procedure-tools.js';
+export * from './agent-tools/recording-tools.js';
 export * from './agent-tools/session-tools.js';
 export * from './agent-tools/version-tools.js';
 export * from './agent-tools/workflow-tools.js';
 
 /**
  * Every memory tool, in the order hosts list them: storing and finding first, then sessions,
- * workflows, data control, procedures and reflection.
+ * workflows, data control, procedures (steps from screen recordings among them) and reflection.
  *
  * @group Agent tools
  */
@@ -93,6 +95,7 @@ export const agentTools: readonly AgentTool[] = [
   memoryListProceduresTool,
   memoryRecordProcedureUseTool,
   memoryLearnProcedureTool,
+  memoryRecallStepsTool,
   memoryReflectTool,
 ];
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { segmentNamePattern } from './segment-name.js';
 
 /**
  * The screen-capture inputs memoir knows how to drive.
@@ -69,10 +70,10 @@ export function scaleFilter(resolution: string): string {
   return `scale=w=${width}:h=${height}:force_original_aspect_ratio=decrease:force_divisible_by=2`;
 }
 
-/** The name pattern of segments: wall-clock time of the file's opening, then the run id. */
-export function segmentPattern(outputDir: string, runId: string): string {
+/** The name pattern of segments: wall-clock time of the file's opening (with its UTC offset where %z gives one), then the run id. */
+export function segmentPattern(outputDir: string, runId: string, input: CaptureInput = 'x11grab'): string {
   // With -strftime every `%` is a conversion, so a literal one in the directory is doubled.
-  return join(outputDir.replaceAll('%', '%%'), `rec-%Y%m%d-%H%M%S-${runId}.mp4`);
+  return join(outputDir.replaceAll('%', '%%'), segmentNamePattern(runId, input !== 'gdigrab'));
 }
 
 /** Encoder and segment-muxer arguments shared by every input. */
@@ -110,7 +111,7 @@ export function outputArguments(settings: CaptureSettings, output: OutputSetting
     'mp4',
     '-segment_format_options',
     'movflags=+faststart',
-    segmentPattern(output.outputDir, output.runId),
+    segmentPattern(output.outputDir, output.runId, settings.input),
   ];
 }
 

@@ -18,6 +18,7 @@ import {
 } from './recorder-options.js';
 import { type BufferedSegment, planEvictions } from './rolling-buffer.js';
 import { type SegmentListEntry, SegmentListWatcher } from './segment-list.js';
+import { SEGMENT_FILE } from './segment-name.js';
 import { type ActiveWindow, X11ActiveWindowWatcher } from './x11-active-window.js';
 
 /**
@@ -100,7 +101,6 @@ interface Run {
   stopped: boolean;
 }
 
-const SEGMENT_FILE = /^rec-\d{8}-\d{6}-[0-9a-f]+\.mp4$/;
 const START_TIMEOUT_MS = 15_000;
 const MAX_RESTARTS = 5;
 

@@ -10,6 +10,7 @@ import { sleep, startDeadline, untilAborted } from '../core/utils/deadline.js';
 import { parseOptions } from '../core/utils/parse-options.js';
 import type { RecorderEvents } from './recorder-events.js';
 import type { ScreenRecorder } from './screen-recorder.js';
+import { SEGMENT_FILE, segmentStartOf } from './segment-name.js';
 import { idempotencyKey, type JournalEntry, UploadJournal } from './upload-journal.js';
 
 /**
@@ -34,6 +35,7 @@ const uploaderOptionsSchema = z
     maxRetryAfterMs: z.number().int().min(0).max(3_600_000).default(120_000),
     uploadTimeoutMs: z.number().int().min(1).max(86_400_000).default(900_000),
     metadata: z.record(z.string(), z.string()).default({}),
+    display: z.string().min(1).max(256).optional(),
   })
   .strict();
 
@@ -61,8 +63,14 @@ export interface SegmentUploaderOptions {
   maxRetryAfterMs?: number;
   /** Longest one upload may take, ms, even with a provider that ignores its signal. Default 900000. */
   uploadTimeoutMs?: number;
-  /** Metadata sent with every segment (host and display are added). */
+  /** Metadata sent with every segment (host, display and recording time are added). */
   metadata?: Record<string, string>;
+  /**
+   * The display segments are recorded from, sent with each one. Default: the attached
+   * recorder's, else the recorder's own default (`$DISPLAY`, else `:0`; the screen index `1`
+   * on macOS; `desktop` on Windows). A segment keeps the display it was journaled with.
+   */
+  display?: string;
 }
 
 /**
@@ -74,8 +82,12 @@ export interface SegmentUploaderOptions {
 export interface SegmentUploader {
   /** Load the journal and queue what is not uploaded yet (earlier failures and segments found on disk). */
   start(): Promise<void>;
-  /** Upload a closed segment (idempotent: a segment already journaled is not queued twice). */
-  enqueue(path: string, startedAt?: number): Promise<void>;
+  /**
+   * Upload a closed segment (idempotent: a segment already journaled is not queued twice).
+   * Without `startedAt`, the time in the segment's name is used (the file's creation time for
+   * other names); without `display`, the uploader's.
+   */
+  enqueue(path: string, startedAt?: number, display?: string): Promise<void>;
   /** Upload the recorder's segments as they close, and let its buffer delete only uploaded ones. */
   attach(recorder: ScreenRecorder): void;
   /** Resolves when the queue is empty. */
@@ -90,7 +102,21 @@ export interface SegmentUploader {
   off<E extends keyof UploaderEvents>(event: E, listener: UploaderEvents[E]): SegmentUploader;
 }
 
-const SEGMENT_FILE = /^rec-\d{8}-\d{6}-[0-9a-f]+\.mp4$/;
+/** The recorder's default display, for segments nobody named one for. */
+function defaultDisplay(): string {
+  if (process.platform === 'darwin') return '1';
+  if (process.platform === 'win32') return 'desktop';
+  return process.env.DISPLAY ?? ':0';
+}
+
+/** When a segment's recording started: its name's time, else the file's creation (or change) time. */
+async function startOfSegment(path: string): Promise<number | undefined> {
+  const named = segmentStartOf(path);
+  if (named !== undefined) return named;
+  const info = await stat(path).catch(() => undefined);
+  if (!info) return undefined;
+  return info.birthtimeMs > 0 ? info.birthtimeMs : info.mtimeMs;
+}
 
 /**
  * Make a segment uploader.
@@ -113,6 +139,8 @@ export function createSegmentUploader(options: SegmentUploaderOptions): SegmentU
   const queued = new Set<string>();
   const onUploaded = new Set<(path: string) => void>();
   let loaded: Promise<void> | undefined;
+  let attachedDisplay: string | undefined;
+  const displayNow = () => settings.display ?? attachedDisplay ?? defaultDisplay();
 
   const report = (operation: string, error: unknown) => {
     const wrapped = error instanceof Error ? error : new Error(String(error));
@@ -146,16 +174,31 @@ export function createSegmentUploader(options: SegmentUploaderOptions): SegmentU
     // `maxAttempts` counts this run's attempts: a segment that failed before a restart gets a fresh set.
     for (let run = 1; !controller.signal.aborted; run++) {
       const attempt = entry.attempts + run;
-      const current = { ...journal.get(path)!, attempts: attempt };
+      const known = journal.get(path)!;
+      // Entries journaled before these were recorded (or by an older memoir) get them now, once.
+      const startedAt = known.startedAt ?? (await startOfSegment(path));
+      const current: JournalEntry = {
+        ...known,
+        attempts: attempt,
+        display: known.display ?? displayNow(),
+        ...(startedAt === undefined ? {} : { startedAt }),
+      };
       await journal.record({ ...current, state: 'pending' });
+      const recordedAt = current.startedAt === undefined ? undefined : new Date(current.startedAt).toISOString();
       const deadline = startDeadline(settings.uploadTimeoutMs, controller.signal);
       try {
         const uploaded = await untilAborted(
           settings.provider.upload({
             filePath: path,
             idempotencyKey: current.key,
-            metadata: { ...settings.metadata, host: hostname(), source: 'screen_recording' },
-            ...(current.startedAt ? { recordedAt: new Date(current.startedAt).toISOString() } : {}),
+            metadata: {
+              ...settings.metadata,
+              host: hostname(),
+              display: current.display!,
+              source: 'screen_recording',
+              ...(recordedAt ? { recorded_at: recordedAt } : {}),
+            },
+            ...(recordedAt ? { recordedAt } : {}),
             signal: deadline.signal,
           }),
           deadline.signal,
@@ -190,17 +233,20 @@ export function createSegmentUploader(options: SegmentUploaderOptions): SegmentU
       .finally(() => queued.delete(path));
   }
 
-  async function journalAndSchedule(path: string, startedAt?: number): Promise<void> {
+  async function journalAndSchedule(path: string, startedAt?: number, display?: string): Promise<void> {
     const existing = journal.get(path);
     if (existing?.state === 'uploaded' || existing?.state === 'gone') return;
     if (!existing) {
       const bytes = (await stat(path)).size;
+      const start = startedAt ?? (await startOfSegment(path));
       await journal.record({
         path,
         key: idempotencyKey(path, bytes),
         state: 'pending',
         attempts: 0,
-        ...(startedAt ? { startedAt } : {}),
+        // A segment found on disk gets its display when it is sent: the recorder may be attached by then.
+        ...((display ?? settings.display) ? { display: (display ?? settings.display)! } : {}),
+        ...(start === undefined ? {} : { startedAt: start }),
       });
     }
     schedule(path);
@@ -220,19 +266,23 @@ export function createSegmentUploader(options: SegmentUploaderOptions): SegmentU
       })().catch((error: unknown) => report('journal', error));
       return loaded;
     },
-    async enqueue(path, startedAt) {
+    async enqueue(path, startedAt, display) {
       try {
         await uploader.start();
-        await journalAndSchedule(path, startedAt);
+        await journalAndSchedule(path, startedAt, display);
       } catch (error) {
         report('enqueue', error);
       }
     },
     attach(recorder) {
+      attachedDisplay = recorder.options.display;
       recorder.holdUntilUploaded();
       onUploaded.add((path) => recorder.markUploaded(path));
       for (const entry of journal.entries()) if (entry.state === 'uploaded') recorder.markUploaded(entry.path);
-      recorder.on('segment', (segment) => void uploader.enqueue(segment.path, segment.startedAt));
+      recorder.on(
+        'segment',
+        (segment) => void uploader.enqueue(segment.path, segment.startedAt, recorder.options.display),
+      );
     },
     idle: () => queue.onIdle(),
     async close() {

@@ -16,6 +16,8 @@ export interface JournalEntry {
   videoId?: string;
   /** When recording of it started, epoch ms. */
   startedAt?: number;
+  /** The display it was recorded from (`:0`), sent with it. */
+  display?: string;
   /** Attempts so far. */
   attempts: number;
   /** Last error, when failed. */

@@ -45,7 +45,9 @@ export class MemoriesAiServer {
   /** Status polls a video answers `processing` to before `ready`. */
   pollsUntilReady = 1;
   /** What `/search` answers; default: every stored video, whole. */
-  searchResults: Array<{ video_id: string; score: number; start: number; end: number; snippet?: string }> | undefined;
+  searchResults:
+    | Array<{ video_id: string; score: number; start: number; end: number; snippet?: string; captured_at?: string }>
+    | undefined;
   private server: Server | undefined;
   private byKey = new Map<string, string>();
   private next = 1;
@@ -178,6 +180,8 @@ export class MemoriesAiServer {
           start: 0,
           end: 2,
           snippet: 'a screen',
+          // When the upload said when it was recorded, search says so too (as the Datalake does).
+          ...(typeof entry.json.captured_at === 'string' ? { captured_at: entry.json.captured_at } : {}),
         }));
       return send(200, {
         results: results.slice(0, Number((body as { top_k?: number })?.top_k ?? 10)),

@@ -47,7 +47,7 @@ const extractionCalls = (from: number) =>
     .map((request) => request.lastUserText);
 
 describe('registration', () => {
-  it('registers before_prompt_build, agent_end, session_end, before_reset and five tools on a current host', () => {
+  it('registers before_prompt_build, agent_end, session_end, before_reset and six tools on a current host', () => {
     const plugin = host();
     expect([...plugin.hooks.keys()].sort()).toEqual([
       'agent_end',
@@ -61,6 +61,7 @@ describe('registration', () => {
       'memory_forget',
       'memory_history',
       'memory_correct',
+      'memory_recall_steps',
     ]);
     expect(plugin.services.map((service) => service.id)).toEqual(['memoir']);
   });

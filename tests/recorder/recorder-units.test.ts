@@ -68,9 +68,9 @@ describe('ffmpeg arguments per platform', () => {
     expect(value('-segment_list')).toBe('/rec/.segments-ab.csv');
     expect(value('-segment_list_type')).toBe('csv');
     expect(value('-vf')).toContain('scale=w=1280:h=720:force_original_aspect_ratio=decrease');
-    expect(args.at(-1)).toBe('/rec/rec-%Y%m%d-%H%M%S-ab.mp4');
+    expect(args.at(-1)).toBe('/rec/rec-%Y%m%d-%H%M%S%z-ab.mp4');
     expect(outputArguments({ ...capture, input: 'x11grab' }, { ...output, outputDir: '/100%' }).at(-1)).toBe(
-      '/100%%/rec-%Y%m%d-%H%M%S-ab.mp4',
+      '/100%%/rec-%Y%m%d-%H%M%S%z-ab.mp4',
     );
     expect(recorderArguments({ ...capture, input: 'x11grab' }, output).slice(0, 5)).toEqual([
       '-hide_banner',

@@ -71,7 +71,7 @@ describe.skipIf(xToolsMissing)(titled('screen recorder under Xvfb', xToolsMissin
     const files = (await readdir(dir)).filter((file) => file.endsWith('.mp4'));
     expect(files.length).toBeLessThanOrEqual(2);
     for (const file of files) {
-      expect(file).toMatch(/^rec-\d{8}-\d{6}-[0-9a-f]{8}\.mp4$/);
+      expect(file).toMatch(/^rec-\d{8}-\d{6}[+-]\d{4}-[0-9a-f]{8}\.mp4$/);
       const probe = await probeVideo(join(dir, file));
       expect(probe.frames).toBeGreaterThan(0);
     }

@@ -3,6 +3,9 @@ import { ValidationError } from '../spec/errors.js';
 import { type Procedure, procedureSchema } from '../spec/records.js';
 import { escapeUntrustedLine, escapeUntrustedText } from '../text/untrusted-text.js';
 import { parseInput } from '../utils/validate.js';
+import { evidenceOf } from './recording-cache.js';
+import { videoOffset } from './recording-text.js';
+import type { RecordingEvidence } from './recording-types.js';
 
 const formatOptionsSchema = z
   .object({
@@ -32,6 +35,20 @@ function body(procedure: Procedure): string {
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** Where steps cached from a recording were seen: the clip, when, and how sure the provider was. */
+function recordingAttributes(evidence: RecordingEvidence | undefined): string[] {
+  if (!evidence) return [];
+  return [
+    'source="recording"',
+    `video="${escapeUntrustedLine(evidence.videoId)}"`,
+    `clip="${videoOffset(evidence.videoStartMs)}-${videoOffset(evidence.videoEndMs)}"`,
+    evidence.recordedAt
+      ? `recorded="${escapeUntrustedLine(`${evidence.recordedAt.start}/${evidence.recordedAt.end}`)}"`
+      : '',
+    `confidence="${evidence.confidence.toFixed(2)}"`,
+  ];
 }
 
 /**
@@ -74,6 +91,7 @@ export function formatProcedures(
       `title="${escapeUntrustedLine(procedure.data.title)}"`,
       typeof similarity === 'number' ? `similarity="${similarity.toFixed(2)}"` : '',
       `success-count="${procedure.data.successCount}"`,
+      ...recordingAttributes(evidenceOf(procedure.data)),
     ].filter(Boolean);
     return `<procedure ${attributes.join(' ')}>\n${escapeUntrustedText(body(procedure.data))}\n</procedure>`;
   });

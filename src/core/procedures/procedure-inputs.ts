@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { metadataSchema, scopeSchema } from '../spec/memory.js';
 import { PROCEDURE_SOURCES, type Procedure, videoEvidenceSchema } from '../spec/records.js';
+import type { RecordingEvidence } from './recording-types.js';
 
 const text = (max: number) => z.string().max(max);
 
@@ -100,6 +101,7 @@ export const findOptionsSchema = z
   .object({
     topK: z.number().int().min(1).max(100).optional(),
     threshold: z.number().min(0).max(1).optional(),
+    sources: z.array(z.enum(PROCEDURE_SOURCES)).min(1).max(PROCEDURE_SOURCES.length).optional(),
   })
   .strict();
 
@@ -113,6 +115,12 @@ export interface FindProceduresOptions {
   topK?: number;
   /** Least similarity, 0..1. Default: `similarityThreshold` (per embedder). */
   threshold?: number;
+  /**
+   * Only procedures of these sources: `reflection`, `session`, `manual` (the procedure files)
+   * and `recording` (steps cached from screen recordings by `fromRecording`). Default: all.
+   * `['recording']` asks for recorded steps only, and needs no procedure directory.
+   */
+  sources?: ReadonlyArray<Procedure['source']>;
 }
 
 const isoTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
@@ -164,8 +172,10 @@ export interface FoundProcedure {
   procedure: Procedure;
   /** Cosine similarity of the request to its title or a trigger example (the best of them), -1..1. */
   similarity: number;
-  /** Absolute path of its file. */
-  file: string;
+  /** Absolute path of its file; null for steps cached from a recording, which live in the store only. */
+  file: string | null;
+  /** For a procedure of source `recording`: the clip, its wall-clock span and the provider's confidence. */
+  recording?: RecordingEvidence;
 }
 
 /**

@@ -9,9 +9,11 @@ import { scopeForWrite } from '../search/scope-boundary.js';
 import { cosineSimilarity } from '../search/vector-math.js';
 import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
 import type { LanguageModel } from '../spec/language-model.js';
+import { scopeSchema } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
 import { parseInput } from '../utils/validate.js';
 import { type FormatProceduresOptions, formatProcedures } from './format-procedures.js';
+import { type FormatRecordedStepsOptions, formatRecordedSteps } from './format-recorded-steps.js';
 import {
   fileOf,
   keepHistory,
@@ -59,9 +61,10 @@ import {
   withRequestTrigger,
 } from './procedure-learning.js';
 import { type ParsedProcedureOptions, resolveProcedureThresholds } from './procedure-options.js';
+import { cachedRecordings, evidenceOf, withoutRecordingVectors } from './recording-cache.js';
 import type { ParsedVideoOptions } from './recording-options.js';
 import { stepsFromRecording } from './recording-steps.js';
-import type { FromRecordingOptions, RecordingProcedure } from './recording-types.js';
+import type { FromRecordingOptions, RecordingEvidence, RecordingProcedure } from './recording-types.js';
 
 /**
  * Procedures learned from finished tasks, kept as Markdown files a person can edit
@@ -101,11 +104,21 @@ export interface ProcedureLibraryApi {
   learn(task: TaskTrace): Promise<LearnResult>;
   /**
    * The procedures closest to a request, best first: at most `topK` (default `maxPerPrompt`,
-   * 2) with a similarity of at least `threshold` (default `similarityThreshold`).
+   * 2) with a similarity of at least `threshold` (default `similarityThreshold`). Candidates
+   * are the procedure files (when there is a directory) and the steps `fromRecording` cached
+   * (source `recording`, compared by their query and by their steps; each result carries its
+   * clip, wall-clock span and confidence as `recording`). `sources` narrows them:
+   * `['recording']` finds recorded steps only.
    */
   findRelevant(query: string, options?: FindProceduresOptions): Promise<FoundProcedure[]>;
   /** The "Relevant Procedures" prompt section for what `findRelevant` found, escaped as untrusted data. */
   formatProcedures(found: ReadonlyArray<Procedure | FoundProcedure>, options?: FormatProceduresOptions): string;
+  /**
+   * The "Recorded Steps" prompt section for what `fromRecording` returned: per clip, "On Feb 10,
+   * 2026 at 14:30 UTC, the user: 1) … 2) …", with its video range, wall-clock span and
+   * confidence, escaped as untrusted data.
+   */
+  formatRecordedSteps(results: readonly RecordingProcedure[], options?: FormatRecordedStepsOptions): string;
   /**
    * Record that a procedure was followed: adds 1 to `success_count` (or to `failure_count`)
    * and sets `last_used`, rewriting only those front-matter keys. Rejects with a
@@ -120,7 +133,7 @@ export interface ProcedureLibraryApi {
    * title names a new file.
    */
   save(procedure: ProcedureInput): Promise<Procedure>;
-  /** The procedure of `<id>.md`, or null. */
+  /** The procedure of `<id>.md` (or the steps cached from a recording under that id), or null. */
   get(id: string): Promise<Procedure | null>;
   /** Every readable procedure of the client's scope, by id. */
   list(): Promise<Procedure[]>;
@@ -133,7 +146,11 @@ export interface ProcedureLibraryApi {
    * the video provider's best clips for `query`, and for each the steps a vision model saw
    * between consecutive key frames, with timestamp, confidence, summary and the clip's
    * reference. Each result is cached as a Procedure (source `recording`, the clip as video
-   * evidence), so a similar query later is answered from the store, with no search and no model call.
+   * evidence), so a similar query later is answered from the store, with no search and no model
+   * call, and retained as a memory (kind `experience`, category `recording`, `occurredAt` the
+   * clip's start), so `recall` finds the steps too (`categories: ['recording']` for them only).
+   * Without a video provider only the cache answers: the cached steps closest to the query (a
+   * ConfigError when nothing was ever cached). `scope` narrows the client's scope for the call.
    */
   fromRecording(query: string, options?: FromRecordingOptions): Promise<RecordingProcedure[]>;
 }
@@ -162,8 +179,22 @@ const querySchema = z.string().trim().min(1, 'expected a non-empty request').max
 const outcomeSchema = z.object({ success: z.boolean() }).strict();
 const staleSchema = z.object({ days: z.number().positive().max(100_000).optional() }).strict();
 const fromRecordingSchema = z
-  .object({ limit: z.number().int().min(1).max(20).default(3), refresh: z.boolean().default(false) })
+  .object({
+    limit: z.number().int().min(1).max(20).default(3),
+    refresh: z.boolean().default(false),
+    scope: scopeSchema.optional(),
+  })
   .strict();
+/** The sources whose procedures are files; `recording` ones live in the store. */
+const FILE_SOURCES: ReadonlyArray<Procedure['source']> = ['reflection', 'session', 'manual'];
+
+/** A procedure findRelevant may return, with the vectors that find it. */
+interface Candidate {
+  procedure: Procedure;
+  file: string | null;
+  vectors: readonly Float32Array[];
+  recording?: RecordingEvidence;
+}
 
 function bestSimilarity(query: Float32Array, vectors: readonly Float32Array[]): number {
   let best = -1;
@@ -378,6 +409,15 @@ export function createProcedureLibraryApi(
     return { snapshot, parsed };
   }
 
+  /** The steps cached from a recording under `id`, inside the client's scope: as stored, and as handed out. */
+  async function recordedProcedure(id: string): Promise<{ stored: Procedure; procedure: Procedure } | undefined> {
+    await engine.ready(COMPONENT);
+    const [stored] = await engine.store.procedures.get([id]);
+    if (stored?.source !== 'recording' || !scopeMatches(stored.scope, engine.scope)) return undefined;
+    if (!evidenceOf(stored)) return undefined;
+    return { stored, procedure: withoutRecordingVectors(stored) };
+  }
+
   const api: ProcedureLibraryApi = {
     directory: dir,
 
@@ -410,30 +450,73 @@ export function createProcedureLibraryApi(
       const parsed = parseInput(findOptionsSchema, findOptions ?? {}, 'procedures.findRelevant', 'options');
       const topK = parsed.topK ?? options.maxPerPrompt;
       const threshold = parsed.threshold ?? thresholds().similarity;
-      const state = await sync();
-      if (state.procedures.length === 0) return [];
+      const sources = new Set(parsed.sources ?? [...FILE_SOURCES, 'recording']);
+      const wantsRecordings = sources.has('recording');
+      const candidates: Candidate[] = [];
+      // Without a directory there are no files; recorded steps are still found, as they live in the store.
+      if (
+        FILE_SOURCES.some((source) => sources.has(source)) &&
+        (engine.procedureDirectory() !== undefined || !wantsRecordings)
+      ) {
+        const state = await sync();
+        for (const entry of state.procedures) {
+          if (sources.has(entry.procedure.source)) candidates.push(entry);
+        }
+      }
+      if (wantsRecordings) {
+        await engine.ready(COMPONENT);
+        for (const entry of await cachedRecordings(engine, engine.scope)) {
+          const recording = evidenceOf(entry.procedure);
+          candidates.push({
+            procedure: withoutRecordingVectors(entry.procedure),
+            file: null,
+            vectors: entry.vectors,
+            ...(recording ? { recording } : {}),
+          });
+        }
+      }
+      if (candidates.length === 0) return [];
       const [vector] = await embed([text]);
-      const found = state.procedures
+      const found = candidates
         .map((entry) => ({
           procedure: entry.procedure,
           file: entry.file,
           similarity: bestSimilarity(vector!, entry.vectors),
+          ...(entry.recording ? { recording: entry.recording } : {}),
         }))
         .filter((entry) => entry.similarity >= threshold)
         .sort((a, b) => b.similarity - a.similarity || a.procedure.id.localeCompare(b.procedure.id))
         .slice(0, topK);
       for (const entry of found) {
-        engine.logger.log('info', `Relevant procedure: ${entry.file} (similarity ${entry.similarity.toFixed(2)})`);
+        engine.logger.log(
+          'info',
+          `Relevant procedure: ${entry.file ?? `${entry.procedure.id} (recorded)`} (similarity ${entry.similarity.toFixed(2)})`,
+        );
       }
       return found;
     },
 
     formatProcedures: (found, formatOptions) => formatProcedures(found, formatOptions),
 
+    formatRecordedSteps: (results, formatOptions) => formatRecordedSteps(results, formatOptions),
+
     async recordUse(id, outcome) {
       const slug = parseInput(slugSchema, id, 'procedures.recordUse', 'id');
       const { success } = parseInput(outcomeSchema, outcome, 'procedures.recordUse', 'outcome');
       await engine.ready(COMPONENT);
+      // Steps cached from a recording have no file: their counters live on the store record.
+      const recorded = await recordedProcedure(slug);
+      if (recorded && (engine.procedureDirectory() === undefined || !(await readProcedureFile(dir(), slug)))) {
+        const updated: Procedure = {
+          ...recorded.stored,
+          successCount: recorded.stored.successCount + (success ? 1 : 0),
+          failureCount: recorded.stored.failureCount + (success ? 0 : 1),
+          lastUsedAt: engine.nowIso(),
+          updatedAt: engine.nowIso(),
+        };
+        await engine.store.procedures.upsert([updated]);
+        return withoutRecordingVectors(updated);
+      }
       return locked(async () => {
         const { snapshot, parsed } = await ownFile(slug, 'procedures.recordUse');
         const before = parsed.procedure;
@@ -502,7 +585,9 @@ export function createProcedureLibraryApi(
 
     async get(id) {
       const slug = parseInput(slugSchema, id, 'procedures.get', 'id');
-      return (await indexedOne(slug))?.procedure ?? null;
+      const recorded = await recordedProcedure(slug);
+      if (recorded && engine.procedureDirectory() === undefined) return recorded.procedure;
+      return (await indexedOne(slug))?.procedure ?? recorded?.procedure ?? null;
     },
 
     async list() {
@@ -530,7 +615,16 @@ export function createProcedureLibraryApi(
     async fromRecording(query, recordingOptions) {
       const text = parseInput(querySchema, query, 'procedures.fromRecording', 'query');
       const parsed = parseInput(fromRecordingSchema, recordingOptions ?? {}, 'procedures.fromRecording', 'options');
-      return stepsFromRecording(engine, settings.video, text, parsed);
+      // A per-call scope narrows the client's, never widens it; another tenant's is refused.
+      const scope = parsed.scope
+        ? scopeForWrite(engine.scope, parsed.scope, 'options.scope', 'procedures.fromRecording')
+        : engine.scope;
+      return stepsFromRecording(
+        engine,
+        { video: settings.video, retain: settings.retain, scope, similarityThreshold: thresholds().similarity },
+        text,
+        { limit: parsed.limit, refresh: parsed.refresh },
+      );
     },
   };
   return api;

@@ -1,17 +1,38 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { NO_ACTION, stepFromAnswer, UI_ACTION_SYSTEM, uiActionMessage } from '../prompts/ui-action-prompt.js';
+import type { RetainApi } from '../retain/retain-api.js';
 import { ConfigError, MemoirError, ProviderError } from '../spec/errors.js';
 import type { KeyFrame } from '../spec/frame-extractor.js';
 import type { LanguageModel } from '../spec/language-model.js';
+import type { Scope } from '../spec/memory.js';
 import type { VideoClip } from '../spec/video-provider.js';
 import { startDeadline, untilAborted } from '../utils/deadline.js';
-import { cacheRecording, findCachedRecording } from './recording-cache.js';
+import {
+  type CachedResult,
+  cacheRecording,
+  findCachedRecording,
+  nearestCachedRecordings,
+  rememberCached,
+  spanOf,
+} from './recording-cache.js';
 import type { ParsedVideoOptions } from './recording-options.js';
 import type { RecordingProcedure } from './recording-types.js';
 
 const COMPONENT = 'procedures.fromRecording';
 
-type Drawn = Omit<RecordingProcedure, 'procedureId' | 'cached'>;
+type Drawn = CachedResult;
+
+/** What `stepsFromRecording` works with besides the engine. */
+export interface RecordingContext {
+  /** Parsed `video` options, when a provider is configured. */
+  video: ParsedVideoOptions | undefined;
+  /** Stores the memory each result is recalled by. */
+  retain: Pick<RetainApi, 'retain'>;
+  /** The scope of the call: the client's, narrowed by the call's own. */
+  scope: Scope | undefined;
+  /** Least similarity for a cached result when there is no provider to ask (the procedures' threshold). */
+  similarityThreshold: number;
+}
 
 /** Run one provider or extractor call under the video deadline, even if it ignores its signal. */
 async function bounded<T>(timeoutMs: number, what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -97,9 +118,10 @@ async function drawClip(
         return '';
       },
     ));
-  const recordedAt = clip.recordedAt ? Date.parse(clip.recordedAt) : Number.NaN;
+  const recordedAt = spanOf(clip.recordedAt, clip.startMs, clip.endMs);
   return {
-    timestamp: Number.isFinite(recordedAt) ? new Date(recordedAt + clip.startMs).toISOString() : null,
+    timestamp: recordedAt?.start ?? null,
+    recordedAt,
     durationSeconds: (clip.endMs - clip.startMs) / 1000,
     confidence: clip.score,
     summary,
@@ -114,29 +136,34 @@ async function drawClip(
 /**
  * Steps for a task from the user's screen recordings: the cached answer of a similar earlier
  * query when there is one; otherwise search → clip → key frames → one vision-model call per
- * pair of consecutive frames → cache. A clip that fails is logged and left out; only when
- * every clip fails does the call reject, with the first error.
+ * pair of consecutive frames → cache (a procedure record and a memory per result). A clip
+ * that fails is logged and left out; only when every clip fails does the call reject, with
+ * the first error. Without a video provider the cache is all there is: the cached results
+ * closest to the query, and a ConfigError only when nothing was ever cached in the scope.
  */
 export async function stepsFromRecording(
   engine: MemoryEngine,
-  video: ParsedVideoOptions | undefined,
+  context: RecordingContext,
   query: string,
   options: { limit: number; refresh: boolean },
 ): Promise<RecordingProcedure[]> {
+  const { video, scope } = context;
+  await engine.ready(COMPONENT);
+  const [vector] = await engine.embed([query], COMPONENT);
+  const threshold = video?.cacheSimilarity ?? defaultCacheSimilarity(engine.embedder.semantic);
+  if (!options.refresh || !video) {
+    const cached = await findCachedRecording(engine, scope, vector!, threshold, options.limit);
+    if (cached) return rememberCached(engine, context.retain, scope, cached);
+  }
   if (!video) {
+    const nearest = await nearestCachedRecordings(engine, scope, vector!, context.similarityThreshold, options.limit);
+    if (nearest) return rememberCached(engine, context.retain, scope, nearest);
     throw new ConfigError('no video provider', {
       component: COMPONENT,
       field: 'video.provider',
       suggestion:
         'Pass createMemory({ video: { provider, frames } }): createMemoriesAiProvider() of memoir/memories-ai and createFfmpegFrameExtractor() of memoir/recorder.',
     });
-  }
-  await engine.ready(COMPONENT);
-  const [vector] = await engine.embed([query], COMPONENT);
-  const threshold = video.cacheSimilarity ?? defaultCacheSimilarity(engine.embedder.semantic);
-  if (!options.refresh) {
-    const cached = await findCachedRecording(engine, vector!, threshold, options.limit);
-    if (cached) return cached;
   }
   const model = video.visionModel ? engine.boundModel(video.visionModel) : engine.languageModel;
   const clips = await bounded(video.timeoutMs, 'search', (signal) =>
@@ -163,5 +190,5 @@ export async function stepsFromRecording(
           cause: firstError,
         });
   }
-  return cacheRecording(engine, query, vector!, drawn);
+  return cacheRecording(engine, context.retain, scope, query, vector!, drawn);
 }

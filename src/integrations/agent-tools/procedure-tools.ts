@@ -21,21 +21,37 @@ export const memoryFindProceduresTool = defineAgentTool({
   title: 'Find procedures',
   description:
     'Before a multi-step task, find the learned procedures (how it was done before: steps, what works, what does not) that fit ' +
-    'the request. Follow them as guidance, then report the outcome with memory_record_procedure_use.',
+    "the request, steps seen in the user's screen recordings among them (with their date, video range and confidence). " +
+    'Follow them as guidance, then report the outcome with memory_record_procedure_use.',
   inputSchema: z
     .object({
       request: z.string().trim().min(1, 'expected the task, in words').max(20_000).describe('The task to do.'),
       top_k: z.number().int().min(1).max(20).optional().describe('Most procedures. Default 2.'),
+      sources: z
+        .array(z.enum(['reflection', 'session', 'manual', 'recording']))
+        .min(1)
+        .optional()
+        .describe(
+          'Only procedures of these sources; ["recording"] for steps seen in screen recordings only. Default all.',
+        ),
     })
     .strict(),
   readOnly: true,
   destructive: false,
-  async run(client, { request, top_k }) {
-    const found = await client.procedures.findRelevant(request, top_k === undefined ? {} : { topK: top_k });
+  async run(client, { request, top_k, sources }) {
+    const found = await client.procedures.findRelevant(request, {
+      ...(top_k === undefined ? {} : { topK: top_k }),
+      ...(sources === undefined ? {} : { sources }),
+    });
     return {
       text: found.length === 0 ? 'No learned procedure fits this request.' : client.procedures.formatProcedures(found),
       structured: {
-        procedures: found.map((item) => ({ ...item.procedure, similarity: item.similarity, file: item.file })),
+        procedures: found.map((item) => ({
+          ...item.procedure,
+          similarity: item.similarity,
+          file: item.file,
+          ...(item.recording ? { recording: item.recording } : {}),
+        })),
       },
     };
   },

@@ -27,7 +27,30 @@ export function inScope(memory: Pick<Memory, 'scope'>, scope: Scope): boolean {
 const withScope = (input: string | MemoryInput, scope: Scope): MemoryInput =>
   typeof input === 'string' ? { content: input, scope } : { ...input, scope };
 
-type ScopedMembers = Pick<MemoryClient, 'recall' | 'retain' | 'get' | 'forget' | 'list' | 'history' | 'correct'>;
+type ScopedMembers = Pick<
+  MemoryClient,
+  'recall' | 'retain' | 'get' | 'forget' | 'list' | 'history' | 'correct' | 'procedures'
+>;
+
+// Of the procedure library, only steps from recordings, looked up and cached inside the scope.
+function scopedProcedures(client: MemoryClient, scope: Scope): MemoryClient['procedures'] {
+  const own: Partial<MemoryClient['procedures']> = {
+    fromRecording: (query, options) => client.procedures.fromRecording(query, { ...options, scope }),
+    formatRecordedSteps: (results, options) => client.procedures.formatRecordedSteps(results, options),
+  };
+  return new Proxy(client.procedures, {
+    get(_target, property) {
+      if (property in own) return own[property as keyof typeof own];
+      throw new MemoirError(
+        'VALIDATION_FAILED',
+        `procedures.${String(property)} is not available to an OpenClaw memory tool`,
+        {
+          component: 'openclaw-tools',
+        },
+      );
+    },
+  });
+}
 
 // The versions of a fact inside the scope only: a link to another scope's memory is never followed into it.
 function historyInScope(history: MemoryHistory, scope: Scope): MemoryHistory {
@@ -43,6 +66,7 @@ function scopedMembers(client: MemoryClient, scope: Scope): ScopedMembers {
     return memory;
   };
   return {
+    procedures: scopedProcedures(client, scope),
     recall: (query: string, options?: RecallOptions) => client.recall(query, { ...options, scope }),
     retain: ((input: unknown, options?: RetainOptions) => {
       if (typeof input === 'object' && input !== null && !Array.isArray(input) && 'messages' in input) {

@@ -8,6 +8,7 @@ import {
   memoryCorrectTool,
   memoryForgetTool,
   memoryHistoryTool,
+  memoryRecallStepsTool,
   memoryRecallTool,
   memoryStoreTool,
 } from '../agent-tools.js';
@@ -163,7 +164,27 @@ const correct = mapping({
   }),
 });
 
-const MAPPINGS = [recall, store, forget, history, correct];
+// memoir's own tool (memory-lancedb has none like it), with the plugin's parameter names.
+const recallSteps = mapping({
+  name: 'memory_recall_steps',
+  label: 'Memory Recall Steps',
+  description: memoryRecallStepsTool.description,
+  params: z
+    .object({
+      query: z.string().trim().min(1, 'expected the task, in words').max(20_000).describe('The task, in words'),
+      limit: z.number().int().min(1).max(20).optional().describe('Max recorded moments (default: 3)'),
+      refresh: z.boolean().optional().describe('Search the recordings again even when cached (default: false)'),
+    })
+    .strict(),
+  tool: memoryRecallStepsTool,
+  toArgs: (params) => ({
+    query: params.query,
+    ...(params.limit === undefined ? {} : { k: params.limit }),
+    ...(params.refresh === undefined ? {} : { refresh: params.refresh }),
+  }),
+});
+
+const MAPPINGS = [recall, store, forget, history, correct, recallSteps];
 
 /** The names the plugin registers, as openclaw.plugin.json lists them in `contracts.tools`. */
 export const OPENCLAW_TOOL_NAMES = MAPPINGS.map((definition) => definition.name);

@@ -1,0 +1,36 @@
+/**
+ * The `video` client options the CLI builds from the environment: Memories AI for search
+ * (MEMORIES_AI_API_KEY, MEMORIES_AI_BASE_URL), ffmpeg for key frames, and the vision model
+ * named by MEMOIR_VISION_MODEL (MEMOIR_VISION_BASE_URL for an OpenAI-compatible server);
+ * without one, steps come from the provider's captions. `memoir recall-video` and
+ * `memoir mcp` (for memory_recall_steps) share it.
+ */
+import type { VideoOptions } from '../core/procedures/recording-options.js';
+import type { CliContext } from './cli-context.js';
+
+/** True when the environment names a Memories AI key, so recordings can be searched. */
+export function videoConfigured(context: CliContext): boolean {
+  return Boolean(context.env.MEMORIES_AI_API_KEY?.trim());
+}
+
+/** The video options of the environment; the provider names what is missing when the key is not set. */
+export async function videoOptionsFromEnv(context: CliContext): Promise<VideoOptions> {
+  const { createMemoriesAiProvider } = await import('../adapters/memories-ai/index.js');
+  const { createFfmpegFrameExtractor } = await import('../recorder/index.js');
+  const visionModel = context.env.MEMOIR_VISION_MODEL?.trim();
+  return {
+    provider: createMemoriesAiProvider({
+      ...(context.env.MEMORIES_AI_API_KEY ? { apiKey: context.env.MEMORIES_AI_API_KEY } : {}),
+      ...(context.env.MEMORIES_AI_BASE_URL ? { baseUrl: context.env.MEMORIES_AI_BASE_URL } : {}),
+    }),
+    frames: createFfmpegFrameExtractor(),
+    ...(visionModel
+      ? {
+          visionModel: (await import('../adapters/openai/index.js')).createOpenAIChatModel({
+            model: visionModel,
+            ...(context.env.MEMOIR_VISION_BASE_URL ? { baseURL: context.env.MEMOIR_VISION_BASE_URL } : {}),
+          }),
+        }
+      : {}),
+  };
+}
