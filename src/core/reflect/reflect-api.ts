@@ -19,6 +19,7 @@ import { safeFileName } from '../utils/safe-file-name.js';
 import { parseInput } from '../utils/validate.js';
 import { MAX_WORKSPACE_FILE_BYTES } from '../workspace/workspace-files.js';
 import { indexWorkspace, workspaceMark } from '../workspace/workspace-index.js';
+import { currentAt, durableAt, endedAt } from './current-fact.js';
 import { renderEntityFacts } from './entity-page.js';
 import { generatedBody, type SectionStatus, writeGeneratedSection } from './generated-section.js';
 import { evidenceFor } from './opinion-evidence.js';
@@ -194,9 +195,13 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
     const indexed = (await engine.store.listMemories({ filter: { scope: engine.scope } })).filter(
       (memory) => workspaceMark(memory) !== undefined,
     );
-    const all = indexed.filter((memory) => validAt(memory, nowIso));
-    // Versions a newer fact replaced: an entity page lists them below the current facts.
-    const replaced = indexed.filter((memory) => memory.supersededBy !== null && !validAt(memory, nowIso));
+    // What holds now: valid in world time, and no stated range of it over (current-fact.ts).
+    const all = indexed.filter((memory) => currentAt(memory, nowIso));
+    // Versions a newer fact replaced, and stays or spans that ended: an entity page lists
+    // them below the current facts.
+    const replaced = indexed.filter((memory) =>
+      validAt(memory, nowIso) ? endedAt(memory, nowIso) !== undefined : memory.supersededBy !== null,
+    );
     const recent = all.filter((memory) => memory.occurredAt >= sinceIso && memory.occurredAt <= nowIso);
     const report: ReflectReport = {
       since: sinceIso,
@@ -293,7 +298,7 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
       const history = (historyByEntity.get(entity.toLowerCase()) ?? []).filter(
         (memory) => memory.source?.file !== file,
       );
-      const written = writeGeneratedSection(text, 'facts', renderEntityFacts(entity, facts, summary, history));
+      const written = writeGeneratedSection(text, 'facts', renderEntityFacts(entity, facts, summary, history, nowIso));
       if (written.status === 'hand-edited')
         report.warnings.push(`${file}: the generated section was edited by hand, so it was left as it is`);
       else if (written.status !== 'unchanged') await writeFileAtomic(path, written.text);
@@ -308,6 +313,8 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
       .map((line) => new Set(analyzeTerms(line)));
     const durable = recent
       .filter((memory) => memory.metadata.retained === true && memory.source?.file !== 'memory.md')
+      // A version known to be replaced, even later, is not a lasting line.
+      .filter((memory) => durableAt(memory, nowIso))
       .filter(
         (memory) => memory.kind === 'world' || (memory.kind === 'opinion' && confidenceOf(memory) >= CORE_CONFIDENCE),
       )
