@@ -228,5 +228,6 @@ export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';
 export type { WorkspaceIndexReport } from './core/workspace/workspace-index.js';
+export type { WorkspaceWatch, WorkspaceWatchOptions } from './core/workspace/workspace-watch.js';
 export { createMemory } from './create-memory.js';
 export { createWorkspace, type WorkspaceOptions, workspaceIndexPath } from './workspace.js';
