@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { MemoryClient } from '../../index.js';
-import { createWorkspace } from '../../workspace.js';
+import { createWorkspace, type MemoryClient } from '../../index.js';
 import type { ParsedOpenClawConfig } from './openclaw-config.js';
 import type { OpenClawLogger, OpenClawPromptBuildEvent, OpenClawPromptBuildResult } from './openclaw-host-types.js';
 import { hostLogger } from './openclaw-memory.js';
