@@ -73,7 +73,9 @@ export type {
   ProcedureFailedEvent,
   ProcedureUpdatedEvent,
   RecallEvent,
+  ReflectStoppedEvent,
   SkipReason,
+  WorkspaceIndexedEvent,
 } from './core/engine/events.js';
 export type { PipelineStage, PipelineStats, StageStats } from './core/engine/pipeline-stats.js';
 export type { Attachment } from './core/lifecycle/attachments.js';
@@ -86,6 +88,7 @@ export type { ConsolidateResult, ConsolidationRecord } from './core/lifecycle/co
 export type { DoctorApi, DoctorReport } from './core/lifecycle/doctor-api.js';
 export type { MaintenanceApi, ReindexOptions, ReindexResult } from './core/lifecycle/maintenance-api.js';
 export { RETENTION_ORIGINS, type RetentionOrigin } from './core/lifecycle/protection.js';
+export type { ReflectScheduleOptions } from './core/lifecycle/reflect-schedule.js';
 export type { MemoryStats, StatsApi } from './core/lifecycle/stats-api.js';
 export type { ImportInvalidLine, ImportResult } from './core/lifecycle/transfer.js';
 export type { InvalidateOptions, ListOptions, MemoriesApi } from './core/memories/memories-api.js';
@@ -234,5 +237,6 @@ export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';
 export type { WorkspaceIndexReport } from './core/workspace/workspace-index.js';
+export type { WorkspaceWatch, WorkspaceWatchOptions } from './core/workspace/workspace-watch.js';
 export { createMemory } from './create-memory.js';
 export { createWorkspace, type WorkspaceOptions, workspaceIndexPath } from './workspace.js';

@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import type { ReflectScheduleOptions } from '../core/lifecycle/reflect-schedule.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
 import { integer, nonEmpty, repeatable } from './cli-options.js';
@@ -27,6 +28,22 @@ interface McpFlags {
   captureExclude?: string[];
   callTimeout?: number;
   workspace?: string;
+  watch: boolean;
+  watchDebounce?: number;
+  reflectEvery?: ReflectScheduleOptions['every'];
+  reflectMaxTokens?: number;
+  reflectDeadline?: number;
+}
+
+/** `--reflect-every`: `daily`, `off`, or hours between runs. */
+function reflectEvery(value: string): NonNullable<ReflectScheduleOptions['every']> {
+  const word = value.trim().toLowerCase();
+  if (word === 'daily' || word === 'off') return word;
+  const hours = /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(hours >= 1 / 3600 && hours <= 576)) {
+    throw new InvalidArgumentError('expected daily, off, or hours between runs (from 0.0003, a second, to 576).');
+  }
+  return hours;
 }
 
 function checkUsage(command: readonly string[], flags: McpFlags): void {
@@ -48,6 +65,18 @@ function checkUsage(command: readonly string[], flags: McpFlags): void {
     throw new CliUsageError(
       '--capture, --capture-interval, --capture-exclude, --no-memory-tools and --call-timeout apply to a wrapped server',
       'Add --wrap -- <command of the MCP server to wrap>.',
+    );
+  }
+  const workspaceOnly =
+    !flags.watch ||
+    flags.watchDebounce !== undefined ||
+    flags.reflectEvery !== undefined ||
+    flags.reflectMaxTokens !== undefined ||
+    flags.reflectDeadline !== undefined;
+  if (flags.workspace === undefined && workspaceOnly) {
+    throw new CliUsageError(
+      '--no-watch, --watch-debounce and --reflect-* apply to a workspace',
+      'Add --workspace <dir>.',
     );
   }
   if (!flags.http && (flags.port !== undefined || flags.host || flags.token || flags.allowRemote || flags.allowHost)) {
@@ -83,8 +112,32 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
     ...(flags.workspace === undefined ? {} : { workspace: resolve(flags.workspace) }),
     // memory_recall_steps searches the recordings when a Memories AI key is set; otherwise it answers from the cache.
     ...(videoConfigured(context) ? { video: await videoOptionsFromEnv(context) } : {}),
+    ...(flags.workspace === undefined
+      ? {}
+      : {
+          reflect: {
+            ...(flags.reflectEvery === undefined ? {} : { every: flags.reflectEvery }),
+            ...(flags.reflectMaxTokens === undefined ? {} : { maxTokens: flags.reflectMaxTokens }),
+            ...(flags.reflectDeadline === undefined ? {} : { deadlineMs: flags.reflectDeadline }),
+          },
+        }),
   };
   const client = await context.client('vectors');
+  // The workspace is a live source: watched first (so an edit made during the first index is
+  // not missed), then indexed before the server answers its first call.
+  if (flags.workspace !== undefined) {
+    if (flags.watch) {
+      client.workspace.watch(flags.watchDebounce === undefined ? {} : { debounceMs: flags.watchDebounce });
+      client.on('error', (event) => {
+        if (event.operation === 'workspace.watch' || event.operation === 'reflect.schedule')
+          context.logger.log('warn', `${event.operation}: ${event.error.message}`);
+      });
+    }
+    const report = await client.workspace.index();
+    context.note(
+      `memoir mcp: workspace ${client.workspace.root}: ${report.files} file(s), ${report.indexed} item(s) indexed${flags.watch ? ', watching for changes' : ''}`,
+    );
+  }
   const mcp = await import('../integrations/mcp/index.js');
   const [executable, ...args] = command;
   const upstream =
@@ -155,7 +208,32 @@ export function registerMcpCommands(program: Command, context: CliContext): void
       'Serve the memory tools over MCP on stdio (Claude Desktop, Cursor, …) or Streamable HTTP; with --wrap, serve another MCP server’s tools too and capture their calls.',
     )
     .argument('[command...]', 'with --wrap: the MCP server to start and its arguments, after --')
-    .option('--workspace <dir>', 'a Markdown workspace memory_reflect writes entity pages and proposals into', nonEmpty)
+    .option(
+      '--workspace <dir>',
+      'a Markdown workspace: indexed before serving, re-indexed as its files change, reflected on daily; memory_reflect writes its entity pages and proposals',
+      nonEmpty,
+    )
+    .option('--no-watch', 'with --workspace: index it once at start, not as files change')
+    .option(
+      '--watch-debounce <ms>',
+      'with --workspace: quiet time after a file change before re-indexing (default 300)',
+      integer(0, 600_000),
+    )
+    .option(
+      '--reflect-every <when>',
+      'with --workspace: scheduled reflect, daily (default), off, or hours between runs',
+      reflectEvery,
+    )
+    .option(
+      '--reflect-max-tokens <n>',
+      'with --workspace: most model tokens one scheduled reflect may use (default 50000)',
+      integer(1, 100_000_000),
+    )
+    .option(
+      '--reflect-deadline <ms>',
+      'with --workspace: longest one scheduled reflect may take (default 600000)',
+      integer(1, 86_400_000),
+    )
     .option('--http', 'serve Streamable HTTP on 127.0.0.1 instead of stdio')
     .option('--port <n>', 'HTTP port (default: a free one, printed on stderr)', integer(0, 65_535))
     .option('--host <address>', 'HTTP listen address (default 127.0.0.1; another needs --allow-remote)', nonEmpty)
@@ -198,7 +276,8 @@ Every memory stored in one run goes to one session, session_YYYYMMDD_HHMMSS_xxxx
 Examples:
   memoir mcp                                   # stdio, for Claude Desktop or Cursor
   memoir mcp --http --port 8765 --token "$T"   # http://127.0.0.1:8765/mcp, Authorization: Bearer $T
-  memoir mcp --wrap --capture -- npx -y some-mcp-server`,
+  memoir mcp --wrap --capture -- npx -y some-mcp-server
+  memoir mcp --workspace ~/agent-workspace     # recall reads the workspace, kept current as files change`,
     )
     .action((command: string[], flags: McpFlags) => runMcp(context, command, flags));
 }

@@ -62,7 +62,7 @@ export interface ClientFactoryOptions extends StoreFactoryOptions {
 }
 
 /** Client settings a command may add to the configured ones. */
-export type CommandClientOptions = Pick<MemoryOptions, 'sessionId' | 'capture' | 'workspace' | 'video'>;
+export type CommandClientOptions = Pick<MemoryOptions, 'sessionId' | 'capture' | 'workspace' | 'video' | 'reflect'>;
 
 /**
  * How a command uses the store's vectors, which decides the embedder it is opened with:

@@ -24,9 +24,11 @@ describe('reflect', () => {
     const page = read(root, 'bank/entities/Peter.md');
     expect(page.startsWith('# Peter\n\nPeter owns the workspace and The Castle.')).toBe(true);
     expect(page).toMatch(/<!-- memoir:facts sha256=[0-9a-f]{16} -->\n## What memoir knows about Peter/);
+    // The stay ended on Dec 1 (the clock is Dec 3): history, with the day it ended, not a current fact.
     expect(page).toContain(
-      '- 2025-11-27: Peter: Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy’s birthday. — [memory/2025-11-24.md#L7](../../memory/2025-11-24.md#L7)',
+      '- 2025-11-27 – 2025-12-01: Peter: Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy’s birthday. (ended 2025-12-01) — [memory/2025-11-24.md#L7](../../memory/2025-11-24.md#L7)',
     );
+    expect(page.indexOf('Marrakech')).toBeGreaterThan(page.indexOf('### History'));
     expect(page.indexOf('### World')).toBeLessThan(page.indexOf('### Opinions'));
     // A new page for an entity that had none.
     expect(read(root, 'bank/entities/Andy.md')).toContain('# Andy\n\n<!-- memoir:facts');

@@ -119,7 +119,10 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
     ...track(createDoctorApi(engine), ['doctor']),
     ...createWorkspaceApi(engine, { root: settings.workspace }),
-    ...track(createReflectApi(engine, { root: settings.workspace }), ['reflect']),
+    ...track(
+      createReflectApi(engine, { root: settings.workspace, schedule: settings.reflect, hour: settings.schedule?.hour }),
+      ['reflect'],
+    ),
     ...createCoreBlockApi(engine, { root: settings.workspace, limit: settings.coreTokenLimit }),
     on(event, listener) {
       checkListenerArgs('on', event, listener);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CaptureOptions } from '../capture/index.js';
 import { DEFAULT_RETENTION_ORIGINS, RETENTION_ORIGINS, type RetentionOrigin } from '../lifecycle/protection.js';
+import { type ReflectScheduleOptions, reflectScheduleSchema } from '../lifecycle/reflect-schedule.js';
 import { type ProcedureOptions, procedureOptionsSchema } from '../procedures/procedure-options.js';
 import { type VideoOptions, videoOptionsSchema } from '../procedures/recording-options.js';
 import { type RankingOptions, rankingOptionsSchema } from '../recall/recall-options.js';
@@ -78,6 +79,8 @@ export const memoryOptionsSchema = z
       .optional(),
     /** Root of a Markdown workspace (`memory.md`, `memory/`, `bank/`) that `memory.workspace.index()` reads. */
     workspace: z.string().min(1).optional(),
+    /** With a workspace: reflect on a schedule (daily by default), bounded in tokens and time. */
+    reflect: reflectScheduleSchema.default(reflectScheduleSchema.parse({})),
     /** Most tokens the core block (`memory.core`) may hold. Default 2000. */
     coreTokenLimit: z.number().int().positive().max(1_000_000).optional(),
     /** Procedures learned from finished tasks (`memory.procedures`). */
@@ -157,6 +160,15 @@ export interface MemoryOptions {
    * truth `memory.workspace.index()` derives the store's contents from. See `createWorkspace`.
    */
   workspace?: string;
+  /**
+   * With a `workspace`: reflect on a schedule — `every: 'daily'` (default; at `schedule.hour`
+   * when a daily schedule is set, else every 24 hours from the client's creation), a number of
+   * hours, or `'off'` — each run bounded by `maxTokens` (default 50000) model tokens and
+   * `deadlineMs` (default 600000) of wall time. A run that reaches a bound stops between
+   * steps, emits `reflect:stopped`, and leaves the rest to the next run. Timers never keep
+   * the process alive; close() stops them.
+   */
+  reflect?: ReflectScheduleOptions;
   /** Most tokens the core block (`memory.core`, `memory.md` in a workspace) may hold, counted as recall budgets are. Default 2000. */
   coreTokenLimit?: number;
   /**

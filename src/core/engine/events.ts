@@ -101,6 +101,45 @@ export interface ProcedureFailedEvent {
 }
 
 /**
+ * Payload of `workspace:indexed`: the workspace watcher brought the index up to date after
+ * files changed.
+ *
+ * @group Events
+ */
+export interface WorkspaceIndexedEvent {
+  /** Workspace-relative paths whose change started this run (as the file system named them). */
+  changed: string[];
+  /** Files re-read (changed or new). */
+  changedFiles: string[];
+  /** Files whose items left the index. */
+  removedFiles: string[];
+  /** Items written. */
+  indexed: number;
+  /** Items that left the index. */
+  removed: number;
+}
+
+/**
+ * Payload of `reflect:stopped`: a reflect run reached its token or time bound and stopped
+ * between steps. What it wrote so far stays; the memories it reflects over are unchanged, so
+ * the next run picks up what this one did not reach.
+ *
+ * @group Events
+ */
+export interface ReflectStoppedEvent {
+  /** `tokens` (maxTokens reached) or `deadline` (deadlineMs passed). */
+  reason: 'tokens' | 'deadline';
+  /** Model tokens used by the run. */
+  tokensUsed: number;
+  /** Wall time of the run, milliseconds. */
+  elapsedMs: number;
+  /** Entities whose pages the run did not reach. */
+  pending: string[];
+  /** `schedule` for a scheduled run, `call` for `reflect()`. */
+  trigger: 'schedule' | 'call';
+}
+
+/**
  * Events a memory client emits, with their listener signatures.
  *
  * @group Events
@@ -153,6 +192,10 @@ export interface MemoirEvents {
     /** What is wrong. */
     reason: string;
   }) => void;
+  /** The workspace watcher re-indexed changed Markdown files. */
+  'workspace:indexed': (event: WorkspaceIndexedEvent) => void;
+  /** A reflect run stopped at its token or time bound. */
+  'reflect:stopped': (event: ReflectStoppedEvent) => void;
   /** Background work failed; the agent's call was not affected. */
   error: (event: BackgroundErrorEvent) => void;
 }
@@ -176,6 +219,8 @@ export const MEMOIR_EVENT_NAMES = [
   'procedure:updated',
   'procedure:failed',
   'procedure:invalid',
+  'workspace:indexed',
+  'reflect:stopped',
   'error',
 ] as const satisfies ReadonlyArray<keyof MemoirEvents>;
 

@@ -83,3 +83,53 @@ export function scheduleDaily(task: () => Promise<unknown>, options: ScheduleDai
     },
   };
 }
+
+/** Options of `scheduleEvery`. */
+export interface ScheduleEveryOptions {
+  /** Time between runs, ms; the first run comes one interval after the call. */
+  everyMs: number;
+  /** Receives every error the task throws or rejects with. Default: errors are ignored. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Run `task` every `everyMs` milliseconds, the first time one interval from now. Like
+ * {@link scheduleDaily}: unref'd timers, a run skipped while the previous one goes on,
+ * errors to `onError`, never thrown.
+ */
+export function scheduleEvery(task: () => Promise<unknown>, options: ScheduleEveryOptions): { stop(): void } {
+  const { everyMs, onError } = options;
+  if (!(Number.isFinite(everyMs) && everyMs >= 1 && everyMs <= 2_147_483_647)) {
+    throw invalid('scheduleEvery', 'everyMs', 'expected milliseconds from 1 to 2147483647 (about 24.8 days)');
+  }
+  let running = false;
+  let stopped = false;
+  const interval = setInterval(() => {
+    if (stopped || running) return;
+    running = true;
+    let pending: Promise<unknown>;
+    try {
+      pending = Promise.resolve(task());
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending
+      .catch((error: unknown) => {
+        try {
+          onError?.(error);
+        } catch {
+          // onError must not break the schedule.
+        }
+      })
+      .finally(() => {
+        running = false;
+      });
+  }, everyMs);
+  interval.unref?.();
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(interval);
+    },
+  };
+}

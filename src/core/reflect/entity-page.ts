@@ -1,6 +1,7 @@
 /** The generated part of `bank/entities/<Name>.md`: the facts that mention the entity, with citations. */
 import { citationOf } from '../recall/format-context.js';
 import type { Memory, MemoryKind } from '../spec/memory.js';
+import { endedAt, statedRangeOf } from './current-fact.js';
 
 const KIND_TITLES: ReadonlyArray<[MemoryKind, string]> = [
   ['world', 'World'],
@@ -24,13 +25,15 @@ function linkTo(citation: string): string {
 /**
  * The deterministic page body: the current facts grouped by kind, oldest first, each with its
  * day and a link to where it was written; a model's summary, when there is one, comes first;
- * versions a newer fact replaced (`history`) come last, each with the span it was true.
+ * versions a newer fact replaced and stated ranges that ended before `nowIso` (`history`) come
+ * last, each with the span it was true.
  */
 export function renderEntityFacts(
   entity: string,
   facts: readonly Memory[],
   summary?: string,
   history: readonly Memory[] = [],
+  nowIso = new Date().toISOString(),
 ): string {
   // A name is data: whatever it holds, the heading stays one line.
   const lines = [`## What memoir knows about ${entity.replace(/\s+/g, ' ').trim()}`, ''];
@@ -50,6 +53,14 @@ export function renderEntityFacts(
     lines.push('### History', '');
     for (const fact of [...history].sort(byTime)) {
       const text = fact.content.replace(/\s+/g, ' ').trim();
+      const ended = fact.supersededBy === null ? endedAt(fact, nowIso) : undefined;
+      if (ended !== undefined) {
+        const from = statedRangeOf(fact)?.start ?? fact.validFrom;
+        lines.push(
+          `- ${from.slice(0, 10)} – ${ended.slice(0, 10)}: ${text} (ended ${ended.slice(0, 10)}) — ${linkTo(citationOf(fact))}`,
+        );
+        continue;
+      }
       const until = fact.validTo ? fact.validTo.slice(0, 10) : 'now';
       lines.push(`- ${fact.validFrom.slice(0, 10)} – ${until}: ${text} (superseded) — ${linkTo(citationOf(fact))}`);
     }

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { wrapError } from '../engine/memory-engine.js';
+import { type ReflectSchedule, reflectScheduleSchema, startReflectSchedule } from '../lifecycle/reflect-schedule.js';
 import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
 import { citationOf } from '../recall/format-context.js';
 import { filterOptionFields, resolveTimeBound } from '../search/filter-options.js';
@@ -19,11 +21,13 @@ import { safeFileName } from '../utils/safe-file-name.js';
 import { parseInput } from '../utils/validate.js';
 import { MAX_WORKSPACE_FILE_BYTES } from '../workspace/workspace-files.js';
 import { indexWorkspace, workspaceMark } from '../workspace/workspace-index.js';
+import { currentAt, durableAt, endedAt } from './current-fact.js';
 import { renderEntityFacts } from './entity-page.js';
 import { generatedBody, type SectionStatus, writeGeneratedSection } from './generated-section.js';
 import { evidenceFor } from './opinion-evidence.js';
 import { updateConfidence } from './opinion-rule.js';
 import { type OpinionState, parseOpinionSection, renderOpinionLine } from './opinion-state.js';
+import { createReflectBudget, type ReflectBudget, type ReflectStopReason } from './reflect-budget.js';
 
 const WEEK_MS = 7 * 86_400_000;
 // A durable fact or a preference held at least this firmly is proposed for memory.md.
@@ -39,6 +43,13 @@ export const reflectOptionsSchema = z
   .object({
     /** Reflect over memories that occurred since this time: `7d`, `last week`, an ISO date, a Date. Default `7d`. */
     since: filterOptionFields.since,
+    /**
+     * Most model tokens (prompt and answer, as the model reports them) the run may use; it
+     * stops before a summary that would go over. Default: no bound.
+     */
+    maxTokens: z.number().int().min(1).max(100_000_000).optional(),
+    /** Longest the run may take, ms (wall time); a summary in flight is aborted then. Default: no bound. */
+    deadlineMs: z.number().int().min(1).max(86_400_000).optional(),
   })
   .strict();
 /**
@@ -102,6 +113,19 @@ export interface ReflectReport {
   };
   /** Sections left alone and model calls that failed, in words. */
   warnings: string[];
+  /** Model tokens the run used. */
+  tokensUsed: number;
+  /**
+   * Set when the run reached `maxTokens` or `deadlineMs` and stopped between steps: the pages
+   * written so far stay, `pending` lists the entities not reached, the proposals were not
+   * rewritten, and the memories reflected over are unchanged, so the next run picks them up.
+   */
+  stopped?: {
+    /** Which bound was reached. */
+    reason: ReflectStopReason;
+    /** Entities whose pages were not written. */
+    pending: string[];
+  };
 }
 
 /**
@@ -156,18 +180,45 @@ function coveredBy(line: string, core: ReadonlyArray<ReadonlySet<string>>): bool
   return core.some((known) => [...terms].filter((term) => known.has(term)).length / terms.size >= ALREADY_CORE);
 }
 
-/** The reflect feature over an engine; `root` is the client's workspace. */
-export function createReflectApi(engine: MemoryEngine, settings: { root: string | undefined }): ReflectApi {
-  async function summarise(entity: string, facts: readonly Memory[], warnings: string[]): Promise<string | undefined> {
+/** What the reflect feature needs from createMemory's options. */
+export interface ReflectSettings {
+  /** The client's workspace root, if any. */
+  root: string | undefined;
+  /** The scheduled reflect (runs only with a workspace); undefined: the defaults (daily). */
+  schedule?: ReflectSchedule;
+  /** The daily maintenance hour, when `schedule` sets one: a daily reflect runs then. */
+  hour?: number;
+}
+
+/**
+ * The reflect feature over an engine; `root` is the client's workspace. With a workspace it
+ * reflects on a schedule (daily by default), stopped when the client closes.
+ */
+export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings): ReflectApi {
+  /** A model summary of an entity's facts; `stop` when the budget refuses the call. */
+  async function summarise(
+    entity: string,
+    facts: readonly Memory[],
+    warnings: string[],
+    budget: ReflectBudget,
+  ): Promise<string | undefined | { stop: ReflectStopReason }> {
     const model = engine.languageModel;
     if (!model || facts.length === 0) return undefined;
     const listing = facts.map((fact) => `- ${fact.occurredAt.slice(0, 10)} (${fact.kind}): ${fact.content}`).join('\n');
+    const content = `Entity: ${entity}\nFacts:\n${listing}`;
+    const refused = await budget.refuses(`${SUMMARY_SYSTEM}\n${content}`);
+    if (refused !== undefined) return { stop: refused };
+    const cap = await budget.outputCap(`${SUMMARY_SYSTEM}\n${content}`);
+    const signal = budget.signal();
     try {
       const result = await model.generate({
         system: SUMMARY_SYSTEM,
-        messages: [{ role: 'user', content: `Entity: ${entity}\nFacts:\n${listing}` }],
+        messages: [{ role: 'user', content }],
         temperature: 0,
+        ...(cap === undefined ? {} : { maxOutputTokens: cap }),
+        ...(signal === undefined ? {} : { signal }),
       });
+      budget.spend(result.usage);
       return result.text.trim() || undefined;
     } catch (error) {
       warnings.push(`the summary of ${entity} failed (${(error as Error).message}); its page lists the facts only`);
@@ -188,15 +239,19 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
     return byEntity;
   }
 
-  async function reflect(root: string, sinceIso: string): Promise<ReflectReport> {
+  async function reflect(root: string, sinceIso: string, budget: ReflectBudget): Promise<ReflectReport> {
     await indexWorkspace(engine, root, { rebuild: false });
     const nowIso = engine.nowIso();
     const indexed = (await engine.store.listMemories({ filter: { scope: engine.scope } })).filter(
       (memory) => workspaceMark(memory) !== undefined,
     );
-    const all = indexed.filter((memory) => validAt(memory, nowIso));
-    // Versions a newer fact replaced: an entity page lists them below the current facts.
-    const replaced = indexed.filter((memory) => memory.supersededBy !== null && !validAt(memory, nowIso));
+    // What holds now: valid in world time, and no stated range of it over (current-fact.ts).
+    const all = indexed.filter((memory) => currentAt(memory, nowIso));
+    // Versions a newer fact replaced, and stays or spans that ended: an entity page lists
+    // them below the current facts.
+    const replaced = indexed.filter((memory) =>
+      validAt(memory, nowIso) ? endedAt(memory, nowIso) !== undefined : memory.supersededBy !== null,
+    );
     const recent = all.filter((memory) => memory.occurredAt >= sinceIso && memory.occurredAt <= nowIso);
     const report: ReflectReport = {
       since: sinceIso,
@@ -204,6 +259,7 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
       opinions: [],
       coreProposals: { file: 'proposals/memory.md', lines: [], status: 'unchanged' },
       warnings: [],
+      tokensUsed: 0,
     };
 
     const realRoot = realDirectory(root);
@@ -276,7 +332,13 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
     const byEntity = groupByEntity(all);
     const historyByEntity = groupByEntity(replaced);
     const entities = [...new Set(recent.flatMap((memory) => memory.entities))].sort();
-    for (const entity of entities) {
+    for (const [position, entity] of entities.entries()) {
+      // Between pages: a bound reached stops the run here, the pages written so far kept.
+      const reached = budget.exhausted();
+      if (reached !== undefined) {
+        report.stopped = { reason: reached, pending: entities.slice(position) };
+        break;
+      }
       const fileName = `${safeFileName(entity)}.md`;
       const file = `bank/entities/${fileName}`;
       const facts = (byEntity.get(entity.toLowerCase()) ?? [])
@@ -288,19 +350,26 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
         report.entityPages.push({ entity, file, status: 'skipped' });
         continue;
       }
-      const summary = await summarise(entity, facts, report.warnings);
+      const summarised = await summarise(entity, facts, report.warnings, budget);
+      if (typeof summarised === 'object') {
+        report.stopped = { reason: summarised.stop, pending: entities.slice(position) };
+        break;
+      }
+      const summary = summarised;
       const text = page.text ?? `# ${oneLine(entity)}\n`;
       const history = (historyByEntity.get(entity.toLowerCase()) ?? []).filter(
         (memory) => memory.source?.file !== file,
       );
-      const written = writeGeneratedSection(text, 'facts', renderEntityFacts(entity, facts, summary, history));
+      const written = writeGeneratedSection(text, 'facts', renderEntityFacts(entity, facts, summary, history, nowIso));
       if (written.status === 'hand-edited')
         report.warnings.push(`${file}: the generated section was edited by hand, so it was left as it is`);
       else if (written.status !== 'unchanged') await writeFileAtomic(path, written.text);
       report.entityPages.push({ entity, file, status: written.status });
     }
 
-    // Core block proposals.
+    // Core block proposals: not rewritten by a run that stopped early (the last ones stay).
+    report.tokensUsed = budget.tokensUsed;
+    if (report.stopped !== undefined) return finish(root, report);
     const coreFile = readConfined(realRoot, resolve(root, 'memory.md'), MAX_WORKSPACE_FILE_BYTES);
     const core = (coreFile.status === 'ok' ? coreFile.text : '')
       .split('\n')
@@ -308,6 +377,8 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
       .map((line) => new Set(analyzeTerms(line)));
     const durable = recent
       .filter((memory) => memory.metadata.retained === true && memory.source?.file !== 'memory.md')
+      // A version known to be replaced, even later, is not a lasting line.
+      .filter((memory) => durableAt(memory, nowIso))
       .filter(
         (memory) => memory.kind === 'world' || (memory.kind === 'opinion' && confidenceOf(memory) >= CORE_CONFIDENCE),
       )
@@ -344,26 +415,74 @@ export function createReflectApi(engine: MemoryEngine, settings: { root: string 
         else if (written.status !== 'unchanged') await writeFileAtomic(path, written.text);
       }
     }
+    return finish(root, report);
+  }
+
+  async function finish(root: string, report: ReflectReport): Promise<ReflectReport> {
     for (const warning of report.warnings) engine.logger.log('warn', `reflect: ${warning}`);
+    if (report.stopped !== undefined) {
+      engine.logger.log(
+        'warn',
+        `reflect: stopped at its ${report.stopped.reason === 'tokens' ? 'token' : 'time'} bound; ${report.stopped.pending.length} entity page(s) left for the next run`,
+      );
+    }
     // The pages and opinion states just written go into the index too.
     await indexWorkspace(engine, root, { rebuild: false });
     return report;
   }
 
+  /** One run, bounded, under the workspace's lock; `trigger` says who started it (for the event). */
+  async function run(optionsInput: unknown, trigger: 'schedule' | 'call'): Promise<ReflectReport> {
+    const options = parseInput(reflectOptionsSchema, optionsInput ?? {}, 'reflect', 'options');
+    const root = settings.root === undefined ? undefined : resolve(settings.root);
+    if (root === undefined)
+      throw new ConfigError('reflect needs a workspace', {
+        component: 'reflect',
+        field: 'workspace',
+        suggestion: 'Create the client with createWorkspace({ root }) or createMemory({ workspace: dir }).',
+      });
+    await engine.ready('reflect');
+    const since = resolveTimeBound(options.since ?? { agoMs: WEEK_MS }, engine.clock.now());
+    const lockDirectory = confinedFolder(root, ['.memory'], CONFINED);
+    const budget = createReflectBudget({
+      ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+    });
+    const report = await withDirectoryLock(lockDirectory, () => reflect(root, since, budget), {
+      component: 'reflect',
+    });
+    if (report.stopped !== undefined) {
+      engine.emit('reflect:stopped', {
+        reason: report.stopped.reason,
+        tokensUsed: report.tokensUsed,
+        elapsedMs: budget.elapsed(),
+        pending: report.stopped.pending,
+        trigger,
+      });
+    }
+    return report;
+  }
+
+  if (settings.root !== undefined) {
+    const stop = startReflectSchedule(settings.schedule ?? reflectScheduleSchema.parse({}), {
+      hour: settings.hour,
+      clock: engine.clock,
+      run: async (request) => {
+        if (engine.closed) return;
+        await engine.track('reflect', () =>
+          run(
+            { since: new Date(request.sinceMs), maxTokens: request.maxTokens, deadlineMs: request.deadlineMs },
+            'schedule',
+          ),
+        );
+      },
+      onError: (error) =>
+        engine.emit('error', { operation: 'reflect.schedule', error: wrapError(error, 'reflect.schedule') }),
+    });
+    if (stop !== undefined) engine.onClose(stop);
+  }
+
   return {
-    async reflect(optionsInput?: unknown) {
-      const options = parseInput(reflectOptionsSchema, optionsInput ?? {}, 'reflect', 'options');
-      const root = settings.root === undefined ? undefined : resolve(settings.root);
-      if (root === undefined)
-        throw new ConfigError('reflect needs a workspace', {
-          component: 'reflect',
-          field: 'workspace',
-          suggestion: 'Create the client with createWorkspace({ root }) or createMemory({ workspace: dir }).',
-        });
-      await engine.ready('reflect');
-      const since = resolveTimeBound(options.since ?? { agoMs: WEEK_MS }, engine.clock.now());
-      const lockDirectory = confinedFolder(root, ['.memory'], CONFINED);
-      return withDirectoryLock(lockDirectory, () => reflect(root, since), { component: 'reflect' });
-    },
+    reflect: (options?: unknown) => run(options, 'call'),
   };
 }

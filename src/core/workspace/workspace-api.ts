@@ -1,9 +1,17 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { wrapError } from '../engine/memory-engine.js';
 import { ConfigError } from '../spec/errors.js';
 import { parseInput } from '../utils/validate.js';
 import { indexWorkspace, type WorkspaceIndexReport } from './workspace-index.js';
+import {
+  startWorkspaceWatch,
+  type WorkspaceWatch,
+  type WorkspaceWatchOptions,
+  workspaceWatchOptionsSchema,
+} from './workspace-watch.js';
 
 /** Options of `memory.workspace.index()`. */
 export const workspaceIndexOptionsSchema = z
@@ -48,6 +56,27 @@ export interface WorkspaceFacet {
    * ```
    */
   index(options?: WorkspaceIndexOptions): Promise<WorkspaceIndexReport>;
+  /**
+   * Keep the index current while the client runs: watch the workspace folder and, once the
+   * files have been quiet for `debounceMs` (default 300), bring the index up to date as
+   * `index()` does — changed and new Markdown files re-read, removed ones leaving. Each run
+   * emits `workspace:indexed`; a run that fails, or a watch the system ends, emits `error`
+   * (operation `workspace.watch`) and the watch goes on: nothing throws into the agent.
+   * Runs never overlap with each other or with `index()`. It does not index at once: call
+   * `index()` after starting it. `close()` on the handle, or on the client, stops it.
+   * Rejects (synchronously, with a ConfigError) without a workspace or when the root is not
+   * a folder.
+   *
+   * @example
+   * ```ts
+   * const memory = createWorkspace({ root: '~/agent-workspace' });
+   * const watch = memory.workspace.watch({ debounceMs: 500 });
+   * await memory.workspace.index();
+   * // … files edited by a person or the agent are recalled from now on …
+   * await watch.close();
+   * ```
+   */
+  watch(options?: WorkspaceWatchOptions): WorkspaceWatch;
 }
 
 /**
@@ -63,20 +92,74 @@ export interface WorkspaceApi {
 /** The workspace feature over an engine; `root` is the validated `workspace` option. */
 export function createWorkspaceApi(engine: MemoryEngine, settings: { root: string | undefined }): WorkspaceApi {
   const root = settings.root === undefined ? undefined : resolve(settings.root);
+  const needRoot = (component: string): string => {
+    if (root !== undefined) return root;
+    throw new ConfigError('this client has no workspace', {
+      component,
+      field: 'workspace',
+      suggestion: 'Create the client with createWorkspace({ root }) or createMemory({ workspace: dir }).',
+    });
+  };
+  // One index run at a time, whoever asks (a call, the watch): two runs over the same files
+  // would write and delete the same items in between each other.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
   return {
     workspace: {
       root,
       async index(optionsInput?: unknown) {
         const options = parseInput(workspaceIndexOptionsSchema, optionsInput ?? {}, 'workspace.index', 'options');
-        if (root === undefined)
-          throw new ConfigError('this client has no workspace', {
-            component: 'workspace.index',
-            field: 'workspace',
-            suggestion: 'Create the client with createWorkspace({ root }) or createMemory({ workspace: dir }).',
-          });
+        const at = needRoot('workspace.index');
         return engine.track('workspace.index', () =>
-          indexWorkspace(engine, root, { rebuild: options.rebuild ?? false }),
+          serial(() => indexWorkspace(engine, at, { rebuild: options.rebuild ?? false })),
         );
+      },
+      watch(optionsInput?: unknown) {
+        const options = parseInput(workspaceWatchOptionsSchema, optionsInput ?? {}, 'workspace.watch', 'options');
+        const at = needRoot('workspace.watch');
+        engine.assertOpen('workspace.watch');
+        let folder = false;
+        try {
+          folder = statSync(at).isDirectory();
+        } catch {
+          folder = false;
+        }
+        if (!folder)
+          throw new ConfigError(`the workspace ${at} is not a folder`, {
+            component: 'workspace.watch',
+            field: 'workspace',
+            suggestion: 'Create the folder (it may be empty), or point the workspace at an existing one.',
+          });
+        const handle = startWorkspaceWatch(
+          {
+            root: at,
+            async reindex(changed) {
+              if (engine.closed) return;
+              const report = await engine.track('workspace.index', () =>
+                serial(() => indexWorkspace(engine, at, { rebuild: false })),
+              );
+              engine.emit('workspace:indexed', {
+                changed,
+                changedFiles: report.changedFiles,
+                removedFiles: report.removedFiles,
+                indexed: report.indexed,
+                removed: report.removed,
+              });
+            },
+            fail(error) {
+              // A run refused because the client is closing is no failure.
+              if (engine.closed) return;
+              engine.emit('error', { operation: 'workspace.watch', error: wrapError(error, 'workspace.watch') });
+            },
+          },
+          options.debounceMs,
+        );
+        engine.onClose(() => void handle.close());
+        return handle;
       },
     },
   };

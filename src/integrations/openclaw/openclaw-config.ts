@@ -110,6 +110,18 @@ export const openClawConfigSchema = z
       .describe(
         'Register memory_recall, memory_store, memory_forget, memory_history and memory_correct (false beside memory-lancedb). Default true.',
       ),
+    /**
+     * The agent's Markdown workspace (memory.md, memory/YYYY-MM-DD.md, bank/): indexed at start,
+     * kept current as its files change, reflected on daily, recalled before each prompt.
+     * Default: the workspace directory the host gives the agent, when it gives one.
+     */
+    workspace: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The agent's Markdown workspace: indexed at start, re-indexed as files change, reflected on daily, recalled before each prompt. Default: the agent's workspace directory, when the host gives one.",
+      ),
     /** Longest a prompt waits for recall before going on without it, ms. Default 5000. */
     recallTimeoutMs: z
       .number()

@@ -48,6 +48,8 @@ export interface OpenClawAgentContext {
   messageProvider?: string | null;
   /** Whether the message came from a group or channel chat, when the host says. */
   isGroup?: boolean | null;
+  /** The agent's workspace directory, on hosts that give it. */
+  workspaceDir?: string;
   /** What started the run: `user`, `cron`, `heartbeat`, … */
   trigger?: string;
   /** Channel details: the sender and the chat, when the channel gives them. */
@@ -221,7 +223,12 @@ export interface OpenClawService {
   /** Its id. */
   id: string;
   /** Called when the gateway starts. */
-  start: (ctx: { stateDir: string; logger: OpenClawLogger }) => void | Promise<void>;
+  start: (ctx: {
+    stateDir: string;
+    logger: OpenClawLogger;
+    /** The agent's workspace directory, on hosts that give it. */
+    workspaceDir?: string;
+  }) => void | Promise<void>;
   /** Called when the gateway stops. */
   stop?: (ctx: { stateDir: string; logger: OpenClawLogger }) => void | Promise<void>;
 }

@@ -14,6 +14,7 @@ import { defaultStateDir, openPluginMemory, type PluginMemory } from './openclaw
 import { recallForPrompt } from './openclaw-recall-hook.js';
 import { type CaptureBatch, SessionCursors } from './openclaw-session-cursor.js';
 import { openClawTools } from './openclaw-tools.js';
+import { pluginWorkspaces } from './openclaw-workspace.js';
 
 // register(api): parse the config, then wire recall, capture and the tools. register stays
 // synchronous (the host requires it); the store opens on first use. No hook ever throws into
@@ -104,6 +105,10 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
     return opened;
   };
   const memory = () => open().client;
+  const workspaces = pluginWorkspaces(config, {
+    logger,
+    ...(api.resolvePath ? { resolvePath: api.resolvePath } : {}),
+  });
   const cursors = new SessionCursors(options.since ?? Date.now());
   const queue = new CaptureQueue(async (batch: CaptureBatch) => {
     const outcome = await retainBatch(memory(), batch, config, logger);
@@ -121,7 +126,13 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
       // Only the prompt's own sender's memories; a group turn whose sender is unknown gets none.
       const identity = identityOfHook(ctx);
       if (!identity.personal) return undefined;
-      return await recallForPrompt(event, identity.scope, { client: memory, config, logger });
+      // The agent's workspace notes beside the sender's memories (workspace: openclaw-workspace.ts).
+      const [own, notes] = await Promise.all([
+        recallForPrompt(event, identity.scope, { client: memory, config, logger }),
+        workspaces.recall(event, ctx.workspaceDir),
+      ]);
+      const blocks = [own?.prependContext, notes?.prependContext].filter((block) => block !== undefined);
+      return blocks.length === 0 ? undefined : { prependContext: blocks.join('\n\n') };
     } catch (error) {
       logger.warn(`memoir: recall skipped: ${errorText(error)}`);
       return undefined;
@@ -197,6 +208,7 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
         push(cursors.flushAll());
         const drained = await queue.idle(STOP_DRAIN_MS);
         if (!drained) logger.warn(`memoir: ${queue.pending} capture batch(es) still running at shutdown`);
+        await workspaces.close();
         if (opened) await opened.client.close();
       })().catch((error: unknown) => logger.warn(`memoir: close failed: ${errorText(error)}`));
       return closing;
@@ -204,7 +216,8 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   };
   api.registerService({
     id: 'memoir',
-    start: () => undefined,
+    // The agent's workspace is indexed and watched from the start (never failing the start).
+    start: (ctx) => void workspaces.open(ctx?.workspaceDir),
     stop: () => handle.close(),
   });
   return handle;
