@@ -15,6 +15,12 @@
  */
 
 import {
+  memoryCoreAppendTool,
+  memoryCoreInsertTool,
+  memoryCoreReadTool,
+  memoryCoreReplaceTool,
+} from './agent-tools/core-block-tools.js';
+import {
   memoryBackupTool,
   memoryClearAllTool,
   memoryExportTool,
@@ -52,6 +58,7 @@ import {
   memoryWarnTool,
 } from './agent-tools/workflow-tools.js';
 
+export * from './agent-tools/core-block-tools.js';
 export * from './agent-tools/data-tools.js';
 export * from './agent-tools/define-agent-tool.js';
 export * from './agent-tools/memory-tools.js';
@@ -62,7 +69,7 @@ export * from './agent-tools/workflow-tools.js';
 
 /**
  * Every memory tool, in the order hosts list them: storing and finding first, then sessions,
- * workflows, data control, procedures and reflection.
+ * workflows, data control, procedures and reflection, then the core block.
  *
  * @group Agent tools
  */
@@ -94,6 +101,10 @@ export const agentTools: readonly AgentTool[] = [
   memoryRecordProcedureUseTool,
   memoryLearnProcedureTool,
   memoryReflectTool,
+  memoryCoreReadTool,
+  memoryCoreAppendTool,
+  memoryCoreReplaceTool,
+  memoryCoreInsertTool,
 ];
 
 /**

@@ -27,7 +27,10 @@ export function inScope(memory: Pick<Memory, 'scope'>, scope: Scope): boolean {
 const withScope = (input: string | MemoryInput, scope: Scope): MemoryInput =>
   typeof input === 'string' ? { content: input, scope } : { ...input, scope };
 
-type ScopedMembers = Pick<MemoryClient, 'recall' | 'retain' | 'get' | 'forget' | 'list' | 'history' | 'correct'>;
+type ScopedMembers = Pick<
+  MemoryClient,
+  'recall' | 'retain' | 'get' | 'forget' | 'list' | 'history' | 'correct' | 'core'
+>;
 
 // The versions of a fact inside the scope only: a link to another scope's memory is never followed into it.
 function historyInScope(history: MemoryHistory, scope: Scope): MemoryHistory {
@@ -54,6 +57,13 @@ function scopedMembers(client: MemoryClient, scope: Scope): ScopedMembers {
     }) as MemoryClient['retain'],
     get,
     list: (options) => client.list({ ...options, scope }),
+    // The sender's own core block: every call names the scope, so it is never another's.
+    core: {
+      get: () => client.core.get({ scope }),
+      append: (text) => client.core.append(text, { scope }),
+      replace: (edit) => client.core.replace(edit, { scope }),
+      insert: (edit) => client.core.insert(edit, { scope }),
+    },
     async history(id) {
       await get(id);
       return historyInScope(await client.history(id), scope);
@@ -100,7 +110,7 @@ export function scopedToolClient(client: MemoryClient, scope: Scope): MemoryClie
         new MemoirError('VALIDATION_FAILED', `${String(property)} is not available to an OpenClaw memory tool`, {
           component: 'openclaw-tools',
           suggestion:
-            'The plugin exposes memory_recall, memory_store, memory_forget, memory_history and memory_correct.',
+            'The plugin exposes memory_recall, memory_store, memory_forget, memory_history, memory_correct and the memory_core_* tools.',
         });
       // Objects (the store, procedures) would reach every scope: refused as they are read.
       if (typeof value !== 'function') throw unavailable();
