@@ -62,9 +62,11 @@ export {
 export {
   type CoreBlock,
   type CoreBlockApi,
+  type CoreBlockCallOptions,
   type CoreBlockState,
   DEFAULT_CORE_TOKENS,
 } from './core/core-block/core-block-api.js';
+export type { CoreBlockInContext } from './core/core-block/core-block-budget.js';
 export type {
   BackgroundErrorEvent,
   ExtractionFailedEvent,

@@ -1,6 +1,7 @@
 /** The commander program behind `memoir`. */
 import { Command } from 'commander';
 import { registerBackupCommands } from './cli-commands-backup.js';
+import { registerCoreCommands } from './cli-commands-core.js';
 import { registerDoctorCommands } from './cli-commands-doctor.js';
 import { registerMcpCommands } from './cli-commands-mcp.js';
 import { registerMemoryCommands } from './cli-commands-memory.js';
@@ -61,6 +62,7 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
   registerDoctorCommands(program, context);
   registerProcedureCommands(program, context);
   registerWorkspaceCommands(program, context);
+  registerCoreCommands(program, context);
   registerMcpCommands(program, context);
   registerRecordCommands(program, context);
   return program;

@@ -15,6 +15,12 @@
  */
 
 import {
+  memoryCoreAppendTool,
+  memoryCoreInsertTool,
+  memoryCoreReadTool,
+  memoryCoreReplaceTool,
+} from './agent-tools/core-block-tools.js';
+import {
   memoryBackupTool,
   memoryClearAllTool,
   memoryExportTool,
@@ -53,6 +59,7 @@ import {
   memoryWarnTool,
 } from './agent-tools/workflow-tools.js';
 
+export * from './agent-tools/core-block-tools.js';
 export * from './agent-tools/data-tools.js';
 export * from './agent-tools/define-agent-tool.js';
 export * from './agent-tools/memory-tools.js';
@@ -64,7 +71,8 @@ export * from './agent-tools/workflow-tools.js';
 
 /**
  * Every memory tool, in the order hosts list them: storing and finding first, then sessions,
- * workflows, data control, procedures (steps from screen recordings among them) and reflection.
+ * workflows, data control, procedures (steps from screen recordings among them) and reflection,
+ * then the core block.
  *
  * @group Agent tools
  */
@@ -97,6 +105,10 @@ export const agentTools: readonly AgentTool[] = [
   memoryLearnProcedureTool,
   memoryRecallStepsTool,
   memoryReflectTool,
+  memoryCoreReadTool,
+  memoryCoreAppendTool,
+  memoryCoreReplaceTool,
+  memoryCoreInsertTool,
 ];
 
 /**

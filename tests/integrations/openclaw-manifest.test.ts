@@ -52,7 +52,14 @@ describe('the OpenClaw manifests', () => {
 
   it('registerTools: false leaves the tool names to memory-lancedb', () => {
     const { dir, remove } = stateDirectory();
-    expect(fakeHost({ registerTools: false }, { stateDir: dir }).tools.size).toBe(0);
+    // The core block tools stay: memory-lancedb has no tools of those names.
+    expect([...fakeHost({ registerTools: false }, { stateDir: dir }).tools.keys()]).toEqual([
+      'memory_core_read',
+      'memory_core_append',
+      'memory_core_replace',
+      'memory_core_insert',
+    ]);
+    expect(fakeHost({ registerTools: false, coreBlock: false }, { stateDir: dir }).tools.size).toBe(0);
     remove();
   });
 });

@@ -76,11 +76,15 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const track = <T extends object>(api: T, methods: Parameters<typeof trackCalls<T>>[2]) =>
     trackCalls(engine, api, methods);
 
+  const coreBlock = createCoreBlockApi(engine, { root: settings.workspace, limit: settings.coreTokenLimit });
+
   const client: MemoryClient = {
     store: engine.store,
     embedder: engine.embedder,
     ...track(retain, ['retain', 'reextract']),
-    ...track(createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK }), ['recall']),
+    ...track(createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: coreBlock.core }), [
+      'recall',
+    ]),
     ...track(createMemoriesApi(engine), ['get', 'list', 'update', 'forget', 'invalidate']),
     ...track(createSessionsApi(engine), ['resumeSession', 'listSessions', 'deleteSession']),
     ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
@@ -123,7 +127,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       createReflectApi(engine, { root: settings.workspace, schedule: settings.reflect, hour: settings.schedule?.hour }),
       ['reflect'],
     ),
-    ...createCoreBlockApi(engine, { root: settings.workspace, limit: settings.coreTokenLimit }),
+    ...coreBlock,
     on(event, listener) {
       checkListenerArgs('on', event, listener);
       engine.events.on(event, listener as never);

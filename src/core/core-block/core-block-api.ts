@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
+import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
 import { ValidationError } from '../spec/errors.js';
+import { type Scope, scopeSchema } from '../spec/memory.js';
 import {
   type ConfinementContext,
   confinedFolder,
@@ -32,6 +34,26 @@ const insertSchema = z
   })
   .strict();
 
+const callOptionsSchema = z
+  .object({
+    /** Narrows the client's scope to one tenant's block (never widens it). */
+    scope: scopeSchema.optional(),
+  })
+  .strict();
+
+/**
+ * Options of every core block call.
+ *
+ * @group Core block
+ */
+export interface CoreBlockCallOptions {
+  /**
+   * Whose block: narrows the client's scope (an unscoped client serving many users passes
+   * each one's). A scope naming another tenant reads an empty block and cannot be written.
+   */
+  scope?: Scope;
+}
+
 /**
  * The core block as it stands.
  *
@@ -55,7 +77,7 @@ export interface CoreBlockState {
  */
 export interface CoreBlock {
   /** The block now. */
-  get(): Promise<CoreBlockState>;
+  get(options?: CoreBlockCallOptions): Promise<CoreBlockState>;
   /**
    * Add text at the end, on its own line.
    *
@@ -65,11 +87,11 @@ export interface CoreBlock {
    * const system = `${memory.formatContext(response, { core: await memory.core.get() })}`;
    * ```
    */
-  append(text: string): Promise<CoreBlockState>;
+  append(text: string, options?: CoreBlockCallOptions): Promise<CoreBlockState>;
   /** Replace the one occurrence of `find` with `with`; a `find` that is missing or not unique is a ValidationError. */
-  replace(edit: { find: string; with: string }): Promise<CoreBlockState>;
+  replace(edit: { find: string; with: string }, options?: CoreBlockCallOptions): Promise<CoreBlockState>;
   /** Insert text before 0-based line `line` (past the end appends). */
-  insert(edit: { text: string; line: number }): Promise<CoreBlockState>;
+  insert(edit: { text: string; line: number }, options?: CoreBlockCallOptions): Promise<CoreBlockState>;
 }
 
 /**
@@ -82,41 +104,69 @@ export interface CoreBlockApi {
   readonly core: CoreBlock;
 }
 
-function scopeKey(engine: MemoryEngine): string {
-  const scope = engine.scope ?? {};
+function scopeKey(scope: Scope): string {
   const key = JSON.stringify([scope.agentId ?? null, scope.userId ?? null, scope.namespace ?? null]);
   return `core-block:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }
 
-function invalid(field: string, message: string): ValidationError {
-  return new ValidationError([{ field, message }], { component: 'core' });
+function invalid(field: string, message: string, suggestion?: string): ValidationError {
+  return new ValidationError([{ field, message }], { component: 'core', ...(suggestion ? { suggestion } : {}) });
 }
 
-/** The core block over an engine: `memory.md` of the workspace at `root`, else a record in the store. */
+const sameScope = (a: Scope, b: Scope) =>
+  a.agentId === b.agentId && a.userId === b.userId && a.namespace === b.namespace;
+
+// Edits of one store-held block queue behind each other in this process, so two edits never
+// lose one another (a workspace block is locked on disk instead).
+const storeLocks = new Map<string, Promise<unknown>>();
+function serially<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = storeLocks.get(key) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  storeLocks.set(key, settled);
+  void settled.then(() => {
+    if (storeLocks.get(key) === settled) storeLocks.delete(key);
+  });
+  return next;
+}
+
+/**
+ * The core block over an engine: `memory.md` of the workspace at `root` for the client's own
+ * scope, else (and for any narrower scope a call names) a record in the store, one per scope.
+ */
 export function createCoreBlockApi(
   engine: MemoryEngine,
   settings: { root: string | undefined; limit?: number },
 ): CoreBlockApi {
   const root = settings.root === undefined ? undefined : resolve(settings.root);
   const limit = settings.limit ?? DEFAULT_CORE_TOKENS;
-  const id = scopeKey(engine);
+  const own: Scope = engine.scope ?? {};
+  const overCap = 'Shorten the text, or replace or remove lines that are no longer true, then try again.';
 
-  async function read(): Promise<string> {
-    if (root !== undefined) {
-      const realRoot = realDirectoryIfAny(root);
-      if (realRoot === undefined) return '';
-      const file = readConfined(realRoot, join(root, 'memory.md'), MAX_WORKSPACE_FILE_BYTES);
-      if (file.status === 'ok') return file.text;
-      if (file.status === 'missing') return '';
-      // A link leaving the workspace is not read into the agent's context; a file too big to
-      // read cannot be the core block.
-      if (file.kind === 'too-big')
-        throw invalid('memory.md', `${join(root, 'memory.md')} ${file.reason}; the core block holds ${limit} tokens`);
-      engine.logger.log('warn', `core: ${join(root, 'memory.md')} ${file.reason}; it was not read`);
-      return '';
-    }
+  /** Where the block of `scope` lives: the workspace file for the client's own scope, else a store record. */
+  const inWorkspace = (scope: Scope) => root !== undefined && sameScope(scope, own);
+
+  async function readFile(folder: string): Promise<string> {
+    const realRoot = realDirectoryIfAny(folder);
+    if (realRoot === undefined) return '';
+    const file = readConfined(realRoot, join(folder, 'memory.md'), MAX_WORKSPACE_FILE_BYTES);
+    if (file.status === 'ok') return file.text;
+    if (file.status === 'missing') return '';
+    // A link leaving the workspace is not read into the agent's context; a file too big to
+    // read cannot be the core block.
+    if (file.kind === 'too-big')
+      throw invalid('memory.md', `${join(folder, 'memory.md')} ${file.reason}; the core block holds ${limit} tokens`);
+    engine.logger.log('warn', `core: ${join(folder, 'memory.md')} ${file.reason}; it was not read`);
+    return '';
+  }
+
+  async function read(scope: Scope): Promise<string> {
+    if (root !== undefined && inWorkspace(scope)) return readFile(root);
     await engine.ready('core');
-    const [record] = await engine.store.entities.get([id]);
+    const [record] = await engine.store.entities.get([scopeKey(scope)]);
     return record?.summary ?? '';
   }
 
@@ -125,15 +175,16 @@ export function createCoreBlockApi(
     return { text: value, tokens: count(value), limit };
   }
 
-  async function write(value: string, field: string): Promise<CoreBlockState> {
+  async function write(value: string, field: string, scope: Scope): Promise<CoreBlockState> {
     const state = await stateOf(value);
     if (state.tokens > limit)
-      throw invalid(field, `would make the core block ${state.tokens} tokens, over its limit of ${limit}`);
-    if (root !== undefined) {
+      throw invalid(field, `would make the core block ${state.tokens} tokens, over its limit of ${limit}`, overCap);
+    if (root !== undefined && inWorkspace(scope)) {
       await writeFileAtomic(confinedWritePath(root, ['memory.md'], CONFINED), value);
       await indexWorkspace(engine, root, { rebuild: false });
       return state;
     }
+    const id = scopeKey(scope);
     const now = engine.nowIso();
     const [existing] = await engine.store.entities.get([id]);
     await engine.store.entities.upsert([
@@ -143,7 +194,7 @@ export function createCoreBlockApi(
         name: 'core block',
         summary: value,
         memoryCount: 0,
-        scope: engine.scope ?? {},
+        scope,
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       },
@@ -151,10 +202,22 @@ export function createCoreBlockApi(
     return state;
   }
 
+  /** The scope a call reads: the client's, narrowed by the call's; null for another tenant's. */
+  function readScope(options: unknown, method: string): Scope | null {
+    const parsed = parseInput(callOptionsSchema, options ?? {}, `core.${method}`, 'options');
+    const scope = narrowScope(engine.scope, parsed.scope);
+    return scope === null ? null : (scope ?? {});
+  }
+
+  function writeScope(options: unknown, method: string): Scope {
+    const parsed = parseInput(callOptionsSchema, options ?? {}, `core.${method}`, 'options');
+    return scopeForWrite(engine.scope, parsed.scope, 'options.scope', 'core');
+  }
+
   // Edits read, change and write under one lock, so two edits never lose one another.
-  async function edit(change: (current: string) => string, field: string): Promise<CoreBlockState> {
-    const work = async () => write(change(await read()), field);
-    if (root === undefined) return engine.track('core', work);
+  async function edit(change: (current: string) => string, field: string, scope: Scope): Promise<CoreBlockState> {
+    const work = async () => write(change(await read(scope)), field, scope);
+    if (root === undefined || !inWorkspace(scope)) return engine.track('core', () => serially(scopeKey(scope), work));
     return engine.track('core', () =>
       withDirectoryLock(confinedFolder(root, ['.memory'], CONFINED), work, { component: 'core' }),
     );
@@ -164,28 +227,53 @@ export function createCoreBlockApi(
 
   return {
     core: {
-      get: () => engine.track('core', async () => stateOf(await read())),
-      async append(input: unknown) {
+      get: (options?: unknown) =>
+        engine.track('core', async () => {
+          const scope = readScope(options, 'get');
+          // Another tenant's block reads as empty, as recall finds nothing there.
+          return stateOf(scope === null ? '' : await read(scope));
+        }),
+      async append(input: unknown, options?: unknown) {
         const addition = parseInput(text, input, 'core.append', 'text');
-        return edit((current) => `${withNewline(current)}${addition}\n`, 'text');
+        const scope = writeScope(options, 'append');
+        return edit((current) => `${withNewline(current)}${addition}\n`, 'text', scope);
       },
-      async replace(input: unknown) {
+      async replace(input: unknown, options?: unknown) {
         const parsed = parseInput(replaceSchema, input, 'core.replace', 'edit');
-        return edit((current) => {
-          const first = current.indexOf(parsed.find);
-          if (first < 0) throw invalid('edit.find', 'expected text that occurs in the core block');
-          if (current.indexOf(parsed.find, first + 1) >= 0)
-            throw invalid('edit.find', 'expected text that occurs once in the core block (it occurs more than once)');
-          return `${current.slice(0, first)}${parsed.with}${current.slice(first + parsed.find.length)}`;
-        }, 'edit.with');
+        const scope = writeScope(options, 'replace');
+        return edit(
+          (current) => {
+            const first = current.indexOf(parsed.find);
+            if (first < 0)
+              throw invalid(
+                'edit.find',
+                'expected text that occurs in the core block',
+                'Read the core block first and copy the exact text to replace.',
+              );
+            if (current.indexOf(parsed.find, first + 1) >= 0)
+              throw invalid(
+                'edit.find',
+                'expected text that occurs once in the core block (it occurs more than once)',
+                'Include more of the surrounding text so that it names one place.',
+              );
+            return `${current.slice(0, first)}${parsed.with}${current.slice(first + parsed.find.length)}`;
+          },
+          'edit.with',
+          scope,
+        );
       },
-      async insert(input: unknown) {
+      async insert(input: unknown, options?: unknown) {
         const parsed = parseInput(insertSchema, input, 'core.insert', 'edit');
-        return edit((current) => {
-          const lines = current === '' ? [] : withNewline(current).slice(0, -1).split('\n');
-          lines.splice(Math.min(parsed.line, lines.length), 0, ...parsed.text.split('\n'));
-          return `${lines.join('\n')}\n`;
-        }, 'edit.text');
+        const scope = writeScope(options, 'insert');
+        return edit(
+          (current) => {
+            const lines = current === '' ? [] : withNewline(current).slice(0, -1).split('\n');
+            lines.splice(Math.min(parsed.line, lines.length), 0, ...parsed.text.split('\n'));
+            return `${lines.join('\n')}\n`;
+          },
+          'edit.text',
+          scope,
+        );
       },
     },
   };

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import type { CoreBlock } from '../core-block/core-block-api.js';
+import { type CoreBlockInContext, DEFAULT_CORE_SHARE, fitCoreBlock } from '../core-block/core-block-budget.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { TRANSCRIPT_CATEGORY } from '../retain/conversation/conversation-input.js';
 import { resolveTimeBound, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
 import type { Memory, Scope } from '../spec/memory.js';
+import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
 import { applyCurrentTruth, type TruthSettings } from './current-truth.js';
 import { explainScore } from './explain.js';
@@ -76,6 +79,26 @@ export interface RecallSettings {
   ranking: ParsedRankingOptions;
   /** Default number of results. */
   recallK: number;
+  /** The client's core block, attached to each response unless a call says `core: false`. */
+  core?: Pick<CoreBlock, 'get'>;
+}
+
+/**
+ * The core block for one recall: read in the call's scope, cut to its share of the token
+ * budget. Undefined when it is empty, turned off, or the call names another tenant.
+ */
+async function coreFor(
+  core: Pick<CoreBlock, 'get'> | undefined,
+  options: ParsedRecallOptions,
+  scope: Scope | null | undefined,
+): Promise<CoreBlockInContext | undefined> {
+  if (core === undefined || options.core === false || scope === null) return undefined;
+  const state = await core.get(options.scope ? { scope: options.scope } : {});
+  if (state.text.trim() === '') return undefined;
+  if (options.tokenBudget === undefined) return state;
+  const share = options.coreShare ?? DEFAULT_CORE_SHARE;
+  const fitted = fitCoreBlock(state, Math.floor(options.tokenBudget * share), await loadTokenCounter());
+  return fitted.text === '' ? undefined : fitted;
 }
 
 /** How the current-truth pass reads time: `asOf`, a span in the past, a past cue, or now. */
@@ -142,9 +165,11 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
       k,
       citationOf,
     );
+    const core = await coreFor(settings.core, options, scope);
     let response: RecallResponse;
     if (options.tokenBudget !== undefined) {
-      const { packed, used, dropped } = await packIntoBudget(ranked, options.tokenBudget);
+      // The core block takes its share first; memories are packed into what it leaves.
+      const { packed, used, dropped } = await packIntoBudget(ranked, options.tokenBudget - (core?.tokens ?? 0));
       response = {
         query,
         ...(intent ? { intent } : {}),
@@ -155,6 +180,7 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
     } else {
       response = { query, ...(intent ? { intent } : {}), results: ranked, droppedForBudget: 0 };
     }
+    if (core !== undefined) response.core = core;
     const accessedAt = new Date(now).toISOString();
     for (const result of response.results) {
       result.memory = { ...result.memory, accessCount: result.memory.accessCount + 1, lastAccessedAt: accessedAt };

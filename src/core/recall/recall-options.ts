@@ -45,6 +45,16 @@ export const recallOptionsSchema = z
      * every boost, in one line. (`breakdown` carries the same as data on every result.)
      */
     explain: z.boolean().optional(),
+    /**
+     * Attach the core block of the call's scope (`response.core`), which `formatContext` puts at
+     * the top of the context. Default true; `false` leaves it out (and reads nothing).
+     */
+    core: z.boolean().optional(),
+    /**
+     * With `tokenBudget`: the most of the budget the core block may take, 0..1 (default 0.5).
+     * A longer block is cut (marked as cut in the context); memories get what it leaves.
+     */
+    coreShare: z.number().min(0).max(1).optional(),
   })
   .strict();
 /**

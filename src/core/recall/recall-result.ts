@@ -1,3 +1,4 @@
+import type { CoreBlockInContext } from '../core-block/core-block-budget.js';
 import type { Memory } from '../spec/memory.js';
 import type { RecallIntent } from './recall-intent.js';
 
@@ -107,4 +108,9 @@ export interface RecallResponse {
   totalTokens?: number;
   /** Results that ranked in the top k but did not fit the token budget. */
   droppedForBudget: number;
+  /**
+   * The core block of the call's scope, when it has text and `core` was not false; cut to its
+   * share of `tokenBudget` (`truncatedFrom` set) when it did not fit. `formatContext` puts it first.
+   */
+  core?: CoreBlockInContext;
 }

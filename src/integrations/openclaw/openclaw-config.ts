@@ -130,6 +130,13 @@ export const openClawConfigSchema = z
       .max(14_000)
       .default(5000)
       .describe('Longest a prompt waits for recall before going on without it, ms. Default 5000.'),
+    /** Keep a core block per sender: put it at the top of every prompt and register the memory_core_* tools that edit it. Default true. */
+    coreBlock: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Keep a core block per sender: put it at the top of every prompt and register memory_core_read, memory_core_append, memory_core_replace and memory_core_insert. Default true.',
+      ),
   })
   .strict();
 

@@ -192,7 +192,7 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   }
 
   // A tool call's scope comes from its own context only (openclaw-tools.ts).
-  const tools = config.registerTools ? openClawTools(memory) : [];
+  const tools = openClawTools(memory, { memory: config.registerTools, core: config.coreBlock });
   for (const tool of tools) api.registerTool((ctx) => tool.create(ctx), { name: tool.name });
 
   let closing: Promise<void> | undefined;

@@ -1,5 +1,5 @@
 import type { Scope } from '../../core/spec/memory.js';
-import type { Memory, MemoryClient, RecallResult } from '../../index.js';
+import type { CoreBlockState, Memory, MemoryClient, RecallResult } from '../../index.js';
 import { formatContext } from '../../index.js';
 import type { ParsedOpenClawConfig } from './openclaw-config.js';
 import type { OpenClawLogger, OpenClawPromptBuildEvent, OpenClawPromptBuildResult } from './openclaw-host-types.js';
@@ -7,7 +7,9 @@ import { EXPERIENCE_OPEN, EXPERIENCE_TAG, roleOf, stripInjectedContext, textOf }
 
 // Recall before each prompt: find the memories the request calls for, within the turn's
 // scope, and put their one-sentence abstracts (L0) before the prompt in an
-// <agent-experience> block, grouped by category, escaped and marked as untrusted data.
+// <agent-experience> block, grouped by category, escaped and marked as untrusted data. The
+// sender's core block goes first in the same block, every turn (seed 004: edited by the
+// memory_core_* tools, re-injected on the next turn).
 
 /** Shorter requests ("ok", "yes") say too little to search for. */
 export const MIN_QUERY_CHARS = 5;
@@ -40,12 +42,20 @@ export function groupByCategory(results: readonly RecallResult[]): Memory[] {
   return [...groups.values()].flat();
 }
 
-/** The block put before the prompt: memoir's escaped, untrusted-data framing inside the nonce-marked tag. */
-export function experienceBlock(results: readonly RecallResult[]): string {
+/**
+ * The block put before the prompt: memoir's escaped, untrusted-data framing inside the
+ * nonce-marked tag, the sender's core block first when there is one.
+ */
+export function experienceBlock(results: readonly RecallResult[], core?: CoreBlockState): string {
   const categories = [...new Set(results.map((result) => result.memory.category))];
+  const title =
+    categories.length === 0
+      ? 'Agent experience from earlier conversations'
+      : `Agent experience from earlier conversations (by category: ${categories.join(', ')})`;
   const body = formatContext(groupByCategory(results), {
     tier: 'abstract',
-    title: `Agent experience from earlier conversations (by category: ${categories.join(', ')})`,
+    title,
+    ...(core === undefined ? {} : { core }),
   });
   // The nonce marks the block as memoir's own, so capture strips it and nothing a user types.
   return `${EXPERIENCE_OPEN}\n${body}\n</${EXPERIENCE_TAG}>`;
@@ -64,9 +74,12 @@ async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | unde
   }
 }
 
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
- * Recall for one prompt. Never throws and never holds the prompt past `recallTimeoutMs`: a
- * failing or slow store or embedder means this turn goes without recalled experience.
+ * Recall for one prompt, and the sender's core block (`coreBlock`, every turn, however short
+ * the request). Never throws and never holds the prompt past `recallTimeoutMs`: a failing or
+ * slow store or embedder means this turn goes without what failed.
  */
 export async function recallForPrompt(
   event: OpenClawPromptBuildEvent,
@@ -74,29 +87,48 @@ export async function recallForPrompt(
   context: { client: () => MemoryClient; config: ParsedOpenClawConfig; logger: OpenClawLogger },
 ): Promise<OpenClawPromptBuildResult | undefined> {
   const query = recallQuery(event);
-  if (query.length < MIN_QUERY_CHARS) return undefined;
+  const searching = query.length >= MIN_QUERY_CHARS;
+  if (!searching && !context.config.coreBlock) return undefined;
   try {
-    const recalled = context.client().recall(query.slice(0, 2000), {
-      k: context.config.recallLimit,
-      minScore: context.config.recallMinScore,
-      scope,
-    });
-    // A late answer must not surface as an unhandled rejection once the deadline has passed.
-    recalled.catch(() => undefined);
-    const response = await withinDeadline(recalled, context.config.recallTimeoutMs);
-    if (response === undefined) {
+    // Each part fails on its own: a broken core block does not cost the turn its memories.
+    const recalled = searching
+      ? context
+          .client()
+          .recall(query.slice(0, 2000), {
+            k: context.config.recallLimit,
+            minScore: context.config.recallMinScore,
+            scope,
+            core: false,
+          })
+          .catch((error: unknown) => {
+            context.logger.warn(`memoir: recall failed, prompt sent without it: ${errorText(error)}`);
+            return undefined;
+          })
+      : Promise.resolve(undefined);
+    const core = context.config.coreBlock
+      ? context
+          .client()
+          .core.get({ scope })
+          .catch((error: unknown) => {
+            context.logger.warn(`memoir: core block not read, prompt sent without it: ${errorText(error)}`);
+            return undefined;
+          })
+      : Promise.resolve(undefined);
+    const both = await withinDeadline(Promise.all([recalled, core]), context.config.recallTimeoutMs);
+    if (both === undefined) {
       context.logger.warn(
         `memoir: recall took longer than ${context.config.recallTimeoutMs} ms; prompt sent without it`,
       );
       return undefined;
     }
-    if (response.results.length === 0) return undefined;
-    context.logger.info(`memoir: injecting ${response.results.length} memories`);
-    return { prependContext: experienceBlock(response.results) };
+    const results = both[0]?.results ?? [];
+    const block = both[1] !== undefined && both[1].text.trim() !== '' ? both[1] : undefined;
+    if (results.length === 0 && block === undefined) return undefined;
+    if (results.length > 0) context.logger.info(`memoir: injecting ${results.length} memories`);
+    if (block !== undefined) context.logger.info(`memoir: injecting the core block (${block.tokens} tokens)`);
+    return { prependContext: experienceBlock(results, block) };
   } catch (error) {
-    context.logger.warn(
-      `memoir: recall failed, prompt sent without it: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    context.logger.warn(`memoir: recall failed, prompt sent without it: ${errorText(error)}`);
     return undefined;
   }
 }

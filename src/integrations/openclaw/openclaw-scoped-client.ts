@@ -29,7 +29,7 @@ const withScope = (input: string | MemoryInput, scope: Scope): MemoryInput =>
 
 type ScopedMembers = Pick<
   MemoryClient,
-  'recall' | 'retain' | 'get' | 'forget' | 'list' | 'history' | 'correct' | 'procedures'
+  'recall' | 'retain' | 'get' | 'forget' | 'list' | 'history' | 'correct' | 'procedures' | 'core'
 >;
 
 // Of the procedure library, only steps from recordings, looked up and cached inside the scope.
@@ -78,6 +78,13 @@ function scopedMembers(client: MemoryClient, scope: Scope): ScopedMembers {
     }) as MemoryClient['retain'],
     get,
     list: (options) => client.list({ ...options, scope }),
+    // The sender's own core block: every call names the scope, so it is never another's.
+    core: {
+      get: () => client.core.get({ scope }),
+      append: (text) => client.core.append(text, { scope }),
+      replace: (edit) => client.core.replace(edit, { scope }),
+      insert: (edit) => client.core.insert(edit, { scope }),
+    },
     async history(id) {
       await get(id);
       return historyInScope(await client.history(id), scope);
@@ -124,7 +131,7 @@ export function scopedToolClient(client: MemoryClient, scope: Scope): MemoryClie
         new MemoirError('VALIDATION_FAILED', `${String(property)} is not available to an OpenClaw memory tool`, {
           component: 'openclaw-tools',
           suggestion:
-            'The plugin exposes memory_recall, memory_store, memory_forget, memory_history and memory_correct.',
+            'The plugin exposes memory_recall, memory_store, memory_forget, memory_history, memory_correct and the memory_core_* tools.',
         });
       // Objects (the store, procedures) would reach every scope: refused as they are read.
       if (typeof value !== 'function') throw unavailable();

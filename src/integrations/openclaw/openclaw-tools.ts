@@ -5,6 +5,10 @@ import {
   type AgentTool,
   agentToolErrorText,
   callAgentTool,
+  memoryCoreAppendTool,
+  memoryCoreInsertTool,
+  memoryCoreReadTool,
+  memoryCoreReplaceTool,
   memoryCorrectTool,
   memoryForgetTool,
   memoryHistoryTool,
@@ -186,8 +190,56 @@ const recallSteps = mapping({
 
 const MAPPINGS = [recall, store, forget, history, correct, recallSteps];
 
+// The core block (seed 004's Letta loop): the sender's own block, edited by tool calls and
+// injected at the top of their next prompt. memory-lancedb has no such tools, so these names
+// clash with nothing; they follow the `coreBlock` config key, not `registerTools`.
+const coreText = z.string().trim().min(1, 'expected a non-empty string').max(200_000);
+const coreRead = mapping({
+  name: 'memory_core_read',
+  label: 'Core Memory Read',
+  description: memoryCoreReadTool.description,
+  params: z.object({}).strict(),
+  tool: memoryCoreReadTool,
+  toArgs: () => ({}),
+});
+const coreAppend = mapping({
+  name: 'memory_core_append',
+  label: 'Core Memory Append',
+  description: memoryCoreAppendTool.description,
+  params: z.object({ text: coreText.describe('The text to add, one or more lines.') }).strict(),
+  tool: memoryCoreAppendTool,
+  toArgs: (params) => ({ text: params.text }),
+});
+const coreReplace = mapping({
+  name: 'memory_core_replace',
+  label: 'Core Memory Replace',
+  description: memoryCoreReplaceTool.description,
+  params: z
+    .object({
+      find: coreText.describe('The exact text to replace; it must occur once in the core block.'),
+      with: z.string().max(200_000).describe('The text that replaces it; "" removes it.'),
+    })
+    .strict(),
+  tool: memoryCoreReplaceTool,
+  toArgs: (params) => ({ find: params.find, with: params.with }),
+});
+const coreInsert = mapping({
+  name: 'memory_core_insert',
+  label: 'Core Memory Insert',
+  description: memoryCoreInsertTool.description,
+  params: z
+    .object({
+      text: coreText.describe('The text to insert, one or more lines.'),
+      line: z.number().int().min(0).max(1_000_000).describe('The 0-based line it goes before; past the end appends.'),
+    })
+    .strict(),
+  tool: memoryCoreInsertTool,
+  toArgs: (params) => ({ text: params.text, line: params.line }),
+});
+const CORE_MAPPINGS = [coreRead, coreAppend, coreReplace, coreInsert];
+
 /** The names the plugin registers, as openclaw.plugin.json lists them in `contracts.tools`. */
-export const OPENCLAW_TOOL_NAMES = MAPPINGS.map((definition) => definition.name);
+export const OPENCLAW_TOOL_NAMES = [...MAPPINGS, ...CORE_MAPPINGS].map((definition) => definition.name);
 
 /** The JSON Schema a host shows the model for a tool's parameters. */
 function parametersOf(params: z.ZodObject): Record<string, unknown> {
@@ -233,11 +285,14 @@ function toolOf(definition: Mapping, client: () => MemoryClient, identity: Ident
  * In a group session whose tool context names no sender, they refuse every call.
  *
  * @param client The plugin's (unscoped) client, made on first use.
+ * @param which memory-lancedb's tools (`memory`, default) and the core block tools (`core`).
  */
 export function openClawTools(
   client: () => MemoryClient,
+  which: { memory?: boolean; core?: boolean } = { memory: true },
 ): Array<{ name: string; create: (ctx: OpenClawToolContext) => OpenClawTool }> {
-  return MAPPINGS.map((definition) => ({
+  const chosen = [...(which.memory === false ? [] : MAPPINGS), ...(which.core === true ? CORE_MAPPINGS : [])];
+  return chosen.map((definition) => ({
     name: definition.name,
     create: (ctx: OpenClawToolContext) => toolOf(definition, client, identityOfTool(ctx)),
   }));
