@@ -92,6 +92,21 @@ function extractionAnswer(prompt: string): string {
   return JSON.stringify({ memories });
 }
 
+/**
+ * The dedup decision: SKIP when a stored memory is the candidate again (similarity 0.99 and up:
+ * the same statement made twice), else CREATE. So a repeated statement exercises the pipeline's
+ * SKIP path the way a real model would decide it.
+ */
+function dedupAnswer(prompt: string): string {
+  const similarities = [...prompt.matchAll(/<existing\b[^>]*\bsimilarity="(-?[\d.]+)"/g)].map((match) =>
+    Number(match[1]),
+  );
+  if (similarities.some((similarity) => similarity >= 0.99)) {
+    return JSON.stringify({ decision: 'SKIP', reason: 'An existing memory already says the same.' });
+  }
+  return JSON.stringify({ decision: 'CREATE', reason: 'Nothing alike.' });
+}
+
 const isInternalContext = (message: ChatMessage) => textOf(message).startsWith('<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT');
 
 function agentAnswer(messages: ChatMessage[], tools: string[]): Answer {
@@ -209,7 +224,7 @@ export async function startMockModel(): Promise<MockModelServer> {
       const model = body.model ?? 'mock-1';
       let answer: Answer;
       if (caller === 'extract') answer = { text: extractionAnswer(lastUserText) };
-      else if (caller === 'dedup') answer = { text: JSON.stringify({ decision: 'CREATE', reason: 'Nothing alike.' }) };
+      else if (caller === 'dedup') answer = { text: dedupAnswer(lastUserText) };
       else if (caller === 'merge') {
         answer = { text: JSON.stringify({ abstract: 'Merged memory.', overview: '', content: 'Merged memory.' }) };
       } else answer = agentAnswer(messages, tools);

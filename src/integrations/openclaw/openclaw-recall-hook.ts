@@ -51,6 +51,20 @@ export function experienceBlock(results: readonly RecallResult[]): string {
   return `${EXPERIENCE_OPEN}\n${body}\n</${EXPERIENCE_TAG}>`;
 }
 
+/**
+ * Whether a result clears `recallMinScore`, a floor on cosine similarity as memory-lancedb's
+ * 0.3 is (seed 002), not on memoir's fused rank score (a word match ranked first scores about
+ * 0.9 there whatever its similarity). The similarity is the one memoir's vector search measured
+ * (`breakdown.vector.score`). A result it did not measure — found by words alone, beyond the
+ * vector search's nearest candidates, or listed for an entity or a date the prompt names — has
+ * nothing to judge: it matched the prompt's words or a name in it, and is kept.
+ */
+export function clearsSimilarityFloor(result: RecallResult, minSimilarity: number): boolean {
+  if (minSimilarity <= 0) return true;
+  const similarity = result.breakdown.vector?.score;
+  return similarity === undefined || similarity >= minSimilarity;
+}
+
 /** Settle with `undefined` when `work` takes longer than `ms`; the work is left to finish on its own. */
 async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -78,7 +92,6 @@ export async function recallForPrompt(
   try {
     const recalled = context.client().recall(query.slice(0, 2000), {
       k: context.config.recallLimit,
-      minScore: context.config.recallMinScore,
       scope,
     });
     // A late answer must not surface as an unhandled rejection once the deadline has passed.
@@ -90,9 +103,10 @@ export async function recallForPrompt(
       );
       return undefined;
     }
-    if (response.results.length === 0) return undefined;
-    context.logger.info(`memoir: injecting ${response.results.length} memories`);
-    return { prependContext: experienceBlock(response.results) };
+    const results = response.results.filter((result) => clearsSimilarityFloor(result, context.config.recallMinScore));
+    if (results.length === 0) return undefined;
+    context.logger.info(`memoir: injecting ${results.length} memories`);
+    return { prependContext: experienceBlock(results) };
   } catch (error) {
     context.logger.warn(
       `memoir: recall failed, prompt sent without it: ${error instanceof Error ? error.message : String(error)}`,
