@@ -67,16 +67,26 @@ describe.each(STORES)(
       expect(listed).toContain('confidence 0.72, 4 evidence, 1 against');
     });
 
-    it('an opinion without a confidence or evidence says how much evidence it has: none', async () => {
+    it('an opinion with a confidence and no evidence says so; one never weighed carries no marks', async () => {
       const memory = createMemory({ store: makeStore(), logger: quiet });
       open.push(memory);
-      const id = (await memory.retain({ content: 'Tabs read better than spaces.', kind: 'opinion' })).ids[0]!;
-      const [found] = await memory.list({ limit: 1 });
-      const block = formatContext([found!]);
-      expect(block).toContain('evidence="0"');
-      expect(block).not.toContain('confidence=');
+      const held = (
+        await memory.retain({
+          content: 'Tabs read better than spaces.',
+          kind: 'opinion',
+          metadata: { confidence: 0.95 },
+        })
+      ).ids[0]!;
+      const unweighed = (await memory.retain({ content: 'Dark mode is easier on the eyes.', kind: 'opinion' })).ids[0]!;
+      const block = formatContext(await memory.list({ limit: 10 }));
+      const entry = (id: string) => block.split('\n').find((line) => line.startsWith(`<memory id="${id}"`)) ?? '';
+      expect(entry(held)).toContain('confidence="0.95" evidence="0"');
+      expect(entry(unweighed)).not.toMatch(/confidence=|evidence=/);
       const listed = await callAgentTool(memoryListTool, memory, {});
-      expect(listed.text.split('\n').find((text) => text.includes(id))).toContain('opinion, 0 evidence,');
+      expect(listed.text.split('\n').find((text) => text.includes(held))).toContain(
+        'opinion, confidence 0.95, 0 evidence,',
+      );
+      expect(listed.text.split('\n').find((text) => text.includes(unweighed))).not.toContain('evidence');
     });
   },
 );

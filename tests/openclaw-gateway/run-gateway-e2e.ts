@@ -313,7 +313,8 @@ async function besideMemoryLanceDb(
     assert(experience && /blue-green/.test(experience), 'memoir’s <agent-experience> block is in the prompt beside it');
     console.log('e2e: the prompt holds <relevant-memories> (memory-lancedb) and <agent-experience> (memoir)');
 
-    // memory_recall is memory-lancedb's: its answer, not memoir's.
+    // memory_recall is memory-lancedb's: its answer, not memoir's. (A host that lists the tool
+    // behind its tool-search bridge wraps the result with the tool's id, which names the plugin.)
     await turn(
       host,
       agentEnv,
@@ -323,9 +324,11 @@ async function besideMemoryLanceDb(
     );
     const recalled = lastToolResult(mock);
     assert(
-      /^Found \d+ memories:/.test(recalled) && /on-call rotation/.test(recalled),
+      /Found \d+ memories:/.test(recalled) && /on-call rotation/.test(recalled) && !/<memories>/.test(recalled),
       `memory-lancedb answered memory_recall (${recalled})`,
     );
+    const bridged = /"id":\s*"openclaw:([^:"]+):memory_recall"/.exec(recalled)?.[1];
+    assert(bridged === undefined || bridged === 'memory-lancedb', `memory_recall ran as ${bridged}'s`);
     assert(!/plugin tool name conflict/.test(log()), 'no tool name clashed');
     assert(!/memoir: (recall failed|capture failed|could not store)/.test(log()), 'memoir’s hooks ran without failing');
     console.log('e2e: memory_recall answered by memory-lancedb; no tool name conflict in the gateway log');

@@ -19,18 +19,22 @@ const idCount = (value: unknown): number =>
   Array.isArray(value) ? value.filter((item) => typeof item === 'string').length : 0;
 
 /**
- * The standing of an opinion memory (`kind: 'opinion'`), or undefined for any other kind. The
- * confidence and the ids of supporting / contradicting memories live in its metadata, where the
- * workspace index and reflect keep them.
+ * The standing of an opinion memory (`kind: 'opinion'`), or undefined for any other kind and for
+ * an opinion never weighed (no confidence, no evidence: an extracted preference, say, which
+ * would otherwise read as a belief with nothing behind it). The confidence and the ids of
+ * supporting / contradicting memories live in its metadata, where the workspace index and
+ * reflect keep them.
  */
 export function opinionStanding(memory: Pick<Memory, 'kind' | 'metadata'>): OpinionStanding | undefined {
   if (memory.kind !== 'opinion') return undefined;
   const value = memory.metadata.confidence;
   const confidence = typeof value === 'number' && value >= 0 && value <= 1 ? value : undefined;
   const against = idCount(memory.metadata.contradicting);
+  const evidence = idCount(memory.metadata.supporting) + against;
+  if (confidence === undefined && evidence === 0) return undefined;
   return {
     ...(confidence === undefined ? {} : { confidence }),
-    evidence: idCount(memory.metadata.supporting) + against,
+    evidence,
     against,
   };
 }
@@ -38,7 +42,7 @@ export function opinionStanding(memory: Pick<Memory, 'kind' | 'metadata'>): Opin
 /**
  * The standing in words, `confidence 0.72, 4 evidence, 1 against` (no confidence part when it
  * was never set, no `against` part when nothing contradicts it); undefined for a memory that is
- * not an opinion.
+ * not an opinion, or an opinion never weighed.
  */
 export function opinionNote(memory: Pick<Memory, 'kind' | 'metadata'>): string | undefined {
   const standing = opinionStanding(memory);
