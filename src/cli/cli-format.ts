@@ -5,6 +5,7 @@ import { citationOf } from '../core/recall/format-context.js';
 import type { RecallResponse } from '../core/recall/recall-result.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
 import type { StoreStats } from '../core/spec/store.js';
+import { opinionNote } from '../core/utils/opinion-standing.js';
 
 /** Terminal width assumed when output is not a terminal. */
 export const DEFAULT_WIDTH = 120;
@@ -108,7 +109,8 @@ function memoryCells(memory: Memory, notes: readonly string[] = []): string[] {
   return [memory.id, memory.kind, memory.category, memory.occurredAt.slice(0, 10), abstractOf(memory, notes)];
 }
 
-// A version a newer fact replaced says until when it held, so an old value never reads as current.
+// A version a newer fact replaced says until when it held, so an old value never reads as current;
+// an opinion says how strongly it is held and on how much evidence.
 function abstractOf(memory: Memory, notes: readonly string[]): string {
   const text = memory.abstract || memory.content;
   const validity = !memory.validTo
@@ -116,15 +118,16 @@ function abstractOf(memory: Memory, notes: readonly string[]): string {
     : memory.supersededBy
       ? [`until ${memory.validTo.slice(0, 10)}, superseded`]
       : ['invalid'];
-  const marks = [...validity, ...notes];
+  const opinion = opinionNote(memory);
+  const marks = [...validity, ...(opinion === undefined ? [] : [opinion]), ...notes];
   return marks.length > 0 ? `[${marks.join('; ')}] ${text}` : text;
 }
 
-// What recall adds to a result's marks: a version not yet true at the time asked about, an opinion's confidence.
+// What recall adds to a result's marks: a version not yet true at the time asked about. (An
+// opinion's confidence and evidence come from the memory itself, in list and recall alike.)
 function resultNotes(result: RecallResponse['results'][number]): string[] {
   const notes: string[] = [];
   if (result.breakdown.validity?.state === 'not yet valid') notes.push(`from ${result.memory.validFrom.slice(0, 10)}`);
-  if (result.confidence !== undefined) notes.push(`confidence ${result.confidence.toFixed(2)}`);
   return notes;
 }
 

@@ -65,7 +65,7 @@ export function message(role: HostMessage['role'], text: string): HostMessage {
 /** Register the plugin on a recording host. */
 export function fakeHost(
   pluginConfig: Record<string, unknown>,
-  options: { stateDir: string; version?: string },
+  options: { stateDir: string; version?: string; hostConfig?: Record<string, unknown> },
 ): FakeHost {
   const hooks = new Map<string, unknown>();
   const tools = new Map<string, (ctx: OpenClawToolContext) => OpenClawTool | null | undefined>();
@@ -77,6 +77,7 @@ export function fakeHost(
   const api: OpenClawPluginApi = {
     id: 'memoir',
     pluginConfig,
+    ...(options.hostConfig ? { config: options.hostConfig } : {}),
     runtime: { version: options.version ?? '2026.9.6' },
     logger: {
       debug: (line) => logs.push(`debug ${line}`),

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// A loopback server speaking OpenAI's chat-completions wire format, standing in for the one
-// part of the gateway test that is scripted: the language model. It answers two callers:
+// A loopback server speaking OpenAI's chat-completions and embeddings wire format, standing in
+// for the one part of the gateway test that is scripted: the model. It answers three callers:
 // - the OpenClaw agent (streamed, with tools): a fixed reply, or a tool call when the user
 //   asks for one by name, then a reply quoting the tool's result;
 // - memoir's pipeline (JSON mode): extraction, dedup and merge answers derived from the
-//   transcript it is shown, so the memories stored are the conversation's own words.
+//   transcript it is shown, so the memories stored are the conversation's own words;
+// - an embedding client (the memory-lancedb stand-in): hashed-word vectors (`/embeddings`).
 // Every request is recorded, so the test can see what reached the model.
 
 /** Who sent a recorded request, read from its system prompt. */
@@ -30,6 +31,8 @@ export interface MockModelServer {
   baseUrl: string;
   /** Every chat request, oldest first. */
   requests: RecordedChat[];
+  /** Every text sent to `/embeddings`, oldest first. */
+  embedded: string[];
   /** Stop listening and drop open connections. */
   close(): Promise<void>;
 }
@@ -92,6 +95,27 @@ function extractionAnswer(prompt: string): string {
   return JSON.stringify({ memories });
 }
 
+/** A memory's text in a dedup prompt's block, without the host's `[<time>]` prefixes and spacing. */
+const sameness = (body: string) =>
+  body
+    .replace(/\[[^\]\n]*\d{1,2}:\d{2}[^\]\n]*\]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The dedup decision: SKIP when a stored memory says what the candidate says (the same statement
+ * made again, whatever time the host stamped on it), else CREATE. So a repeated statement takes
+ * the pipeline's SKIP path the way a real model would decide it.
+ */
+function dedupAnswer(prompt: string): string {
+  const candidate = /<candidate\b[^>]*>([\s\S]*?)<\/candidate>/.exec(prompt)?.[1];
+  const existing = [...prompt.matchAll(/<existing\b[^>]*>([\s\S]*?)<\/existing>/g)].map((match) => match[1]!);
+  if (candidate !== undefined && existing.some((body) => sameness(body) === sameness(candidate))) {
+    return JSON.stringify({ decision: 'SKIP', reason: 'An existing memory already says the same.' });
+  }
+  return JSON.stringify({ decision: 'CREATE', reason: 'Nothing alike.' });
+}
+
 const isInternalContext = (message: ChatMessage) => textOf(message).startsWith('<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT');
 
 function agentAnswer(messages: ChatMessage[], tools: string[]): Answer {
@@ -116,6 +140,25 @@ function agentAnswer(messages: ChatMessage[], tools: string[]): Answer {
     if (tools.includes('tool_call')) return { toolCall: { name: 'tool_call', arguments: { id: call[1]!, args } } };
   }
   return { text: 'Understood, I will keep that in mind.' };
+}
+
+/** Length of the vectors `/embeddings` returns. */
+export const MOCK_EMBEDDING_DIMENSIONS = 64;
+
+/**
+ * A deterministic embedding: each word hashed to a signed position, the vector normalised. Texts
+ * sharing words are similar, the same text is identical: enough for a vector store to rank by.
+ */
+export function mockEmbedding(text: string): number[] {
+  const vector = new Array<number>(MOCK_EMBEDDING_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 2166136261;
+    for (const char of word) hash = Math.imul(hash ^ char.codePointAt(0)!, 16777619);
+    const index = (hash >>> 0) % MOCK_EMBEDDING_DIMENSIONS;
+    vector[index]! += hash & 1 ? 1 : -1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -177,17 +220,42 @@ function stream(res: ServerResponse, model: string, answer: Answer): void {
   res.end('data: [DONE]\n\n');
 }
 
-async function readJson(req: IncomingMessage): Promise<ChatRequest> {
+async function readJson<T = ChatRequest>(req: IncomingMessage): Promise<T> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+}
+
+/** OpenAI's `POST /embeddings`: `input` a string or strings; float vectors back, in order. */
+async function embeddings(req: IncomingMessage, res: ServerResponse, embedded: string[]): Promise<void> {
+  const body = await readJson<{ input?: unknown; model?: string }>(req);
+  const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+  if (!Array.isArray(inputs) || !inputs.every((input) => typeof input === 'string')) {
+    send(res, 400, {
+      error: { message: 'input must be a string or an array of strings', type: 'invalid_request_error' },
+    });
+    return;
+  }
+  embedded.push(...inputs);
+  const tokens = inputs.reduce((sum, input) => sum + input.split(/\s+/).length, 0);
+  send(res, 200, {
+    object: 'list',
+    data: inputs.map((input, index) => ({ object: 'embedding', index, embedding: mockEmbedding(input) })),
+    model: body.model ?? 'mock-embed',
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
 }
 
 /** Start the mock model on 127.0.0.1 at a free port. */
 export async function startMockModel(): Promise<MockModelServer> {
   const requests: RecordedChat[] = [];
+  const embedded: string[] = [];
   const server = createServer((req, res) => {
     void (async () => {
+      if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
+        await embeddings(req, res, embedded);
+        return;
+      }
       if (req.method === 'GET' && req.url?.endsWith('/models')) {
         send(res, 200, { object: 'list', data: [{ id: 'mock-1', object: 'model', owned_by: 'memoir-test' }] });
         return;
@@ -209,7 +277,7 @@ export async function startMockModel(): Promise<MockModelServer> {
       const model = body.model ?? 'mock-1';
       let answer: Answer;
       if (caller === 'extract') answer = { text: extractionAnswer(lastUserText) };
-      else if (caller === 'dedup') answer = { text: JSON.stringify({ decision: 'CREATE', reason: 'Nothing alike.' }) };
+      else if (caller === 'dedup') answer = { text: dedupAnswer(lastUserText) };
       else if (caller === 'merge') {
         answer = { text: JSON.stringify({ abstract: 'Merged memory.', overview: '', content: 'Merged memory.' }) };
       } else answer = agentAnswer(messages, tools);
@@ -224,6 +292,7 @@ export async function startMockModel(): Promise<MockModelServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    embedded,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -41,7 +41,11 @@ import { typecheckPlugin } from './typecheck-plugin.js';
 //    with the first session's memory;
 // 3. Bob (another sender) asks the same: his prompt holds nothing of Alice's;
 // 4. Alice asks the agent to call memory_store and memory_recall: the tools answer through
-//    the gateway.
+//    the gateway;
+// 5. memory-lancedb (a stand-in with its id, slot, tools and recall block) is installed and
+//    enabled beside memoir, and the gateway restarted: memoir registers no tools and logs why,
+//    its hooks still recall and capture (and log a SKIP decision), memory-lancedb's tools answer
+//    under their names, and nothing clashes.
 // Every process started is stopped by its PID, and the temporary HOME is removed.
 
 const exec = promisify(execFile);
@@ -208,6 +212,177 @@ async function storedMemories(dbPath: string, to: string): Promise<{ userId: str
   }
 }
 
+/**
+ * Phase 2: memory-lancedb installed and enabled beside memoir (the stand-in: see its index.js),
+ * with memoir's config unchanged. The gateway starts with both; memoir registers no tools and
+ * says why, memory-lancedb's tools answer under their names, nothing clashes, and memoir's hooks
+ * still recall, capture, and log a SKIP decision. Returns the running gateway (the caller stops it).
+ */
+async function besideMemoryLanceDb(
+  host: OpenClawHost,
+  env: NodeJS.ProcessEnv,
+  mock: MockModelServer,
+  home: string,
+  since: number,
+): Promise<StartedProcess> {
+  const standIn = join(home, 'memory-lancedb-stand-in');
+  mkdirSync(standIn, { recursive: true });
+  for (const file of ['openclaw.plugin.json', 'package.json', 'index.js']) {
+    copyFileSync(join(dirname(fileURLToPath(import.meta.url)), 'memory-lancedb-stand-in', file), join(standIn, file));
+  }
+  const install = await openclaw(
+    host,
+    ['plugins', 'install', '--link', '--force', '--accept-capabilities', standIn],
+    env,
+  );
+  assert(/Linked plugin path/.test(install.stdout), `memory-lancedb was linked (${install.stdout}${install.stderr})`);
+  const file = join(home, '.openclaw', 'openclaw.json');
+  const config = JSON.parse(readFileSync(file, 'utf8')) as {
+    plugins: { entries: Record<string, Record<string, unknown>>; slots?: Record<string, string> };
+  };
+  config.plugins.entries['memory-lancedb'] = {
+    ...config.plugins.entries['memory-lancedb'],
+    enabled: true,
+    hooks: { allowConversationAccess: true },
+    config: {
+      embedding: { apiKey: 'sk-mock', baseUrl: mock.baseUrl, model: 'mock-embed' },
+      dbPath: join(home, 'memory-lancedb-rows.json'),
+    },
+  };
+  config.plugins.slots = { ...config.plugins.slots, memory: 'memory-lancedb' };
+  writeFileSync(file, JSON.stringify(config, null, 2));
+
+  type Inspected = {
+    plugin: { status: string; toolNames: string[] };
+    typedHooks: Array<{ name: string }>;
+    diagnostics: Array<{ level: string; message: string }>;
+  };
+  const inspect = async (id: string) =>
+    JSON.parse((await openclaw(host, ['plugins', 'inspect', id, '--runtime', '--json'], env)).stdout) as Inspected;
+  const lancedb = await inspect('memory-lancedb');
+  assert(lancedb.plugin.status === 'loaded', `memory-lancedb loaded (${JSON.stringify(lancedb.diagnostics)})`);
+  const memoir = await inspect('memoir');
+  assert(memoir.plugin.status === 'loaded', `memoir loaded beside it (${JSON.stringify(memoir.diagnostics)})`);
+  const memoirMemoryTools = memoir.plugin.toolNames.filter((name: string) => !name.startsWith('memory_core_'));
+  assert(
+    memoirMemoryTools.length === 0,
+    `memoir registered no memory tools, only its core block tools (${memoir.plugin.toolNames.join(', ')})`,
+  );
+  const hooks = memoir.typedHooks.map((hook) => hook.name);
+  assert(
+    hooks.includes('before_prompt_build') && hooks.includes('agent_end'),
+    `memoir's hooks are registered (${hooks.join(', ')})`,
+  );
+  for (const name of ['memory_recall', 'memory_store', 'memory_forget']) {
+    assert(lancedb.plugin.toolNames.includes(name), `memory-lancedb registers ${name}`);
+  }
+  console.log(`e2e: memory-lancedb installed beside memoir; memoir registers no tools (${seconds(since)})`);
+
+  const { gateway, agentEnv } = await startGateway(host, env, since);
+  const log = () => gateway.output();
+  try {
+    assert(
+      /memoir: no memory tools registered: memory-lancedb is enabled/.test(log()),
+      'the gateway log says why memoir registers no memory tools',
+    );
+    // memory-lancedb captures the first statement; memoir gathers both, and its pipeline
+    // SKIPs the second, which session 1 already said word for word.
+    const session = 'agent:main:alice-lancedb-1';
+    await turn(host, agentEnv, ALICE, session, 'Remember that the on-call rotation changes every Monday.');
+    await waitFor('memory-lancedb to capture', () => /memory-lancedb: auto-captured [1-9]/.test(log()), 60_000);
+    assert(mock.embedded.length > 0, 'memory-lancedb embedded through the /embeddings route');
+    await turn(host, agentEnv, ALICE, session, 'I always prefer blue-green deploys for the staging cluster.');
+    await waitFor(
+      'memoir to log its SKIP decision',
+      () => /memoir: skipped a memory \(duplicate of \S+\)/.test(log()),
+      60_000,
+    );
+    console.log(`e2e: ${/memoir: skipped a memory[^\n]*/.exec(log())?.[0]}`);
+
+    // A new session: both plugins' blocks reach the prompt.
+    await turn(
+      host,
+      agentEnv,
+      ALICE,
+      'agent:main:alice-lancedb-2',
+      'How do the staging blue-green deploys fit the on-call rotation on Monday?',
+    );
+    const prompt = lastAgentPrompt(mock);
+    const relevant = /<relevant-memories>[\s\S]*?<\/relevant-memories>/.exec(prompt)?.[0];
+    assert(
+      relevant && /on-call rotation/.test(relevant),
+      `memory-lancedb's block is in the prompt (${prompt.slice(0, 800)})`,
+    );
+    const experience = experienceOf(prompt);
+    assert(experience && /blue-green/.test(experience), 'memoir’s <agent-experience> block is in the prompt beside it');
+    console.log('e2e: the prompt holds <relevant-memories> (memory-lancedb) and <agent-experience> (memoir)');
+
+    // memory_recall is memory-lancedb's: its answer, not memoir's. (A host that lists the tool
+    // behind its tool-search bridge wraps the result with the tool's id, which names the plugin.)
+    await turn(
+      host,
+      agentEnv,
+      ALICE,
+      'agent:main:alice-lancedb-3',
+      'call memory_recall with query=on-call rotation Monday',
+    );
+    const recalled = lastToolResult(mock);
+    assert(
+      /Found \d+ memories:/.test(recalled) && /on-call rotation/.test(recalled) && !/<memories>/.test(recalled),
+      `memory-lancedb answered memory_recall (${recalled})`,
+    );
+    const bridged = /"id":\s*"openclaw:([^:"]+):memory_recall"/.exec(recalled)?.[1];
+    assert(bridged === undefined || bridged === 'memory-lancedb', `memory_recall ran as ${bridged}'s`);
+    assert(!/plugin tool name conflict/.test(log()), 'no tool name clashed');
+    assert(!/memoir: (recall failed|capture failed|could not store)/.test(log()), 'memoir’s hooks ran without failing');
+    console.log('e2e: memory_recall answered by memory-lancedb; no tool name conflict in the gateway log');
+    return gateway;
+  } catch (error) {
+    console.error(`e2e: gateway output (last 8000 characters):\n${log().slice(-8000)}`);
+    await gateway.stop();
+    throw error;
+  }
+}
+
+/** Start the gateway on a free loopback port; resolves once it takes connections. */
+async function startGateway(
+  host: OpenClawHost,
+  env: NodeJS.ProcessEnv,
+  since: number,
+): Promise<{ gateway: StartedProcess; agentEnv: NodeJS.ProcessEnv }> {
+  const port = 19_000 + Math.floor(Math.random() * 1000);
+  const gateway = startOpenclaw(
+    host,
+    [
+      'gateway',
+      'run',
+      '--allow-unconfigured',
+      '--bind',
+      'loopback',
+      '--port',
+      String(port),
+      '--auth',
+      'token',
+      '--token',
+      TOKEN,
+    ],
+    env,
+  );
+  // The port opens before the gateway takes connections; its log says when it does.
+  try {
+    await waitFor(
+      'the gateway to listen',
+      async () => /http server listening/.test(gateway.output()) && (await portOpen(port)),
+      180_000,
+    );
+  } catch (error) {
+    await gateway.stop();
+    throw new Error(`${(error as Error).message}\n${gateway.output().slice(-4000)}`);
+  }
+  console.log(`e2e: gateway ${gateway.child.pid} listening on 127.0.0.1:${port} (${seconds(since)})`);
+  return { gateway, agentEnv: { ...env, OPENCLAW_GATEWAY_TOKEN: TOKEN, OPENCLAW_GATEWAY_PORT: String(port) } };
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const host = await ensureHost();
@@ -246,32 +421,9 @@ async function main(): Promise<void> {
     );
     console.log(`e2e: plugin installed and inspected (${seconds(started)})`);
 
-    const port = 19_000 + Math.floor(Math.random() * 1000);
-    gateway = startOpenclaw(
-      host,
-      [
-        'gateway',
-        'run',
-        '--allow-unconfigured',
-        '--bind',
-        'loopback',
-        '--port',
-        String(port),
-        '--auth',
-        'token',
-        '--token',
-        TOKEN,
-      ],
-      env,
-    );
-    // The port opens before the gateway takes connections; its log says when it does.
-    await waitFor(
-      'the gateway to listen',
-      async () => /http server listening/.test(gateway?.output() ?? '') && (await portOpen(port)),
-      180_000,
-    );
-    console.log(`e2e: gateway ${gateway.child.pid} listening on 127.0.0.1:${port} (${seconds(started)})`);
-    const agentEnv = { ...env, OPENCLAW_GATEWAY_TOKEN: TOKEN, OPENCLAW_GATEWAY_PORT: String(port) };
+    const first = await startGateway(host, env, started);
+    gateway = first.gateway;
+    const agentEnv = first.agentEnv;
     const log = () => gateway?.output() ?? '';
 
     // 1. Alice's first session: four messages, captured and extracted.
@@ -339,6 +491,11 @@ async function main(): Promise<void> {
     assert(/Candidates|memory_id/.test(forgot), `memory_forget listed candidates (${forgot})`);
     console.log(`e2e: memory_recall's result as the model read it:\n${recalled.slice(0, 1200)}`);
     console.log('e2e: memory_store, memory_recall and memory_forget answered through the gateway');
+
+    // 5. Beside memory-lancedb (seed 002's first phase), on a restarted gateway.
+    await gateway.stop();
+    gateway = undefined;
+    gateway = await besideMemoryLanceDb(host, env, mock, home, started);
     console.log(`e2e: passed in ${seconds(started)}`);
   } catch (error) {
     if (gateway) console.error(`e2e: gateway output (last 8000 characters):\n${gateway.output().slice(-8000)}`);

@@ -1,4 +1,5 @@
 /** How memories and records read in a tool result: one line each for a model, a slim object for hosts. */
+import { opinionNote } from '../../core/utils/opinion-standing.js';
 import type { Memory } from '../../index.js';
 
 /** Longest preview of a memory's content in lists. */
@@ -18,7 +19,10 @@ export function shortTime(iso: string): string {
   return iso.replace('T', ' ').slice(0, 16);
 }
 
-/** One line per memory: id, category, when, preview; flags a model should know about. */
+/**
+ * One line per memory: id, category (an opinion: its confidence and evidence), when, preview;
+ * flags a model should know about.
+ */
 export function memoryLine(memory: Memory, score?: number): string {
   const flags = [
     memory.bookmarked || memory.metadata.bookmarked === true ? 'bookmarked' : '',
@@ -30,7 +34,9 @@ export function memoryLine(memory: Memory, score?: number): string {
   ].filter(Boolean);
   const scored = score === undefined ? '' : ` score ${score.toFixed(2)}`;
   const extra = flags.length > 0 ? ` [${flags.join(', ')}]` : '';
-  return `- ${memory.id} (${memory.category}, ${shortTime(memory.occurredAt)}${scored})${extra}: ${preview(memory.content)}`;
+  const opinion = opinionNote(memory);
+  const what = opinion === undefined ? memory.category : `${memory.category}; opinion, ${opinion}`;
+  return `- ${memory.id} (${what}, ${shortTime(memory.occurredAt)}${scored})${extra}: ${preview(memory.content)}`;
 }
 
 /** A memory as structured content: the fields a host or a model uses, not the store's bookkeeping. */

@@ -38,6 +38,7 @@ export type {
   OpenClawAgentEndEvent,
   OpenClawBeforeResetEvent,
   OpenClawHookHandlers,
+  OpenClawHostConfig,
   OpenClawLegacyApi,
   OpenClawLogger,
   OpenClawPluginApi,

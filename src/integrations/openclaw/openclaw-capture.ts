@@ -1,4 +1,4 @@
-import type { MemoryClient } from '../../index.js';
+import type { MemoryClient, MemorySkippedEvent } from '../../index.js';
 import type { ParsedOpenClawConfig } from './openclaw-config.js';
 import type { OpenClawLogger } from './openclaw-host-types.js';
 import { splitByChars } from './openclaw-messages.js';
@@ -18,6 +18,20 @@ export interface CaptureOutcome {
   failed: number;
 }
 
+/** Longest model reason quoted in a skip line. */
+const MAX_REASON_CHARS = 300;
+
+/**
+ * A skipped candidate as a log line (seed 002: "SKIP -> log and discard"): what made it
+ * redundant and the pipeline's reason, which for a model's SKIP is the model's own words.
+ */
+export function skipLine(skip: MemorySkippedEvent): string {
+  const what = skip.reason === 'duplicate' ? `duplicate of ${skip.existingId ?? 'a stored memory'}` : skip.reason;
+  const detail = skip.detail.replace(/\s+/g, ' ').trim();
+  const cut = detail.length > MAX_REASON_CHARS ? `${detail.slice(0, MAX_REASON_CHARS)}…` : detail;
+  return `memoir: skipped a memory (${what}): ${cut}`;
+}
+
 /** Retain one batch: split to `extractMaxChars`, one memoir call per part. */
 export async function retainBatch(
   client: MemoryClient,
@@ -33,12 +47,15 @@ export async function retainBatch(
           role: message.role,
           content: message.content,
           ...(message.id ? { id: message.id } : {}),
+          // The name the host knows the sender by reaches the extraction prompt (`user="…"`).
+          ...(message.role === 'user' && batch.userName ? { name: batch.userName } : {}),
         })),
         scope: batch.scope,
         ...(batch.sessionId ? { sessionId: batch.sessionId } : {}),
       });
       outcome.episodes += result.episodeIds.length;
       outcome.extracted += result.memories.length - result.episodeIds.length + result.merged.length;
+      for (const skip of result.skipped) logger.info(skipLine(skip));
       if (result.failure)
         logger.warn(`memoir: extraction failed, the conversation was kept as an episode: ${result.failure}`);
     } catch (error) {

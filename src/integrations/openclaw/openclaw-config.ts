@@ -80,8 +80,21 @@ export const openClawConfigSchema = z
     autoRecall: z.boolean().default(true).describe('Put recalled experience before each prompt. Default true.'),
     /** Most memories put before a prompt. Default 5. */
     recallLimit: z.number().int().min(1).max(50).default(5).describe('Most memories put before a prompt. Default 5.'),
-    /** Lowest recall score (0..1) injected. Default 0.3. */
-    recallMinScore: z.number().min(0).max(1).default(0.3).describe('Lowest recall score (0..1) injected. Default 0.3.'),
+    /**
+     * The lowest cosine similarity (0..1) between the prompt and a memory for it to be injected,
+     * as memory-lancedb's 0.3 means. Judged on the similarity memoir's vector search measured for
+     * each result; a result without one (found by words alone, outside the vector search's
+     * nearest candidates, or listed for an entity or a date the prompt names) is kept. 0 turns the
+     * floor off. Default 0.3.
+     */
+    recallMinScore: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.3)
+      .describe(
+        'Lowest cosine similarity (0..1) between the prompt and a memory for it to be injected, as in memory-lancedb. A result whose similarity was not measured (found by words alone, or listed for an entity or date the prompt names) is kept; 0 turns the floor off. Default 0.3.',
+      ),
     /** New messages a session gathers before they are extracted; the rest is stored when the session ends. Default 4. */
     extractMinMessages: z
       .number()
@@ -103,12 +116,17 @@ export const openClawConfigSchema = z
       .boolean()
       .default(true)
       .describe("Capture the assistant's replies beside the user's messages. Default true."),
-    /** Register memory_recall, memory_store, memory_forget, memory_history and memory_correct; `false` beside memory-lancedb, which owns those names. Default true. */
+    /**
+     * Register memory_recall, memory_store, memory_forget, memory_history and memory_correct.
+     * Unset: registered, unless memory-lancedb is enabled or owns the memory slot (its three tools
+     * keep their names, seed 002's side-by-side phase; the log says so). `true` registers them
+     * anyway (the host then keeps one tool per clashing name); `false` never.
+     */
     registerTools: z
       .boolean()
-      .default(true)
+      .optional()
       .describe(
-        'Register memory_recall, memory_store, memory_forget, memory_history and memory_correct (false beside memory-lancedb). Default true.',
+        'Register memory_recall, memory_store, memory_forget, memory_history and memory_correct. Unset: yes, unless memory-lancedb is enabled or owns plugins.slots.memory (then none, and the log says why). true: always (beside memory-lancedb, OpenClaw keeps one tool per clashing name); false: never.',
       ),
     /**
      * The agent's Markdown workspace (memory.md, memory/YYYY-MM-DD.md, bank/): indexed at start,

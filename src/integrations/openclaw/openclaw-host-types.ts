@@ -58,6 +58,12 @@ export interface OpenClawAgentContext {
     sender?: {
       /** Its id. */
       id?: string;
+      /** Its display name, on channels that add one (the host lets channel plugins extend the sender). */
+      name?: unknown;
+      /** Its display name, as some channels spell it. */
+      displayName?: unknown;
+      /** Its user name (`@handle`), on channels that add one. */
+      username?: unknown;
     };
     /** The chat. */
     chat?: {
@@ -253,6 +259,37 @@ export interface OpenClawHookHandlers {
 }
 
 /**
+ * The part of the host's config (`openclaw.json`) memoir reads: which plugins are on.
+ *
+ * @group OpenClaw
+ */
+export interface OpenClawHostConfig {
+  /** The plugins section. */
+  plugins?: {
+    /** `false` turns every plugin off. */
+    enabled?: boolean;
+    /** When set, only these plugin ids load. */
+    allow?: readonly string[];
+    /** These plugin ids never load. */
+    deny?: readonly string[];
+    /** Exclusive slots: `memory` names the plugin that owns the memory slot. */
+    slots?: {
+      /** The memory slot's owner (`memory-core` by default, `memory-lancedb`, `none`). */
+      memory?: string | null;
+    };
+    /** Per plugin: whether it is enabled, and its config. */
+    entries?: Record<
+      string,
+      | {
+          /** `false` disables the plugin. */
+          enabled?: boolean;
+        }
+      | undefined
+    >;
+  };
+}
+
+/**
  * The plugin API (`OpenClawPluginApi`), reduced to what memoir calls. `on` takes the hook
  * names of current hosts; the legacy `before_agent_start` goes through {@link OpenClawLegacyApi}.
  *
@@ -263,6 +300,8 @@ export interface OpenClawPluginApi {
   id: string;
   /** The plugin's config, `plugins.entries.<id>.config`. */
   pluginConfig?: Record<string, unknown>;
+  /** The host's whole config (`openclaw.json`); memoir reads only `plugins`, to see its neighbours. */
+  config?: OpenClawHostConfig;
   /** The host's logger. */
   logger: OpenClawLogger;
   /** The host runtime; `version` is the host's version (`2026.9.6`). */

@@ -11,7 +11,9 @@ import type {
 } from './openclaw-host-types.js';
 import { identityOfHook, recordedSessionId, sessionKeyOf } from './openclaw-identity.js';
 import { defaultStateDir, openPluginMemory, type PluginMemory } from './openclaw-memory.js';
+import { decideTools } from './openclaw-neighbours.js';
 import { recallForPrompt } from './openclaw-recall-hook.js';
+import { senderNameOf } from './openclaw-sender-name.js';
 import { type CaptureBatch, SessionCursors } from './openclaw-session-cursor.js';
 import { openClawTools } from './openclaw-tools.js';
 import { pluginWorkspaces } from './openclaw-workspace.js';
@@ -143,6 +145,8 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   const capture = (messages: unknown, ctx: OpenClawAgentContext, discard: boolean) => {
     if (!Array.isArray(messages)) return;
     const identity = identityOfHook(ctx);
+    // A name labels a person's own messages only, never a group's shared pool.
+    const userName = identity.personal ? senderNameOf(ctx, messages) : undefined;
     push(
       cursors.read(sessionKeyOf(ctx), messages, {
         // The run's new messages are its sender's (a group turn without one: the group's pool).
@@ -152,6 +156,8 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
         captureAssistant: config.captureAssistant,
         minMessages: config.extractMinMessages,
         discard,
+        ...(userName === undefined ? {} : { userName }),
+        onDiscard: (count) => logger.info(`memoir: capture skipped ${count} message(s) of a failed run`),
       }),
     );
   };
@@ -192,8 +198,12 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   }
 
   // A tool call's scope comes from its own context only (openclaw-tools.ts).
-  const tools = openClawTools(memory, { memory: config.registerTools, core: config.coreBlock });
-  for (const tool of tools) api.registerTool((ctx) => tool.create(ctx), { name: tool.name });
+  const tools = decideTools(config.registerTools, api.config);
+  if (tools.log) logger[tools.log.level](tools.log.message);
+  // The core block tools clash with no other memory plugin's names: they follow coreBlock alone.
+  for (const tool of openClawTools(memory, { memory: tools.register, core: config.coreBlock })) {
+    api.registerTool((ctx) => tool.create(ctx), { name: tool.name });
+  }
 
   let closing: Promise<void> | undefined;
   const handle: MemoirPluginHandle = {

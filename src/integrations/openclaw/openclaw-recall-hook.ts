@@ -61,6 +61,20 @@ export function experienceBlock(results: readonly RecallResult[], core?: CoreBlo
   return `${EXPERIENCE_OPEN}\n${body}\n</${EXPERIENCE_TAG}>`;
 }
 
+/**
+ * Whether a result clears `recallMinScore`, a floor on cosine similarity as memory-lancedb's
+ * 0.3 is (seed 002), not on memoir's fused rank score (a word match ranked first scores about
+ * 0.9 there whatever its similarity). The similarity is the one memoir's vector search measured
+ * (`breakdown.vector.score`). A result it did not measure — found by words alone, beyond the
+ * vector search's nearest candidates, or listed for an entity or a date the prompt names — has
+ * nothing to judge: it matched the prompt's words or a name in it, and is kept.
+ */
+export function clearsSimilarityFloor(result: RecallResult, minSimilarity: number): boolean {
+  if (minSimilarity <= 0) return true;
+  const similarity = result.breakdown.vector?.score;
+  return similarity === undefined || similarity >= minSimilarity;
+}
+
 /** Settle with `undefined` when `work` takes longer than `ms`; the work is left to finish on its own. */
 async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -96,7 +110,6 @@ export async function recallForPrompt(
           .client()
           .recall(query.slice(0, 2000), {
             k: context.config.recallLimit,
-            minScore: context.config.recallMinScore,
             scope,
             core: false,
           })
@@ -121,7 +134,9 @@ export async function recallForPrompt(
       );
       return undefined;
     }
-    const results = both[0]?.results ?? [];
+    const results = (both[0]?.results ?? []).filter((result) =>
+      clearsSimilarityFloor(result, context.config.recallMinScore),
+    );
     const block = both[1] !== undefined && both[1].text.trim() !== '' ? both[1] : undefined;
     if (results.length === 0 && block === undefined) return undefined;
     if (results.length > 0) context.logger.info(`memoir: injecting ${results.length} memories`);

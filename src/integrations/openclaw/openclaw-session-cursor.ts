@@ -19,6 +19,8 @@ export interface CaptureBatch {
   scope: Scope;
   /** The messages, oldest first. */
   messages: CapturedMessage[];
+  /** The name the host knows the sender by, passed to extraction; never set on a group's pool. */
+  userName?: string;
 }
 
 /** One sender's messages of a session, not yet retained. */
@@ -26,6 +28,7 @@ interface Pending {
   scope: Scope;
   sessionId: string | undefined;
   messages: CapturedMessage[];
+  userName?: string;
 }
 
 interface Cursor {
@@ -100,6 +103,10 @@ export class SessionCursors {
       captureAssistant: boolean;
       minMessages: number;
       discard?: boolean;
+      /** The sender's name as the host knows it: given to the run's own messages, not the pool's. */
+      userName?: string;
+      /** Told how many capturable messages a `discard` passed over. */
+      onDiscard?: (count: number) => void;
     },
   ): CaptureBatch[] {
     const cursor = this.#cursors.get(sessionKey);
@@ -115,18 +122,23 @@ export class SessionCursors {
     this.#cursors.delete(sessionKey);
     this.#cursors.set(sessionKey, next);
     const batches: CaptureBatch[] = [];
-    const captured = options.discard ? [] : capturableMessages(fresh, options.captureAssistant);
+    let captured = capturableMessages(fresh, options.captureAssistant);
+    if (options.discard) {
+      if (captured.length > 0) options.onDiscard?.(captured.length);
+      captured = [];
+    }
     const own = captured.filter((message) => !message.bundled);
     const bundled = captured.filter((message) => message.bundled);
-    for (const [scope, messages] of [
-      [options.pool, bundled],
-      [options.scope, own],
+    for (const [scope, messages, named] of [
+      [options.pool, bundled, false],
+      [options.scope, own, true],
     ] as const) {
       if (messages.length === 0) continue;
       const key = keyOf(scope);
       const pending = next.pending.get(key) ?? { scope, sessionId: options.sessionId, messages: [] };
       for (const { bundled: _bundled, ...message } of messages) pending.messages.push(message);
       pending.sessionId = options.sessionId ?? pending.sessionId;
+      if (named && options.userName !== undefined) pending.userName = options.userName;
       next.pending.delete(key);
       next.pending.set(key, pending);
       if (pending.messages.length >= options.minMessages) batches.push(this.#take(sessionKey, next, key));
@@ -165,6 +177,12 @@ export class SessionCursors {
   #take(sessionKey: string, cursor: Cursor, key: string): CaptureBatch {
     const pending = cursor.pending.get(key)!;
     cursor.pending.delete(key);
-    return { sessionKey, sessionId: pending.sessionId, scope: pending.scope, messages: pending.messages };
+    return {
+      sessionKey,
+      sessionId: pending.sessionId,
+      scope: pending.scope,
+      messages: pending.messages,
+      ...(pending.userName === undefined ? {} : { userName: pending.userName }),
+    };
   }
 }
