@@ -135,6 +135,7 @@ export type {
   ValidityNote,
 } from './core/recall/recall-result.js';
 export type { SectionStatus } from './core/reflect/generated-section.js';
+export { memoryMatches } from './core/search/memory-filter.js';
 export type { OpinionChange, ReflectApi, ReflectOptions, ReflectReport } from './core/reflect/reflect-api.js';
 export type { ConversationInput, ConversationMessage } from './core/retain/conversation/conversation-input.js';
 export type { ExtractionOptions } from './core/retain/conversation/extraction-options.js';

@@ -5,9 +5,8 @@ import type { Memory } from '../../src/core/spec/memory.js';
 import type { Opinion } from '../../src/core/spec/records.js';
 import type { MemoryStore } from '../../src/core/spec/store.js';
 import { Bm25Index } from '../../src/core/text/bm25-index.js';
-import { runCurrentTruthContract } from '../contracts/current-truth.contract.js';
-import { axisVector, makeMemory, makeOpinion, unitVector } from '../contracts/memory-fixtures.js';
-import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
+import { axisVector, makeMemory, makeOpinion, unitVector } from 'memoir/testing';
+import { runCurrentTruthContract, runMemoryStoreContract } from 'memoir/testing/contracts';
 
 runMemoryStoreContract({ name: 'in-memory', create: () => createInMemoryStore() });
 
