@@ -135,7 +135,6 @@ export type {
   ValidityNote,
 } from './core/recall/recall-result.js';
 export type { SectionStatus } from './core/reflect/generated-section.js';
-export { memoryMatches } from './core/search/memory-filter.js';
 export type { OpinionChange, ReflectApi, ReflectOptions, ReflectReport } from './core/reflect/reflect-api.js';
 export type { ConversationInput, ConversationMessage } from './core/retain/conversation/conversation-input.js';
 export type { ExtractionOptions } from './core/retain/conversation/extraction-options.js';
@@ -143,6 +142,7 @@ export type { ReextractResult, ReextractTarget } from './core/retain/conversatio
 export type { ConversationRetainResult } from './core/retain/conversation/retain-conversation.js';
 export type { RetainApi } from './core/retain/retain-api.js';
 export type { RetainOptions, RetainResult } from './core/retain/retain-options.js';
+export { memoryMatches } from './core/search/memory-filter.js';
 export type { SessionSummary, Tally } from './core/sessions/session-summaries.js';
 export type { SessionsApi } from './core/sessions/sessions-api.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { createLanceStore, LANCE_SCHEMA_VERSION } from '../../src/adapters/lancedb/index.js';
 import { cosineSimilarity, makeMemory, unitVector } from 'memoir/testing';
 import { runCurrentTruthContract, runMemoryStoreContract } from 'memoir/testing/contracts';
+import { describe, expect, it } from 'vitest';
+import { createLanceStore, LANCE_SCHEMA_VERSION } from '../../src/adapters/lancedb/index.js';
 import { freshPaths } from '../helpers/stores.js';
 
 const nextDir = freshPaths('lancedb', '');

@@ -1,6 +1,6 @@
+import { runCurrentTruthContract, runMemoryStoreContract } from 'memoir/testing/contracts';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import { runCurrentTruthContract, runMemoryStoreContract } from 'memoir/testing/contracts';
 import { freshPaths } from '../helpers/stores.js';
 
 const nextPath = freshPaths('sqlite');

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
 import {
   type EmbedderIdentity,
   type LexicalSearchQuery,
@@ -449,19 +449,23 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect((await store.getEmbeddings(['b'])).get('b')).toHaveLength(DIMS * 2);
       });
 
-      test('resetEmbeddings drops every vector, keeps memories and accepts the new embedder', async () => {
-        await seed(store, [makeMemory({ id: 'a' }), makeMemory({ id: 'b' })]);
-        const next = { id: 'reindexed-embedder', dimensions: DIMS * 2 };
-        await store.resetEmbeddings(next);
-        expect((await store.getEmbeddings(['a', 'b'])).size).toBe(0);
-        expect(await store.countMemories()).toBe(2);
-        await store.open(next);
-        const vector = unitVector(DIMS * 2, 3);
-        await store.upsertMemories([{ memory: (await store.getMemories(['a']))[0]!, embedding: vector }]);
-        const hits = await vectorSearch(store, { vector, limit: 5 });
-        expect(idsOf(hits)).toEqual(['a']);
-        await expectStoreError(store.open(EMBEDDER));
-      }, VECTOR);
+      test(
+        'resetEmbeddings drops every vector, keeps memories and accepts the new embedder',
+        async () => {
+          await seed(store, [makeMemory({ id: 'a' }), makeMemory({ id: 'b' })]);
+          const next = { id: 'reindexed-embedder', dimensions: DIMS * 2 };
+          await store.resetEmbeddings(next);
+          expect((await store.getEmbeddings(['a', 'b'])).size).toBe(0);
+          expect(await store.countMemories()).toBe(2);
+          await store.open(next);
+          const vector = unitVector(DIMS * 2, 3);
+          await store.upsertMemories([{ memory: (await store.getMemories(['a']))[0]!, embedding: vector }]);
+          const hits = await vectorSearch(store, { vector, limit: 5 });
+          expect(idsOf(hits)).toEqual(['a']);
+          await expectStoreError(store.open(EMBEDDER));
+        },
+        VECTOR,
+      );
     });
 
     describe('memories: CRUD', () => {
@@ -521,21 +525,25 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect((await store.getEmbeddings(['a'])).size).toBe(0);
       });
 
-      test('listUnembedded pages through memories without a vector, in id order, within the filter', async () => {
-        await seed(
-          store,
-          ['e1', 'n3', 'n1', 'n4', 'n2'].map((id) =>
-            makeMemory({ id, scope: id === 'n4' ? { userId: 'other' } : { userId: 'me' } }),
-          ),
-          (memory) => (memory.id.startsWith('e') ? axisVector(DIMS, 0) : null),
-        );
-        const mine = { scope: { userId: 'me' } };
-        expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 2 }))).toEqual(['n1', 'n2']);
-        expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 2, after: 'n2' }))).toEqual(['n3']);
-        expect(idsOf(await store.listUnembedded!({ limit: 10 }))).toEqual(['n1', 'n2', 'n3', 'n4']);
-        await seed(store, [makeMemory({ id: 'n1', scope: { userId: 'me' } })], () => axisVector(DIMS, 1));
-        expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 10 }))).toEqual(['n2', 'n3']);
-      }, UNEMBEDDED);
+      test(
+        'listUnembedded pages through memories without a vector, in id order, within the filter',
+        async () => {
+          await seed(
+            store,
+            ['e1', 'n3', 'n1', 'n4', 'n2'].map((id) =>
+              makeMemory({ id, scope: id === 'n4' ? { userId: 'other' } : { userId: 'me' } }),
+            ),
+            (memory) => (memory.id.startsWith('e') ? axisVector(DIMS, 0) : null),
+          );
+          const mine = { scope: { userId: 'me' } };
+          expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 2 }))).toEqual(['n1', 'n2']);
+          expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 2, after: 'n2' }))).toEqual(['n3']);
+          expect(idsOf(await store.listUnembedded!({ limit: 10 }))).toEqual(['n1', 'n2', 'n3', 'n4']);
+          await seed(store, [makeMemory({ id: 'n1', scope: { userId: 'me' } })], () => axisVector(DIMS, 1));
+          expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 10 }))).toEqual(['n2', 'n3']);
+        },
+        UNEMBEDDED,
+      );
 
       test('delete returns the count and ignores unknown ids', async () => {
         await seed(
@@ -885,216 +893,280 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
     });
 
     describe('lexical search', () => {
-      test('lexical: context is stored and searchable, but is not content', async () => {
-        await seed(store, [
-          makeMemory({ id: 'turn', content: 'Yes, that one!', context: 'Did you see the zebra crossing downtown?' }),
-          makeMemory({ id: 'other', content: 'No zebra here' }),
-        ]);
-        expect((await store.getMemories(['turn']))[0]!.context).toBe('Did you see the zebra crossing downtown?');
-        const hits = await lexicalSearch(store, { text: 'crossing', limit: 10 });
-        expect(idsOf(hits)).toEqual(['turn']);
-      }, LEXICAL);
+      test(
+        'lexical: context is stored and searchable, but is not content',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'turn', content: 'Yes, that one!', context: 'Did you see the zebra crossing downtown?' }),
+            makeMemory({ id: 'other', content: 'No zebra here' }),
+          ]);
+          expect((await store.getMemories(['turn']))[0]!.context).toBe('Did you see the zebra crossing downtown?');
+          const hits = await lexicalSearch(store, { text: 'crossing', limit: 10 });
+          expect(idsOf(hits)).toEqual(['turn']);
+        },
+        LEXICAL,
+      );
 
-      test('lexical: more occurrences of a query term rank higher', async () => {
-        await seed(store, [
-          makeMemory({ id: 'once', content: 'apple banana cherry grape' }),
-          makeMemory({ id: 'twice', content: 'apple apple banana cherry' }),
-          makeMemory({ id: 'none', content: 'melon peach plum lime' }),
-        ]);
-        const hits = await lexicalSearch(store, { text: 'apple', limit: 10 });
-        expect(idsOf(hits)).toEqual(['twice', 'once']);
-        expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
-      }, LEXICAL);
+      test(
+        'lexical: more occurrences of a query term rank higher',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'once', content: 'apple banana cherry grape' }),
+            makeMemory({ id: 'twice', content: 'apple apple banana cherry' }),
+            makeMemory({ id: 'none', content: 'melon peach plum lime' }),
+          ]);
+          const hits = await lexicalSearch(store, { text: 'apple', limit: 10 });
+          expect(idsOf(hits)).toEqual(['twice', 'once']);
+          expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+        },
+        LEXICAL,
+      );
 
-      test('lexical: a rarer term outweighs a common one', async () => {
-        await seed(store, [
-          makeMemory({ id: 'd1', content: 'apple kiwi' }),
-          makeMemory({ id: 'd2', content: 'zebra kiwi' }),
-          makeMemory({ id: 'd3', content: 'apple lemon' }),
-          makeMemory({ id: 'd4', content: 'apple mango' }),
-        ]);
-        const hits = await lexicalSearch(store, { text: 'apple zebra', limit: 10 });
-        expect(idsOf(hits)).toEqual(['d2', 'd1', 'd3', 'd4']);
-        expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
-      }, LEXICAL);
+      test(
+        'lexical: a rarer term outweighs a common one',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'd1', content: 'apple kiwi' }),
+            makeMemory({ id: 'd2', content: 'zebra kiwi' }),
+            makeMemory({ id: 'd3', content: 'apple lemon' }),
+            makeMemory({ id: 'd4', content: 'apple mango' }),
+          ]);
+          const hits = await lexicalSearch(store, { text: 'apple zebra', limit: 10 });
+          expect(idsOf(hits)).toEqual(['d2', 'd1', 'd3', 'd4']);
+          expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+        },
+        LEXICAL,
+      );
 
-      test('lexical: only memories sharing a term are returned', async () => {
-        await seed(store, [
-          makeMemory({ id: 'a', content: 'the quick brown fox' }),
-          makeMemory({ id: 'b', content: 'a lazy dog sleeps' }),
-        ]);
-        expect(idsOf(await lexicalSearch(store, { text: 'fox', limit: 10 }))).toEqual(['a']);
-        expect(await lexicalSearch(store, { text: 'orchid', limit: 10 })).toEqual([]);
-        expect(await lexicalSearch(store, { text: 'the a', limit: 10 })).toEqual([]);
-        expect(await lexicalSearch(store, { text: '', limit: 10 })).toEqual([]);
-      }, LEXICAL);
+      test(
+        'lexical: only memories sharing a term are returned',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'a', content: 'the quick brown fox' }),
+            makeMemory({ id: 'b', content: 'a lazy dog sleeps' }),
+          ]);
+          expect(idsOf(await lexicalSearch(store, { text: 'fox', limit: 10 }))).toEqual(['a']);
+          expect(await lexicalSearch(store, { text: 'orchid', limit: 10 })).toEqual([]);
+          expect(await lexicalSearch(store, { text: 'the a', limit: 10 })).toEqual([]);
+          expect(await lexicalSearch(store, { text: '', limit: 10 })).toEqual([]);
+        },
+        LEXICAL,
+      );
 
-      test('lexical: stemming (running finds runs)', async () => {
-        await seed(store, [
-          makeMemory({ id: 'runs', content: 'The dog runs every morning' }),
-          makeMemory({ id: 'walks', content: 'The cat walks every evening' }),
-        ]);
-        expect(idsOf(await lexicalSearch(store, { text: 'running', limit: 10 }))).toEqual(['runs']);
-        expect(idsOf(await lexicalSearch(store, { text: 'Walked', limit: 10 }))).toEqual(['walks']);
-      }, LEXICAL);
+      test(
+        'lexical: stemming (running finds runs)',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'runs', content: 'The dog runs every morning' }),
+            makeMemory({ id: 'walks', content: 'The cat walks every evening' }),
+          ]);
+          expect(idsOf(await lexicalSearch(store, { text: 'running', limit: 10 }))).toEqual(['runs']);
+          expect(idsOf(await lexicalSearch(store, { text: 'Walked', limit: 10 }))).toEqual(['walks']);
+        },
+        LEXICAL,
+      );
 
-      test('lexical: positive scores, best first, limit respected, ties by id', async () => {
-        await seed(store, [
-          makeMemory({ id: 'c', content: 'orange juice' }),
-          makeMemory({ id: 'a', content: 'orange juice' }),
-          makeMemory({ id: 'b', content: 'orange juice' }),
-          makeMemory({ id: 'top', content: 'orange orange juice' }),
-          makeMemory({ id: 'other', content: 'apple pie' }),
-        ]);
-        const hits = await lexicalSearch(store, { text: 'orange', limit: 10 });
-        expect(idsOf(hits)).toEqual(['top', 'a', 'b', 'c']);
-        for (const hit of hits) expect(hit.score).toBeGreaterThan(0);
-        expect(hits[1]!.score).toBe(hits[2]!.score);
-        expect(idsOf(await lexicalSearch(store, { text: 'orange', limit: 2 }))).toEqual(['top', 'a']);
-      }, LEXICAL);
+      test(
+        'lexical: positive scores, best first, limit respected, ties by id',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'c', content: 'orange juice' }),
+            makeMemory({ id: 'a', content: 'orange juice' }),
+            makeMemory({ id: 'b', content: 'orange juice' }),
+            makeMemory({ id: 'top', content: 'orange orange juice' }),
+            makeMemory({ id: 'other', content: 'apple pie' }),
+          ]);
+          const hits = await lexicalSearch(store, { text: 'orange', limit: 10 });
+          expect(idsOf(hits)).toEqual(['top', 'a', 'b', 'c']);
+          for (const hit of hits) expect(hit.score).toBeGreaterThan(0);
+          expect(hits[1]!.score).toBe(hits[2]!.score);
+          expect(idsOf(await lexicalSearch(store, { text: 'orange', limit: 2 }))).toEqual(['top', 'a']);
+        },
+        LEXICAL,
+      );
 
-      test('lexical: abstract, overview and entity names are indexed', async () => {
-        await seed(store, [
-          makeMemory({ id: 'abstract', abstract: 'Notes about lighthouses.', content: 'Some other text here.' }),
-          makeMemory({ id: 'overview', overview: '- topic: volcanoes', content: 'Unrelated body text.' }),
-          makeMemory({ id: 'entity', entities: ['Zanzibar'], content: 'Went on a trip.' }),
-        ]);
-        expect(idsOf(await lexicalSearch(store, { text: 'lighthouse', limit: 10 }))).toEqual(['abstract']);
-        expect(idsOf(await lexicalSearch(store, { text: 'volcanoes', limit: 10 }))).toEqual(['overview']);
-        expect(idsOf(await lexicalSearch(store, { text: 'zanzibar', limit: 10 }))).toEqual(['entity']);
-      }, LEXICAL);
+      test(
+        'lexical: abstract, overview and entity names are indexed',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'abstract', abstract: 'Notes about lighthouses.', content: 'Some other text here.' }),
+            makeMemory({ id: 'overview', overview: '- topic: volcanoes', content: 'Unrelated body text.' }),
+            makeMemory({ id: 'entity', entities: ['Zanzibar'], content: 'Went on a trip.' }),
+          ]);
+          expect(idsOf(await lexicalSearch(store, { text: 'lighthouse', limit: 10 }))).toEqual(['abstract']);
+          expect(idsOf(await lexicalSearch(store, { text: 'volcanoes', limit: 10 }))).toEqual(['overview']);
+          expect(idsOf(await lexicalSearch(store, { text: 'zanzibar', limit: 10 }))).toEqual(['entity']);
+        },
+        LEXICAL,
+      );
 
-      test('lexical: the index follows replace and delete', async () => {
-        await seed(store, [
-          makeMemory({ id: 'a', content: 'original walnut text' }),
-          makeMemory({ id: 'b', content: 'walnut and pecan' }),
-        ]);
-        await seed(store, [makeMemory({ id: 'a', content: 'replacement hazelnut text' })]);
-        expect(idsOf(await lexicalSearch(store, { text: 'walnut', limit: 10 }))).toEqual(['b']);
-        expect(idsOf(await lexicalSearch(store, { text: 'hazelnut', limit: 10 }))).toEqual(['a']);
-        await store.deleteMemories(['b']);
-        expect(await lexicalSearch(store, { text: 'walnut pecan', limit: 10 })).toEqual([]);
-      }, LEXICAL);
+      test(
+        'lexical: the index follows replace and delete',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'a', content: 'original walnut text' }),
+            makeMemory({ id: 'b', content: 'walnut and pecan' }),
+          ]);
+          await seed(store, [makeMemory({ id: 'a', content: 'replacement hazelnut text' })]);
+          expect(idsOf(await lexicalSearch(store, { text: 'walnut', limit: 10 }))).toEqual(['b']);
+          expect(idsOf(await lexicalSearch(store, { text: 'hazelnut', limit: 10 }))).toEqual(['a']);
+          await store.deleteMemories(['b']);
+          expect(await lexicalSearch(store, { text: 'walnut pecan', limit: 10 })).toEqual([]);
+        },
+        LEXICAL,
+      );
     });
 
     describe('vector search', () => {
-      test('vector: nearest first, scores are cosine similarity', async () => {
-        const vectors: Record<string, Float32Array> = {
-          near: normalize([1, 0.1, 0, 0, 0, 0, 0, 0]),
-          mid: normalize([1, 1, 0, 0, 0, 0, 0, 0]),
-          far: axisVector(DIMS, 1),
-          opposite: axisVector(DIMS, 0, -1),
-          skew: normalize([0.3, -0.2, 0.5, 0.1, 0, 0.7, -0.4, 0.2]),
-        };
-        await seed(
-          store,
-          Object.keys(vectors).map((id) => makeMemory({ id })),
-          (memory) => vectors[memory.id]!,
-        );
-        const query = normalize([1, 0, 0, 0, 0, 0, 0.05, 0]);
-        const hits = await vectorSearch(store, { vector: query, limit: 10 });
-        expect(idsOf(hits)).toEqual(['near', 'mid', 'skew', 'far', 'opposite']);
-        for (const hit of hits) expect(hit.score).toBeCloseTo(cosineSimilarity(query, vectors[hit.id]!), 5);
-        expect(hits[4]!.score).toBeLessThan(0);
-        expect(idsOf(await vectorSearch(store, { vector: query, limit: 2 }))).toEqual(['near', 'mid']);
-      }, VECTOR);
+      test(
+        'vector: nearest first, scores are cosine similarity',
+        async () => {
+          const vectors: Record<string, Float32Array> = {
+            near: normalize([1, 0.1, 0, 0, 0, 0, 0, 0]),
+            mid: normalize([1, 1, 0, 0, 0, 0, 0, 0]),
+            far: axisVector(DIMS, 1),
+            opposite: axisVector(DIMS, 0, -1),
+            skew: normalize([0.3, -0.2, 0.5, 0.1, 0, 0.7, -0.4, 0.2]),
+          };
+          await seed(
+            store,
+            Object.keys(vectors).map((id) => makeMemory({ id })),
+            (memory) => vectors[memory.id]!,
+          );
+          const query = normalize([1, 0, 0, 0, 0, 0, 0.05, 0]);
+          const hits = await vectorSearch(store, { vector: query, limit: 10 });
+          expect(idsOf(hits)).toEqual(['near', 'mid', 'skew', 'far', 'opposite']);
+          for (const hit of hits) expect(hit.score).toBeCloseTo(cosineSimilarity(query, vectors[hit.id]!), 5);
+          expect(hits[4]!.score).toBeLessThan(0);
+          expect(idsOf(await vectorSearch(store, { vector: query, limit: 2 }))).toEqual(['near', 'mid']);
+        },
+        VECTOR,
+      );
 
-      test('vector: memories without embeddings are excluded', async () => {
-        await seed(
-          store,
-          ['with', 'without'].map((id) => makeMemory({ id })),
-          (memory) => (memory.id === 'with' ? axisVector(DIMS, 2) : null),
-        );
-        const hits = await vectorSearch(store, { vector: axisVector(DIMS, 2), limit: 10 });
-        expect(idsOf(hits)).toEqual(['with']);
-        expect(hits[0]!.score).toBeCloseTo(1, 5);
-      }, VECTOR);
+      test(
+        'vector: memories without embeddings are excluded',
+        async () => {
+          await seed(
+            store,
+            ['with', 'without'].map((id) => makeMemory({ id })),
+            (memory) => (memory.id === 'with' ? axisVector(DIMS, 2) : null),
+          );
+          const hits = await vectorSearch(store, { vector: axisVector(DIMS, 2), limit: 10 });
+          expect(idsOf(hits)).toEqual(['with']);
+          expect(hits[0]!.score).toBeCloseTo(1, 5);
+        },
+        VECTOR,
+      );
 
-      test('vector: equal scores are ordered by id', async () => {
-        await seed(
-          store,
-          ['c', 'a', 'b'].map((id) => makeMemory({ id })),
-          () => axisVector(DIMS, 3),
-        );
-        expect(idsOf(await vectorSearch(store, { vector: axisVector(DIMS, 3), limit: 10 }))).toEqual(['a', 'b', 'c']);
-      }, VECTOR);
+      test(
+        'vector: equal scores are ordered by id',
+        async () => {
+          await seed(
+            store,
+            ['c', 'a', 'b'].map((id) => makeMemory({ id })),
+            () => axisVector(DIMS, 3),
+          );
+          expect(idsOf(await vectorSearch(store, { vector: axisVector(DIMS, 3), limit: 10 }))).toEqual(['a', 'b', 'c']);
+        },
+        VECTOR,
+      );
     });
 
     describe('unicode and size', () => {
-      test('unicode: accents fold (cafe finds café)', async () => {
-        const memory = makeMemory({
-          id: 'cafe',
-          content: 'Meet Zoë at the café on Ærøskøbing street',
-          entities: ['Zoë'],
-        });
-        await seed(store, [memory, makeMemory({ id: 'other', content: 'Meet at the station' })]);
-        expect(await store.getMemories(['cafe'])).toEqual([memory]);
-        expect(idsOf(await lexicalSearch(store, { text: 'cafe', limit: 10 }))).toEqual(['cafe']);
-        expect(idsOf(await lexicalSearch(store, { text: 'CAFÉ', limit: 10 }))).toEqual(['cafe']);
-        expect(idsOf(await lexicalSearch(store, { text: 'zoe', limit: 10 }))).toEqual(['cafe']);
-        expect(idsOf(await store.listMemories({ filter: { entities: ['ZOË'] } }))).toEqual(['cafe']);
-      }, LEXICAL);
+      test(
+        'unicode: accents fold (cafe finds café)',
+        async () => {
+          const memory = makeMemory({
+            id: 'cafe',
+            content: 'Meet Zoë at the café on Ærøskøbing street',
+            entities: ['Zoë'],
+          });
+          await seed(store, [memory, makeMemory({ id: 'other', content: 'Meet at the station' })]);
+          expect(await store.getMemories(['cafe'])).toEqual([memory]);
+          expect(idsOf(await lexicalSearch(store, { text: 'cafe', limit: 10 }))).toEqual(['cafe']);
+          expect(idsOf(await lexicalSearch(store, { text: 'CAFÉ', limit: 10 }))).toEqual(['cafe']);
+          expect(idsOf(await lexicalSearch(store, { text: 'zoe', limit: 10 }))).toEqual(['cafe']);
+          expect(idsOf(await store.listMemories({ filter: { entities: ['ZOË'] } }))).toEqual(['cafe']);
+        },
+        LEXICAL,
+      );
 
-      test('unicode: entity filters fold accents and case as text search does (zoe finds Zoë)', async () => {
-        await seed(store, [
-          makeMemory({ id: 'zoe', content: 'Lunch with her at noon', entities: ['Zoë'] }),
-          makeMemory({ id: 'jose', content: 'Lunch with him at noon', entities: ['JOSÉ Núñez'] }),
-          makeMemory({ id: 'other', content: 'Lunch alone at noon', entities: ['Zora'] }),
-        ]);
-        for (const [names, want] of [
-          [['zoe'], ['zoe']],
-          [['ZOE'], ['zoe']],
-          [['Zoë'], ['zoe']],
-          // A decomposed ë (e + U+0308) is the same name.
-          [['Zoe\u0308'], ['zoe']],
-          [['jose nunez'], ['jose']],
-          [
-            ['zoe', 'José Núñez'],
-            ['jose', 'zoe'],
-          ],
-          [['zo'], []],
-        ] as const) {
-          const filter = { entities: [...names] };
-          const label = JSON.stringify(filter);
-          expect(sorted(idsOf(await store.listMemories({ filter }))), `listMemories ${label}`).toEqual([...want]);
-          expect(await store.countMemories(filter), `countMemories ${label}`).toBe(want.length);
-          expect(sorted(idsOf(await lexicalSearch(store, { text: 'lunch', filter, limit: 10 }))), label).toEqual([
-            ...want,
+      test(
+        'unicode: entity filters fold accents and case as text search does (zoe finds Zoë)',
+        async () => {
+          await seed(store, [
+            makeMemory({ id: 'zoe', content: 'Lunch with her at noon', entities: ['Zoë'] }),
+            makeMemory({ id: 'jose', content: 'Lunch with him at noon', entities: ['JOSÉ Núñez'] }),
+            makeMemory({ id: 'other', content: 'Lunch alone at noon', entities: ['Zora'] }),
           ]);
-        }
-      }, LEXICAL);
+          for (const [names, want] of [
+            [['zoe'], ['zoe']],
+            [['ZOE'], ['zoe']],
+            [['Zoë'], ['zoe']],
+            // A decomposed ë (e + U+0308) is the same name.
+            [['Zoe\u0308'], ['zoe']],
+            [['jose nunez'], ['jose']],
+            [
+              ['zoe', 'José Núñez'],
+              ['jose', 'zoe'],
+            ],
+            [['zo'], []],
+          ] as const) {
+            const filter = { entities: [...names] };
+            const label = JSON.stringify(filter);
+            expect(sorted(idsOf(await store.listMemories({ filter }))), `listMemories ${label}`).toEqual([...want]);
+            expect(await store.countMemories(filter), `countMemories ${label}`).toBe(want.length);
+            expect(sorted(idsOf(await lexicalSearch(store, { text: 'lunch', filter, limit: 10 }))), label).toEqual([
+              ...want,
+            ]);
+          }
+        },
+        LEXICAL,
+      );
 
-      test('unicode: CJK text round-trips and is searchable', async () => {
-        const memory = makeMemory({ id: 'tokyo', content: '東京タワーに行きました。とても楽しかった！' });
-        await seed(store, [memory, makeMemory({ id: 'other', content: 'We went to Paris' })]);
-        expect(await store.getMemories(['tokyo'])).toEqual([memory]);
-        expect(idsOf(await lexicalSearch(store, { text: '東京', limit: 10 }))).toEqual(['tokyo']);
-      }, LEXICAL);
+      test(
+        'unicode: CJK text round-trips and is searchable',
+        async () => {
+          const memory = makeMemory({ id: 'tokyo', content: '東京タワーに行きました。とても楽しかった！' });
+          await seed(store, [memory, makeMemory({ id: 'other', content: 'We went to Paris' })]);
+          expect(await store.getMemories(['tokyo'])).toEqual([memory]);
+          expect(idsOf(await lexicalSearch(store, { text: '東京', limit: 10 }))).toEqual(['tokyo']);
+        },
+        LEXICAL,
+      );
 
-      test('unicode: emoji round-trip exactly', async () => {
-        const memory = makeMemory({
-          id: 'emoji',
-          content: 'Birthday 🎉🎂 party with the 👨‍👩‍👧 family 🇯🇵',
-          abstract: '🎉',
-          metadata: { mood: '😀', flags: ['🇫🇷'] },
-        });
-        await seed(store, [memory]);
-        expect(await store.getMemories(['emoji'])).toEqual([memory]);
-        expect((await store.getMemories(['emoji']))[0]!.content).toBe(memory.content);
-        expect(idsOf(await lexicalSearch(store, { text: 'party', limit: 10 }))).toEqual(['emoji']);
-      }, LEXICAL);
+      test(
+        'unicode: emoji round-trip exactly',
+        async () => {
+          const memory = makeMemory({
+            id: 'emoji',
+            content: 'Birthday 🎉🎂 party with the 👨‍👩‍👧 family 🇯🇵',
+            abstract: '🎉',
+            metadata: { mood: '😀', flags: ['🇫🇷'] },
+          });
+          await seed(store, [memory]);
+          expect(await store.getMemories(['emoji'])).toEqual([memory]);
+          expect((await store.getMemories(['emoji']))[0]!.content).toBe(memory.content);
+          expect(idsOf(await lexicalSearch(store, { text: 'party', limit: 10 }))).toEqual(['emoji']);
+        },
+        LEXICAL,
+      );
 
-      test('a 100 KB content round-trips exactly and is searchable', async () => {
-        const chunk = 'Plain words, café, 東京, emoji 🎉 and more words to fill the page. ';
-        const half = chunk.repeat(Math.ceil(50_000 / chunk.length));
-        const content = `${half} xylophonist ${half}`;
-        expect(new TextEncoder().encode(content).byteLength).toBeGreaterThan(100_000);
-        const memory = makeMemory({ id: 'big', content });
-        await seed(store, [memory, makeMemory({ id: 'small', content: 'a short note about words' })]);
-        const [got] = await store.getMemories(['big']);
-        expect(got!.content === content).toBe(true);
-        expect(idsOf(await lexicalSearch(store, { text: 'xylophonist', limit: 10 }))).toEqual(['big']);
-      }, LEXICAL);
+      test(
+        'a 100 KB content round-trips exactly and is searchable',
+        async () => {
+          const chunk = 'Plain words, café, 東京, emoji 🎉 and more words to fill the page. ';
+          const half = chunk.repeat(Math.ceil(50_000 / chunk.length));
+          const content = `${half} xylophonist ${half}`;
+          expect(new TextEncoder().encode(content).byteLength).toBeGreaterThan(100_000);
+          const memory = makeMemory({ id: 'big', content });
+          await seed(store, [memory, makeMemory({ id: 'small', content: 'a short note about words' })]);
+          const [got] = await store.getMemories(['big']);
+          expect(got!.content === content).toBe(true);
+          expect(idsOf(await lexicalSearch(store, { text: 'xylophonist', limit: 10 }))).toEqual(['big']);
+        },
+        LEXICAL,
+      );
     });
 
     describe('record collections', () => {
@@ -1361,15 +1433,19 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect(grown.bytes).toBeGreaterThan(stats.bytes);
       });
 
-      test('check() finds a healthy store ok, with no problems, and changes nothing', async () => {
-        await seed(store, [makeMemory({ id: 'a' }), makeMemory({ id: 'b' })]);
-        await store.opinions.upsert([makeOpinion({ id: 'o1' })]);
-        const result = await store.check!();
-        expect(result.ok).toBe(true);
-        expect(result.problems).toEqual([]);
-        expect(await store.countMemories()).toBe(2);
-        expect(idsOf(await store.opinions.list())).toEqual(['o1']);
-      }, CHECK);
+      test(
+        'check() finds a healthy store ok, with no problems, and changes nothing',
+        async () => {
+          await seed(store, [makeMemory({ id: 'a' }), makeMemory({ id: 'b' })]);
+          await store.opinions.upsert([makeOpinion({ id: 'o1' })]);
+          const result = await store.check!();
+          expect(result.ok).toBe(true);
+          expect(result.problems).toEqual([]);
+          expect(await store.countMemories()).toBe(2);
+          expect(idsOf(await store.opinions.list())).toEqual(['o1']);
+        },
+        CHECK,
+      );
 
       test('after close every call rejects with a StoreError', async () => {
         await seed(store, [makeMemory({ id: 'a' })]);
