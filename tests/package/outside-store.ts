@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { childEnvironment, root } from './packed-package.js';
@@ -37,12 +37,16 @@ export async function runExampleContract(
   const env = childEnvironment();
   for (const key of Object.keys(env)) if (/^VITEST/.test(key)) delete env[key];
   const outputFile = join(consumer, 'vitest-report.json');
+  // The consumer's own configuration: without one, vitest would find the checkout's above it.
+  const config = join(consumer, 'vitest.config.mjs');
+  writeFileSync(config, `export default { test: { include: ['${EXAMPLE_DIR}/**/*.test.ts'], testTimeout: 30000 } };\n`);
   const args = [
     join(root, 'node_modules/vitest/vitest.mjs'),
     'run',
-    `${EXAMPLE_DIR}/map-store.test.ts`,
     '--root',
     consumer,
+    '--config',
+    config,
     '--reporter=json',
     `--outputFile=${outputFile}`,
   ];
