@@ -2,6 +2,7 @@
 // store's tests — the shipped contract among them — drive exactly what the client does.
 export {
   type AtomicChangeOptions,
+  type AtomicChangeResult,
   type BulkWriter,
   changeAtomically,
 } from '../core/lifecycle/backup/atomic-change.js';

@@ -15,7 +15,12 @@ export {
   createInMemoryStore as createTestStore,
   type InMemoryStoreOptions as TestStoreOptions,
 } from '../adapters/in-memory/index.js';
-export { type AtomicChangeOptions, type BulkWriter, changeAtomically } from './bulk-change.js';
+export {
+  type AtomicChangeOptions,
+  type AtomicChangeResult,
+  type BulkWriter,
+  changeAtomically,
+} from './bulk-change.js';
 export { day, FIXTURE_TIME, makeEntity, makeMemory, makeOpinion, makeProcedure, makeSession } from './records.js';
 export {
   createScriptedLanguageModel,

@@ -4,6 +4,21 @@ import { createFixedClock } from '../test-runtime.js';
 import { type ContractSkip, contractTests } from './contract-skips.js';
 
 /**
+ * A store for one test of {@link runCurrentTruthContract}.
+ *
+ * @group Testing
+ */
+export interface CurrentTruthStore {
+  /** The fresh, empty, unopened store. */
+  store: MemoryStore;
+  /**
+   * When the store keeps its data: a new store over the same data (as a new process would
+   * open it), so history is checked across a reopen.
+   */
+  reopen?: () => MemoryStore;
+}
+
+/**
  * How to run {@link runCurrentTruthContract} against one store.
  *
  * @group Testing
@@ -11,11 +26,8 @@ import { type ContractSkip, contractTests } from './contract-skips.js';
 export interface CurrentTruthContractOptions {
   /** The store's name, shown in the suite title. */
   name: string;
-  /**
-   * A fresh, empty, unopened store, called once per test; `reopen`, when the store keeps its
-   * data, opens the same data again (as a new process would), so history is checked across it.
-   */
-  create: () => { store: MemoryStore; reopen?: () => MemoryStore };
+  /** A fresh, empty, unopened store, called once per test, and how to open its data again. */
+  create: () => CurrentTruthStore;
   /** Tests the store cannot pass, each group with the reason; names are test titles. */
   skip?: readonly ContractSkip[];
 }

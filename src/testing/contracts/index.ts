@@ -15,7 +15,11 @@
  * @module memoir/testing/contracts
  */
 export type { ContractSkip } from './contract-skips.js';
-export { type CurrentTruthContractOptions, runCurrentTruthContract } from './current-truth-contract.js';
+export {
+  type CurrentTruthContractOptions,
+  type CurrentTruthStore,
+  runCurrentTruthContract,
+} from './current-truth-contract.js';
 export {
   type MemoryStoreContractOptions,
   runMemoryStoreContract,
