@@ -111,6 +111,22 @@ module.exports = {
       },
     },
     {
+      name: 'contracts-use-the-public-api',
+      severity: 'error',
+      comment:
+        'The shipped store contracts (memoir/testing/contracts) test a store as its outside author would: ' +
+        'through the root entry and memoir/testing only, never core or adapter internals.',
+      from: { path: '^src/testing/contracts/' },
+      to: { path: '^src/', pathNot: ['^src/testing/', '^src/index[.]ts$'] },
+    },
+    {
+      name: 'only-the-contracts-import-vitest',
+      severity: 'error',
+      comment: 'vitest is an optional peer: only memoir/testing/contracts may load it, never memoir or memoir/testing.',
+      from: { path: '^src/', pathNot: '^src/testing/contracts/' },
+      to: { path: '(^|/)node_modules/vitest/' },
+    },
+    {
       name: 'only-the-cli-imports-the-cli',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/cli/' },

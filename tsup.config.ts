@@ -5,6 +5,8 @@ import { defineConfig } from 'tsup';
 export const entries = {
   index: 'src/index.ts',
   testing: 'src/testing/index.ts',
+  // Loads vitest (an optional peer): its own entry, so memoir/testing's doubles need no vitest.
+  'testing/contracts': 'src/testing/contracts/index.ts',
   sqlite: 'src/adapters/sqlite/index.ts',
   openai: 'src/adapters/openai/index.ts',
   lancedb: 'src/adapters/lancedb/index.ts',
@@ -23,7 +25,8 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   splitting: true,
-  // Native modules stay external and load lazily, when a store first opens.
-  external: ['better-sqlite3', 'usearch', 'openai', '@lancedb/lancedb', 'apache-arrow'],
+  // Native modules stay external and load lazily, when a store first opens; vitest, the
+  // optional peer the contracts run in, is the user's own copy (the one running the tests).
+  external: ['better-sqlite3', 'usearch', 'openai', '@lancedb/lancedb', 'apache-arrow', 'vitest'],
   treeshake: true,
 });

@@ -1,8 +1,21 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Tests and examples import the package by name, as a user does, and get the sources
+    // (tsconfig.json maps the same names for the type check). Exact matches only: each entry
+    // is its own file, and no deeper path is public.
+    alias: [
+      { find: /^memoir$/, replacement: source('./src/index.ts') },
+      { find: /^memoir\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^memoir\/testing\/contracts$/, replacement: source('./src/testing/contracts/index.ts') },
+    ],
+  },
   test: {
-    include: ['tests/**/*.test.ts'],
+    include: ['tests/**/*.test.ts', 'examples/**/*.test.ts'],
     // Contract files are run by each adapter's test, never on their own.
     exclude: ['**/node_modules/**', 'tests/contracts/**'],
     testTimeout: 30_000,

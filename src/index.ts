@@ -156,6 +156,7 @@ export type { ReextractResult, ReextractTarget } from './core/retain/conversatio
 export type { ConversationRetainResult } from './core/retain/conversation/retain-conversation.js';
 export type { RetainApi } from './core/retain/retain-api.js';
 export type { RetainOptions, RetainResult } from './core/retain/retain-options.js';
+export { memoryMatches } from './core/search/memory-filter.js';
 export type { SessionSummary, Tally } from './core/sessions/session-summaries.js';
 export type { SessionsApi } from './core/sessions/sessions-api.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';

@@ -1,7 +1,9 @@
 /**
  * Test doubles for code that uses memoir: a scripted language model, a deterministic
  * embedder and an in-memory store. Each keeps its state per instance, so create a
- * fresh one per test.
+ * fresh one per test. Also record builders and vectors for seeding a store directly, and
+ * the bulk-change path, for the authors of a store (whose contract suites live on
+ * `memoir/testing/contracts`).
  *
  * ```ts
  * import { createScriptedLanguageModel, createTestEmbedder, createTestStore } from 'memoir/testing';
@@ -14,6 +16,13 @@ export {
   type InMemoryStoreOptions as TestStoreOptions,
 } from '../adapters/in-memory/index.js';
 export {
+  type AtomicChangeOptions,
+  type AtomicChangeResult,
+  type BulkWriter,
+  changeAtomically,
+} from './bulk-change.js';
+export { day, FIXTURE_TIME, makeEntity, makeMemory, makeOpinion, makeProcedure, makeSession } from './records.js';
+export {
   createScriptedLanguageModel,
   type LanguageModelScript,
   type ScriptedLanguageModel,
@@ -23,3 +32,4 @@ export {
 } from './scripted-language-model.js';
 export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from './test-embedder.js';
 export { createCounterIds, createFixedClock, type FixedClock } from './test-runtime.js';
+export { axisVector, cosineSimilarity, unitVector } from './vectors.js';

@@ -1,3 +1,5 @@
+import { axisVector, makeMemory, makeOpinion, unitVector } from 'memoir/testing';
+import { runCurrentTruthContract, runMemoryStoreContract } from 'memoir/testing/contracts';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore, type InMemoryStoreOptions } from '../../src/adapters/in-memory/index.js';
 import { ConfigError, StoreError } from '../../src/core/spec/errors.js';
@@ -5,9 +7,6 @@ import type { Memory } from '../../src/core/spec/memory.js';
 import type { Opinion } from '../../src/core/spec/records.js';
 import type { MemoryStore } from '../../src/core/spec/store.js';
 import { Bm25Index } from '../../src/core/text/bm25-index.js';
-import { runCurrentTruthContract } from '../contracts/current-truth.contract.js';
-import { axisVector, makeMemory, makeOpinion, unitVector } from '../contracts/memory-fixtures.js';
-import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
 
 runMemoryStoreContract({ name: 'in-memory', create: () => createInMemoryStore() });
 

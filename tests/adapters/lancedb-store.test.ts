@@ -1,8 +1,7 @@
+import { cosineSimilarity, makeMemory, unitVector } from 'memoir/testing';
+import { runCurrentTruthContract, runMemoryStoreContract } from 'memoir/testing/contracts';
 import { describe, expect, it } from 'vitest';
 import { createLanceStore, LANCE_SCHEMA_VERSION } from '../../src/adapters/lancedb/index.js';
-import { runCurrentTruthContract } from '../contracts/current-truth.contract.js';
-import { cosineSimilarity, makeMemory, unitVector } from '../contracts/memory-fixtures.js';
-import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
 import { freshPaths } from '../helpers/stores.js';
 
 const nextDir = freshPaths('lancedb', '');

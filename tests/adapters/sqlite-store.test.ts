@@ -1,7 +1,6 @@
+import { runCurrentTruthContract, runMemoryStoreContract } from 'memoir/testing/contracts';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import { runCurrentTruthContract } from '../contracts/current-truth.contract.js';
-import { runMemoryStoreContract } from '../contracts/memory-store.contract.js';
 import { freshPaths } from '../helpers/stores.js';
 
 const nextPath = freshPaths('sqlite');

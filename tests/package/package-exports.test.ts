@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entries } from '../../tsup.config.js';
+import { copyExampleStore, EXAMPLE_DIR, packagesLoadedBy, runExampleContract } from './outside-store.js';
 import { childEnvironment, type PackedPackage, packAndInstall, root } from './packed-package.js';
 
 // What a user of the published package gets. The real tarball (`npm pack`, whose prepack
@@ -190,10 +191,14 @@ function typeCheck(): Promise<{ nodeNext: string; bundler: string }> {
   mkdirSync(join(packed.consumer, 'types'), { recursive: true });
   writeFileSync(join(packed.consumer, 'types/consumer.ts'), consumerTypes);
   writeFileSync(join(packed.consumer, 'types/consumer-cjs.cts'), consumerCjsTypes);
+  // The example store, written against the public port, checks the shipped store types too.
+  copyExampleStore(packed.consumer);
   return Promise.all([
     tsc('nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext' }, [
       'types/consumer.ts',
       'types/consumer-cjs.cts',
+      `${EXAMPLE_DIR}/map-store.ts`,
+      `${EXAMPLE_DIR}/map-store.test.ts`,
     ]),
     tsc('bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, ['types/consumer.ts']),
   ]).then(([nodeNext, bundler]) => ({ nodeNext, bundler }));
@@ -412,6 +417,44 @@ await store.open({ id: 'probe', dimensions: 4 });`;
 })();`,
     );
     expect(result).toEqual([false, true, true, false]);
+  });
+});
+
+describe('an outside store', () => {
+  it('the example store runs the shipped contracts with vitest from the installed tarball, and passes', async () => {
+    const resolved = await script<string>(
+      'resolve-contracts.mjs',
+      `process.stdout.write(JSON.stringify(import.meta.resolve('memoir/testing/contracts')));`,
+    );
+    expect(resolved).toBe(pathToFileURL(join(packed.installed, 'dist/testing/contracts.js')).href);
+    const { code, report, stderr } = await runExampleContract(packed.consumer);
+    expect(report, stderr).not.toBeNull();
+    const results = report!.testResults.flatMap((file) => file.assertionResults);
+    const failed = results.filter((result) => result.status === 'failed').map((result) => result.title);
+    expect(failed, stderr).toEqual([]);
+    expect(code, stderr).toBe(0);
+    // The store contract and the scope-isolation contract both ran, nearly all of it.
+    expect(report!.numPassedTests).toBeGreaterThan(80);
+    expect(results.some((result) => result.title.startsWith('reads: recall, list, get and stats'))).toBe(true);
+    // What it skips is what it declared it does not offer, and says so.
+    const skipped = results.filter((result) => result.status !== 'passed').map((result) => result.title);
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const title of skipped) expect(title).toContain('(skipped: the store offers no lexical search');
+  }, 120_000);
+
+  it('vitest loads only with memoir/testing/contracts, never with memoir or memoir/testing', async () => {
+    const dist = (file: string) => join(packed.installed, 'dist', file);
+    for (const entry of ['index.js', 'index.cjs', 'testing.js', 'testing.cjs']) {
+      expect([...packagesLoadedBy(dist(entry))], entry).not.toContain('vitest');
+    }
+    expect([...packagesLoadedBy(dist('testing/contracts.js'))]).toContain('vitest');
+    // vitest is ESM only: a CommonJS require of the contracts says so (vitest's own message).
+    const { code, stderr } = await node([
+      '-e',
+      "try { require('memoir/testing/contracts') } catch (error) { console.error(error.message); process.exit(3) }",
+    ]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/Vitest cannot be imported in a CommonJS module/);
   });
 });
 

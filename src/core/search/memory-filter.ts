@@ -47,8 +47,13 @@ export function compileFilter(filter: MemoryFilter | undefined): Predicate {
 const compiled = new WeakMap<MemoryFilter, Predicate>();
 
 /**
- * Reference semantics of {@link MemoryFilter}, used by stores that filter in JavaScript.
- * Stores that filter natively must agree with it; the contract suite checks that they do.
+ * Whether `memory` passes `filter`: the reference semantics of {@link MemoryFilter} (scope
+ * fields that are named, entities folded for case and accents, `since`/`until` on
+ * `occurredAt`, `validAt` with `validFrom` inclusive and `validTo` exclusive). A store that
+ * filters in JavaScript can use it as is; one that filters natively must agree with it, which
+ * the store contract (`memoir/testing/contracts`) checks.
+ *
+ * @group Ports
  */
 export function memoryMatches(memory: Memory, filter: MemoryFilter | undefined): boolean {
   if (!filter) return true;

@@ -28,7 +28,18 @@ export interface BulkWriter {
 /** Options of {@link changeAtomically}. */
 export interface AtomicChangeOptions {
   /** Remove this scope's memories and records (everything, without a scope) before the writes. */
-  replace?: { scope?: Scope };
+  replace?: {
+    /** The scope whose memories and records go; absent: every scope. */
+    scope?: Scope;
+  };
+}
+
+/** What {@link changeAtomically} resolves to. */
+export interface AtomicChangeResult<T> {
+  /** What the work resolved to. */
+  result: T;
+  /** How many memories and records of each kind `replace` removed (all zero without it). */
+  removed: StagedRemovals;
 }
 
 /**
@@ -46,7 +57,7 @@ export async function changeAtomically<T>(
   store: MemoryStore,
   options: AtomicChangeOptions,
   work: (writer: BulkWriter) => Promise<T>,
-): Promise<{ result: T; removed: StagedRemovals }> {
+): Promise<AtomicChangeResult<T>> {
   if (store.capabilities.stagedChanges === true && typeof store.stageChange === 'function') {
     const staged = await store.stageChange(options.replace ? { replace: options.replace } : {});
     try {
