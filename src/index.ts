@@ -100,6 +100,10 @@ export {
   type FormatProceduresOptions,
   formatProcedures,
 } from './core/procedures/format-procedures.js';
+export {
+  type FormatRecordedStepsOptions,
+  formatRecordedSteps,
+} from './core/procedures/format-recorded-steps.js';
 export type { BrokenProcedureFile } from './core/procedures/procedure-index.js';
 export type {
   FindProceduresOptions,
@@ -119,10 +123,6 @@ export {
 } from './core/procedures/procedure-options.js';
 export type { ProceduresApi } from './core/procedures/procedures-api.js';
 export type { VideoOptions } from './core/procedures/recording-options.js';
-export {
-  type FormatRecordedStepsOptions,
-  formatRecordedSteps,
-} from './core/procedures/format-recorded-steps.js';
 export type {
   FromRecordingOptions,
   RecordedSpan,
