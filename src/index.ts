@@ -198,6 +198,8 @@ export type {
   MemoryOrder,
   MemoryRecord,
   MemoryStore,
+  CompleteMemoryStore,
+  CrossProcessGuarantee,
   RecordCollection,
   SearchHit,
   StageChangeOptions,
@@ -206,6 +208,7 @@ export type {
   StoreCapabilities,
   StoreCheck,
   StoreStats,
+  TransactionGuarantee,
   UnembeddedQuery,
   VectorSearchQuery,
 } from './core/spec/store.js';

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
 import { changeAtomically } from '../../src/core/lifecycle/backup/atomic-change.js';
 import { memoryMatches } from '../../src/core/search/memory-filter.js';
 import { StoreError } from '../../src/core/spec/errors.js';
 import type { Memory, Scope } from '../../src/core/spec/memory.js';
 import type {
+  CompleteMemoryStore,
   EmbedderIdentity,
   LexicalSearchQuery,
   MemoryFilter,
@@ -13,6 +14,8 @@ import type {
   SearchHit,
   VectorSearchQuery,
 } from '../../src/core/spec/store.js';
+import { crossProcessGuarantee, transactionGuarantee } from '../../src/core/utils/store-capabilities.js';
+import { completeStore } from '../../src/core/utils/store-fallbacks.js';
 import {
   axisVector,
   cosineSimilarity,
@@ -210,9 +213,10 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
   const reasons = new Map<string, string>();
   for (const group of options.skip ?? []) for (const name of group.tests) reasons.set(name, group.reason);
   const declared = new Set<string>();
-  let store: MemoryStore;
+  // Optional members the store lacks are memoir's fallbacks, so the contract checks those too.
+  let store: CompleteMemoryStore;
 
-  const test = (name: string, body: () => Promise<void>): void => {
+  const test = (name: string, body: (context: TestContext) => Promise<void>): void => {
     if (declared.has(name)) throw new Error(`duplicate contract test "${name}"`);
     declared.add(name);
     const reason = reasons.get(name);
@@ -314,7 +318,7 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
 
   describe(`MemoryStore contract: ${options.name}`, () => {
     beforeEach(async () => {
-      store = await options.create();
+      store = completeStore(await options.create());
       await store.open(EMBEDDER);
     });
 
@@ -328,6 +332,16 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect(store.name.length).toBeGreaterThan(0);
         expect(typeof store.searchLexical === 'function').toBe(store.capabilities.lexicalSearch === true);
         expect(typeof store.searchVector === 'function').toBe(store.capabilities.vectorSearch === true);
+      });
+
+      test('declares its transaction and cross-process guarantees, consistent with the deprecated flags', async () => {
+        const { transactions, crossProcess, durableTransactions, multiProcess } = store.capabilities;
+        expect(['atomic', 'per-table', 'none']).toContain(transactions);
+        expect(['serialised', 'per-write', 'none']).toContain(crossProcess);
+        if (durableTransactions === true) expect(transactions).toBe('atomic');
+        if (multiProcess !== undefined) expect(multiProcess).toBe(crossProcess !== 'none');
+        expect(transactionGuarantee(store)).toBe(transactions);
+        expect(crossProcessGuarantee(store)).toBe(crossProcess);
       });
 
       test('a fresh store is empty', async () => {
@@ -1193,7 +1207,22 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         }
       });
 
-      test('transaction rolls back every write on rejection and passes the rejection on', async () => {
+      test('transaction passes the rejection of its work on, whatever it guarantees', async () => {
+        const failure = new Error('work failed');
+        await expect(
+          store.transaction(async () => {
+            await seed(store, [makeMemory({ id: 'a' })]);
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        // The store stays usable.
+        await seed(store, [makeMemory({ id: 'b' })]);
+        expect(idsOf(await store.getMemories(['b']))).toEqual(['b']);
+      });
+
+      // What `transactions: 'atomic'` and `'per-table'` both promise while the process lives.
+      test('transaction rolls back every write on rejection and passes the rejection on', async (context) => {
+        if (transactionGuarantee(store) === 'none') context.skip("the store declares transactions 'none'");
         await seed(store, [
           makeMemory({ id: 'keep', content: 'original apricot' }),
           makeMemory({ id: 'gone', content: 'doomed plum' }),
@@ -1295,7 +1324,9 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         }
         await expect(outcome).rejects.toBe(failure);
         await outside;
-        expect(idsOf(await store.getMemories(['inside', 'outside']))).toEqual(['outside']);
+        const kept = idsOf(await store.getMemories(['inside', 'outside']));
+        if (transactionGuarantee(store) === 'none') expect(kept).toContain('outside');
+        else expect(kept).toEqual(['outside']);
       });
     });
 

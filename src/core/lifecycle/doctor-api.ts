@@ -2,6 +2,7 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { readProcedureFiles } from '../procedures/procedure-directory.js';
 import { ProcedureFileError, parseProcedureFile } from '../procedures/procedure-file.js';
 import { MemoirError } from '../spec/errors.js';
+import { storeStats } from '../utils/store-fallbacks.js';
 import type { BackupListing } from './backup/backup-files.js';
 import { listBackupSummaries } from './backup/backup-list.js';
 
@@ -73,7 +74,7 @@ export interface DoctorApi {
 async function probe(engine: MemoryEngine): Promise<Pick<DoctorReport, 'ok' | 'problems' | 'suggestion'>> {
   try {
     await engine.ready('doctor');
-    await engine.store.stats();
+    await storeStats(engine.store);
     return { ok: true, problems: [], suggestion: undefined };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

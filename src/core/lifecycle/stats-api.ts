@@ -4,6 +4,7 @@ import { type Tally, topTallies } from '../sessions/session-summaries.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { RecordCollection, StoreStats } from '../spec/store.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';
+import { storeStats as readStoreStats } from '../utils/store-fallbacks.js';
 
 /**
  * What `stats()` reports.
@@ -121,7 +122,7 @@ export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: numb
             procedures: await countRecords(store.procedures, engine.scope),
             entities: await countRecords(store.entities, engine.scope),
           }
-        : await store.stats();
+        : await readStoreStats(store);
       const sessionMemories = sessions.reduce((sum, session) => sum + session.memoryCount, 0);
       return {
         ...storeStats,
