@@ -191,6 +191,8 @@ export {
 } from './core/spec/records.js';
 export type { Clock, IdGenerator, Logger, LogLevel } from './core/spec/runtime.js';
 export type {
+  CompleteMemoryStore,
+  CrossProcessGuarantee,
   EmbedderIdentity,
   LexicalSearchQuery,
   ListMemoriesQuery,
@@ -198,8 +200,6 @@ export type {
   MemoryOrder,
   MemoryRecord,
   MemoryStore,
-  CompleteMemoryStore,
-  CrossProcessGuarantee,
   RecordCollection,
   SearchHit,
   StageChangeOptions,
@@ -224,6 +224,7 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
+export type { ResolvedStoreCapabilities } from './core/utils/store-capabilities.js';
 export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';

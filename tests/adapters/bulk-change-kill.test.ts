@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLanceStore } from '../../src/adapters/lancedb/index.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import { createInMemoryStore, createMemory, type CompleteMemoryStore } from '../../src/index.js';
+import { type CompleteMemoryStore, createInMemoryStore, createMemory } from '../../src/index.js';
 import { collect, quiet, tempDir } from '../helpers/stores.js';
 
 // Restore, import and clear are all or nothing on every persistent store, also when the process

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MemoryClient, type CompleteMemoryStore, ValidationError } from '../../src/index.js';
+import { type CompleteMemoryStore, type MemoryClient, ValidationError } from '../../src/index.js';
 import { createFixedClock } from '../../src/testing/index.js';
 import { collect, quiet, STORES, storeAndClient } from '../helpers/stores.js';
 

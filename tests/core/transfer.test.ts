@@ -8,7 +8,7 @@ import {
   importRecords,
 } from '../../src/core/lifecycle/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
-import type { EmbedderIdentity, CompleteMemoryStore } from '../../src/core/spec/store.js';
+import type { CompleteMemoryStore, EmbedderIdentity } from '../../src/core/spec/store.js';
 import {
   day,
   TRANSFER_EMBEDDER as EMBEDDER,

@@ -7,8 +7,8 @@ import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
 import type {
-  EmbedderIdentity,
   CompleteMemoryStore,
+  EmbedderIdentity,
   LexicalSearchQuery,
   ListMemoriesQuery,
   MemoryFilter,
