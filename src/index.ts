@@ -206,6 +206,8 @@ export {
 } from './core/spec/records.js';
 export type { Clock, IdGenerator, Logger, LogLevel } from './core/spec/runtime.js';
 export type {
+  CompleteMemoryStore,
+  CrossProcessGuarantee,
   EmbedderIdentity,
   LexicalSearchQuery,
   ListMemoriesQuery,
@@ -221,6 +223,7 @@ export type {
   StoreCapabilities,
   StoreCheck,
   StoreStats,
+  TransactionGuarantee,
   UnembeddedQuery,
   VectorSearchQuery,
 } from './core/spec/store.js';
@@ -236,6 +239,7 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
+export type { ResolvedStoreCapabilities } from './core/utils/store-capabilities.js';
 export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';
