@@ -115,7 +115,11 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
       // Vectors are the store's, not a tenant's: switching embedders re-embeds every scope.
       throw new ValidationError(
         [{ field: 'scope', message: 'reindex re-embeds the memories of every scope: run it from an unscoped client' }],
-        { component: 'reindex', suggestion: 'Create the client without `scope` (an admin client) to reindex.' },
+        {
+          component: 'reindex',
+          suggestion: 'Create the client without `scope` (an admin client) to reindex.',
+          hint: { code: 'unscoped' },
+        },
       );
     }
     await engine.reopen(() => store.resetEmbeddings(engine.identity()));
