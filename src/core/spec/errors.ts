@@ -38,9 +38,24 @@ export type MemoirErrorCode =
  * @group Errors
  */
 export type ErrorHint =
-  | { readonly code: 'unscoped' | 'workspace' | 'confirm' | 'language-model' }
-  | { readonly code: 'option'; readonly field: string }
-  | { readonly code: 'renamed'; readonly field: string; readonly to: string };
+  | {
+      /** What the call needs: a client without scope, a workspace, `confirm: true`, a language model. */
+      readonly code: 'unscoped' | 'workspace' | 'confirm' | 'language-model';
+    }
+  | {
+      /** An option must change. */
+      readonly code: 'option';
+      /** The option, by its library name (`asOf`, `options.k`). */
+      readonly field: string;
+    }
+  | {
+      /** An old option name was given beside its new one. */
+      readonly code: 'renamed';
+      /** The old name, as the caller spelled it. */
+      readonly field: string;
+      /** The name to use instead. */
+      readonly to: string;
+    };
 
 /**
  * Options shared by every {@link MemoirError} constructor.
