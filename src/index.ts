@@ -162,6 +162,7 @@ export type { SessionsApi } from './core/sessions/sessions-api.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,
+  type ErrorHint,
   MemoirError,
   type MemoirErrorCode,
   type MemoirErrorOptions,

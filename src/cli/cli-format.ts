@@ -170,6 +170,8 @@ export function formatRecall(response: RecallResponse, width = DEFAULT_WIDTH, to
       lines[index + 1]!,
       `${indent}${truncate(`↳ ${oneLine(result.citation)}`, Math.max(20, width - indent.length))}`,
     );
+    // `--explain`: the whole line, not cut to the width; it is read, not scanned.
+    if (result.explanation) out.push(`${indent}why: ${oneLine(result.explanation)}`);
   });
   const count = `${response.results.length} result${response.results.length === 1 ? '' : 's'}`;
   const tokens = response.totalTokens === undefined ? '' : `, ${response.totalTokens} tokens`;

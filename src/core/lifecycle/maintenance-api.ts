@@ -115,8 +115,12 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     if (!isEmptyScope(engine.scope)) {
       // Vectors are the store's, not a tenant's: switching embedders re-embeds every scope.
       throw new ValidationError(
-        [{ field: 'scope', message: 'reindex re-embeds the memories of every scope: run it from an unscoped client' }],
-        { component: 'reindex', suggestion: 'Create the client without `scope` (an admin client) to reindex.' },
+        [{ field: 'scope', message: 'reindex re-embeds the memories of every scope, and this run is limited to one' }],
+        {
+          component: 'reindex',
+          suggestion: 'Create the client without `scope` (an admin client) to reindex.',
+          hint: { code: 'unscoped' },
+        },
       );
     }
     await engine.reopen(() => resetEmbeddings(store, engine.identity()));
