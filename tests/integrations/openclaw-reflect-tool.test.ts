@@ -62,6 +62,18 @@ describe('OpenClaw memory_reflect on demand', () => {
     expect(existsSync(join(root, 'bank'))).toBe(false);
   }, 60_000);
 
+  it('on a LanceDB plugin, the workspace index is LanceDB too (no better-sqlite3 needed) and reflect runs on it', async () => {
+    const root = workspace();
+    host = fakeHost(
+      { store: 'lancedb', workspace: root, autoCapture: false, dbPath: join(state.dir, 'lance') },
+      { stateDir: state.dir },
+    );
+    const text = await host.tool('memory_reflect', { since: '2025-11-01' }, ALICE);
+    expect(text).toContain('bank/entities/Peter.md');
+    expect(existsSync(join(root, '.memory', 'index-lancedb'))).toBe(true);
+    expect(existsSync(join(root, '.memory', 'index.sqlite'))).toBe(false);
+  }, 60_000);
+
   it('is not offered without the workspace key', () => {
     host = fakeHost({ autoCapture: false, dbPath: join(state.dir, 'c.sqlite') }, { stateDir: state.dir });
     expect(host.tools.has('memory_reflect')).toBe(false);
