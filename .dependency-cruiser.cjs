@@ -83,6 +83,7 @@ module.exports = {
           '^src/core/spec/',
           '^src/core/utils/',
           '^src/adapters/[^/]+/index[.]ts$',
+          '^src/recorder/index[.]ts$',
         ],
       },
     },

@@ -140,6 +140,57 @@ export const openClawConfigSchema = z
       .describe(
         "The agent's Markdown workspace: indexed at start, re-indexed as files change, reflected on daily, recalled before each prompt. Default: the agent's workspace directory, when the host gives one.",
       ),
+    /**
+     * Where memory_recall_steps searches the sender's screen recordings: Memories AI for search,
+     * ffmpeg for key frames, and a vision model that names each action. Unset: on when the
+     * environment has MEMORIES_AI_API_KEY, else memory_recall_steps answers from steps already cached.
+     */
+    video: z
+      .object({
+        /** The Memories AI Datalake key: a literal, or `${NAME}`. Default: env `MEMORIES_AI_API_KEY`. */
+        apiKey: z
+          .string()
+          .min(1, `expected a key, or ${REFERENCE} to read one from the environment variable NAME`)
+          .optional()
+          .describe(
+            `Memories AI Datalake key (sk-mai-…): a literal, or ${REFERENCE} to read the environment variable NAME. Default: the environment's MEMORIES_AI_API_KEY.`,
+          ),
+        /** The Datalake API root. Default env `MEMORIES_AI_BASE_URL`, else Memories AI's own. */
+        baseUrl: z
+          .string()
+          .regex(/^https?:\/\/\S+$/, 'expected an http(s) URL such as https://api.memories.ai/serve/datalake/v1')
+          .optional()
+          .describe(
+            'Memories AI Datalake API root. Default: MEMORIES_AI_BASE_URL, else https://api.memories.ai/serve/datalake/v1.',
+          ),
+        /** Most requests a second to Memories AI (its per-account rate limit). Default 1. */
+        requestsPerSecond: z
+          .number()
+          .min(0.01)
+          .max(1000)
+          .optional()
+          .describe('Most requests a second to Memories AI (its per-account limit is about one). Default 1.'),
+        /** The vision model naming each action between key frames. Default: the `llm` model. */
+        vision: z
+          .object({
+            /** A vision-capable chat model, e.g. `gpt-4o-mini`. */
+            model: z.string().min(1).describe('A vision-capable chat model, e.g. gpt-4o-mini.'),
+            /** API key: a literal, or `${NAME}`. */
+            apiKey: apiKey.optional(),
+            /** Base URL of an OpenAI-compatible API. */
+            baseUrl: baseUrl.optional(),
+          })
+          .strict()
+          .optional()
+          .describe(
+            "The vision model that names each action between key frames. Default: the llm model; without either, steps come from the recordings' captions.",
+          ),
+      })
+      .strict()
+      .optional()
+      .describe(
+        'Screen recordings for memory_recall_steps: Memories AI search, ffmpeg key frames, a vision model. Unset: on when MEMORIES_AI_API_KEY is set, else memory_recall_steps answers from steps already cached.',
+      ),
     /** Longest a prompt waits for recall before going on without it, ms. Default 5000. */
     recallTimeoutMs: z
       .number()

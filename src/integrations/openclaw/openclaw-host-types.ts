@@ -218,6 +218,8 @@ export interface OpenClawToolContext {
     /** The chat's id. */
     to?: string;
   };
+  /** The agent's workspace directory, on hosts that give it. */
+  workspaceDir?: string;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { MemoryClient } from '../../index.js';
 import type { ParsedOpenClawConfig } from './openclaw-config.js';
 import { resolveSecret } from './openclaw-config.js';
 import type { OpenClawLogger } from './openclaw-host-types.js';
+import { videoOf } from './openclaw-video.js';
 
 // The memory client behind the plugin, made from its config: a store (SQLite or LanceDB), an
 // embedder (OpenAI-compatible with a key or a baseUrl, else the local one) and, with a key or
@@ -120,10 +121,13 @@ export function openPluginMemory(
   const offline: string[] = [];
   const embedder = embedderOf(config, offline);
   const languageModel = modelOf(config, offline);
+  // memory_recall_steps searches the recordings with it (openclaw-video.ts).
+  const video = videoOf(config, offline);
   const client = createMemory({
     store: storeOf(config, location, logger),
     ...(embedder ? { embedder } : {}),
     ...(languageModel ? { languageModel } : {}),
+    ...(video ? { video } : {}),
     // The plugin decides when a session has enough to extract (extractMinMessages) and splits
     // long runs itself, so each call memoir gets is extracted whole.
     extraction: { minMessages: 1, maxChars: config.extractMaxChars },

@@ -13,6 +13,7 @@ import { identityOfHook, recordedSessionId, sessionKeyOf } from './openclaw-iden
 import { defaultStateDir, openPluginMemory, type PluginMemory } from './openclaw-memory.js';
 import { decideTools } from './openclaw-neighbours.js';
 import { recallForPrompt } from './openclaw-recall-hook.js';
+import { openClawReflectTool } from './openclaw-reflect-tool.js';
 import { senderNameOf } from './openclaw-sender-name.js';
 import { type CaptureBatch, SessionCursors } from './openclaw-session-cursor.js';
 import { openClawTools } from './openclaw-tools.js';
@@ -203,6 +204,13 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   // The core block tools clash with no other memory plugin's names: they follow coreBlock alone.
   for (const tool of openClawTools(memory, { memory: tools.register, core: config.coreBlock })) {
     api.registerTool((ctx) => tool.create(ctx), { name: tool.name });
+  }
+  // memory_reflect clashes with no other plugin's names either. It writes pages into the
+  // workspace, so it is offered only where someone named one (`workspace`), not on every
+  // host's default agent directory.
+  if (config.workspace !== undefined) {
+    const reflect = openClawReflectTool(workspaces.open);
+    api.registerTool((ctx) => reflect.create(ctx), { name: reflect.name });
   }
 
   let closing: Promise<void> | undefined;

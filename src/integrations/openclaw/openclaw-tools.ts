@@ -18,6 +18,7 @@ import {
 } from '../agent-tools.js';
 import type { OpenClawTool, OpenClawToolContext, OpenClawToolResult } from './openclaw-host-types.js';
 import { type Identity, identityOfTool } from './openclaw-identity.js';
+import { REFLECT_TOOL_NAME } from './openclaw-reflect-tool.js';
 import { scopedToolClient } from './openclaw-scoped-client.js';
 
 // memory-lancedb's three tools, under its names and with its parameters, so the plugin drops
@@ -239,7 +240,10 @@ const coreInsert = mapping({
 const CORE_MAPPINGS = [coreRead, coreAppend, coreReplace, coreInsert];
 
 /** The names the plugin registers, as openclaw.plugin.json lists them in `contracts.tools`. */
-export const OPENCLAW_TOOL_NAMES = [...MAPPINGS, ...CORE_MAPPINGS].map((definition) => definition.name);
+export const OPENCLAW_TOOL_NAMES = [
+  ...[...MAPPINGS, ...CORE_MAPPINGS].map((definition) => definition.name),
+  REFLECT_TOOL_NAME,
+];
 
 /** The JSON Schema a host shows the model for a tool's parameters. */
 function parametersOf(params: z.ZodObject): Record<string, unknown> {

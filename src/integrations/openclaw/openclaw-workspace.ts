@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createLanceStore } from '../../adapters/lancedb/index.js';
 import { createWorkspace, type MemoryClient } from '../../index.js';
 import type { ParsedOpenClawConfig } from './openclaw-config.js';
 import type { OpenClawLogger, OpenClawPromptBuildEvent, OpenClawPromptBuildResult } from './openclaw-host-types.js';
@@ -8,7 +9,8 @@ import { recallForPrompt } from './openclaw-recall-hook.js';
 
 // The agent's Markdown workspace (seed 004) as a live source: `workspace` in the config, else
 // the directory the host gives the agent (`workspaceDir` of the service and hook contexts).
-// Each workspace gets its own client over its derived index (`<dir>/.memory/index.sqlite`),
+// Each workspace gets its own client over its derived index (`<dir>/.memory/index.sqlite`, or
+// `<dir>/.memory/index-lancedb` when the plugin's `store` is LanceDB),
 // indexed when first seen, watched while the gateway runs, and reflected on daily. Its facts
 // are the agent's own notes: recall puts them before a personal prompt beside the sender's
 // memories. Nothing here throws into the host: failures are log lines.
@@ -46,7 +48,13 @@ export function pluginWorkspaces(
 
   async function openAt(root: string): Promise<MemoryClient | undefined> {
     try {
-      const client = createWorkspace({ root, logger: hostLogger(logger) });
+      // The index follows the plugin's `store`: a gateway on LanceDB (say, where better-sqlite3
+      // has no build for the host's Node) indexes its workspace into LanceDB too.
+      const index =
+        config.store === 'lancedb'
+          ? { store: createLanceStore({ uri: join(root, '.memory', 'index-lancedb'), logger: hostLogger(logger) }) }
+          : {};
+      const client = createWorkspace({ root, logger: hostLogger(logger), ...index });
       client.on('error', (event) =>
         logger.warn(`memoir: workspace ${root}: ${event.operation}: ${errorText(event.error)}`),
       );
