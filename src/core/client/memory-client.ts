@@ -76,15 +76,19 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const track = <T extends object>(api: T, methods: Parameters<typeof trackCalls<T>>[2]) =>
     trackCalls(engine, api, methods);
 
-  const coreBlock = createCoreBlockApi(engine, { root: settings.workspace, limit: settings.coreTokenLimit });
+  const { readWithinCall, ...coreBlock } = createCoreBlockApi(engine, {
+    root: settings.workspace,
+    limit: settings.coreTokenLimit,
+  });
 
   const client: MemoryClient = {
     store: engine.store,
     embedder: engine.embedder,
     ...track(retain, ['retain', 'reextract']),
-    ...track(createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: coreBlock.core }), [
-      'recall',
-    ]),
+    ...track(
+      createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: { get: readWithinCall } }),
+      ['recall'],
+    ),
     ...track(createMemoriesApi(engine), ['get', 'list', 'update', 'forget', 'invalidate']),
     ...track(createSessionsApi(engine), ['resumeSession', 'listSessions', 'deleteSession']),
     ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),

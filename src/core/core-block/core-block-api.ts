@@ -104,6 +104,15 @@ export interface CoreBlockApi {
   readonly core: CoreBlock;
 }
 
+/**
+ * The block read from inside another tracked call (recall): not tracked again, so a recall
+ * that started before close() still reads it while close() waits for that recall.
+ */
+export interface CoreBlockReader {
+  /** `core.get(options)` without the close() check. */
+  readWithinCall(options?: CoreBlockCallOptions): Promise<CoreBlockState>;
+}
+
 function scopeKey(scope: Scope): string {
   const key = JSON.stringify([scope.agentId ?? null, scope.userId ?? null, scope.namespace ?? null]);
   return `core-block:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
@@ -140,7 +149,7 @@ function serially<T>(key: string, work: () => Promise<T>): Promise<T> {
 export function createCoreBlockApi(
   engine: MemoryEngine,
   settings: { root: string | undefined; limit?: number },
-): CoreBlockApi {
+): CoreBlockApi & CoreBlockReader {
   const root = settings.root === undefined ? undefined : resolve(settings.root);
   const limit = settings.limit ?? DEFAULT_CORE_TOKENS;
   const own: Scope = engine.scope ?? {};
@@ -225,14 +234,16 @@ export function createCoreBlockApi(
 
   const withNewline = (value: string) => (value === '' || value.endsWith('\n') ? value : `${value}\n`);
 
+  async function readState(options?: unknown): Promise<CoreBlockState> {
+    const scope = readScope(options, 'get');
+    // Another tenant's block reads as empty, as recall finds nothing there.
+    return stateOf(scope === null ? '' : await read(scope));
+  }
+
   return {
+    readWithinCall: readState,
     core: {
-      get: (options?: unknown) =>
-        engine.track('core', async () => {
-          const scope = readScope(options, 'get');
-          // Another tenant's block reads as empty, as recall finds nothing there.
-          return stateOf(scope === null ? '' : await read(scope));
-        }),
+      get: (options?: unknown) => engine.track('core', () => readState(options)),
       async append(input: unknown, options?: unknown) {
         const addition = parseInput(text, input, 'core.append', 'text');
         const scope = writeScope(options, 'append');
