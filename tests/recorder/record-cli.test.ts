@@ -78,7 +78,7 @@ describe.skipIf(xToolsMissing)(titled('memoir record and recall-video', xToolsMi
   }, 120_000);
 
   it('recall-video prints steps for a query (captions without a vision model) and caches them', async () => {
-    const first = await memoir('recall-video', 'what happened in the terminal', '--limit', '1');
+    const first = await memoir('recall-video', 'what happened in the terminal', '--k', '1');
     expect(first.stderr).toBe('');
     expect(first.stdout).toMatch(/confidence 0\.50\): a screen\n {2}1\) A terminal prints the time\./);
     const again = await memoir('recall-video', 'what happened in the terminal', '--json');
