@@ -6,6 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entries } from '../../tsup.config.js';
+import { type AttwReport, checkTarballTypes } from './attw.js';
+import { createPeerlessConsumer } from './consumer-without-peers.js';
 import { copyExampleStore, EXAMPLE_DIR, packagesLoadedBy, runExampleContract } from './outside-store.js';
 import { childEnvironment, type PackedPackage, packAndInstall, root } from './packed-package.js';
 
@@ -26,12 +28,14 @@ interface Manifest {
     string,
     string | { import: { types: string; default: string }; require: { types: string; default: string } }
   >;
+  typesVersions: Record<string, Record<string, string[]>>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
 let packed: PackedPackage;
 let homes = 0;
-let typeChecks: Promise<{ nodeNext: string; bundler: string }>;
+let typeChecks: Promise<TypeChecks>;
 
 /** A new, empty MEMOIR_HOME inside the temporary directory. */
 function newHome(): string {
@@ -152,6 +156,10 @@ export const wrongQuery = (memory: MemoryClient) => memory.recall(42);
 
 const consumerCjsTypes = `import memoir = require('memoir');
 import sqlite = require('memoir/sqlite');
+import openclaw = require('memoir/openclaw');
+
+// The CommonJS types of the OpenClaw plugin say it is the default export (run below).
+export const pluginId: string = openclaw.default.id;
 
 export function open(path: string): memoir.MemoryClient {
   return memoir.createMemory({ store: sqlite.createSqliteStore({ path }) });
@@ -171,12 +179,17 @@ const strictOptions = {
 };
 
 /** Run the project's tsc over consumer files; resolve to its diagnostics ('' when clean). */
-async function tsc(name: string, compilerOptions: Record<string, unknown>, files: string[]): Promise<string> {
-  const config = join(packed.consumer, `tsconfig.${name}.json`);
+async function tsc(
+  name: string,
+  compilerOptions: Record<string, unknown>,
+  files: string[],
+  project = packed.consumer,
+): Promise<string> {
+  const config = join(project, `tsconfig.${name}.json`);
   writeFileSync(config, JSON.stringify({ compilerOptions: { ...strictOptions, ...compilerOptions }, files }, null, 2));
   try {
     await exec(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', config], {
-      cwd: packed.consumer,
+      cwd: project,
       encoding: 'utf8',
     });
     return '';
@@ -186,11 +199,42 @@ async function tsc(name: string, compilerOptions: Record<string, unknown>, files
   }
 }
 
-/** Both checks at once, started as soon as the package is installed (each is a tsc process). */
-function typeCheck(): Promise<{ nodeNext: string; bundler: string }> {
+/** Every subpath of the package's exports but package.json: `.`, `./sqlite`, … */
+const subpaths = Object.keys(pkg.exports).filter((subpath) => subpath !== './package.json');
+/** The name a user imports a subpath by. */
+const specifier = (subpath: string) => (subpath === '.' ? 'memoir' : `memoir/${subpath.slice(2)}`);
+
+// `"moduleResolution": "node"` (node10) knows no exports map: each subpath must resolve through
+// typesVersions. Importing them all by name is the check; the rest guards against `any`.
+const consumerNode10Types = `${subpaths.map((subpath, index) => `import * as entry${index} from '${specifier(subpath)}';`).join('\n')}
+import openclaw from 'memoir/openclaw';
+import { createSqliteStore } from 'memoir/sqlite';
+
+export const entries = [${subpaths.map((_, index) => `entry${index}`).join(', ')}];
+export const pluginId: string = openclaw.id;
+// @ts-expect-error createSqliteStore takes options, not a path
+export const wrong = () => createSqliteStore('memoir.sqlite');
+`;
+
+interface TypeChecks {
+  nodeNext: string;
+  bundler: string;
+  node10: string;
+  /** Every subpath, checked with skipLibCheck off in a project without the optional peers. */
+  withoutPeers: string;
+  attw: AttwReport;
+}
+
+/** Every check at once, started as soon as the package is installed (each is a process). */
+function typeCheck(): Promise<TypeChecks> {
   mkdirSync(join(packed.consumer, 'types'), { recursive: true });
   writeFileSync(join(packed.consumer, 'types/consumer.ts'), consumerTypes);
   writeFileSync(join(packed.consumer, 'types/consumer-cjs.cts'), consumerCjsTypes);
+  writeFileSync(join(packed.consumer, 'types/consumer-node10.ts'), consumerNode10Types);
+  const optionalPeers = Object.keys(pkg.peerDependenciesMeta).filter(
+    (name) => pkg.peerDependenciesMeta[name]?.optional,
+  );
+  const peerless = createPeerlessConsumer(packed.installed, subpaths, Object.keys(pkg.dependencies), optionalPeers);
   // The example store, written against the public port, checks the shipped store types too.
   copyExampleStore(packed.consumer);
   return Promise.all([
@@ -201,7 +245,15 @@ function typeCheck(): Promise<{ nodeNext: string; bundler: string }> {
       `${EXAMPLE_DIR}/map-store.test.ts`,
     ]),
     tsc('bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, ['types/consumer.ts']),
-  ]).then(([nodeNext, bundler]) => ({ nodeNext, bundler }));
+    tsc('node10', { module: 'CommonJS', moduleResolution: 'Node10' }, ['types/consumer-node10.ts']),
+    tsc(
+      'peerless',
+      { module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: false },
+      ['every-subpath.ts', 'every-subpath.cts'],
+      peerless.dir,
+    ).finally(() => rmSync(peerless.dir, { recursive: true, force: true })),
+    checkTarballTypes(packed.tarball, packed.dir),
+  ]).then(([nodeNext, bundler, node10, withoutPeers, attw]) => ({ nodeNext, bundler, node10, withoutPeers, attw }));
 }
 
 beforeAll(async () => {
@@ -464,6 +516,52 @@ describe('a TypeScript consumer', () => {
     expect(nodeNext).toBe('');
     expect(bundler).toBe('');
   }, 120_000);
+
+  it('every subpath resolves, typed, under "moduleResolution": "node" (node10), through typesVersions', async () => {
+    const { node10 } = await typeChecks;
+    expect(node10).toBe('');
+    // Each subpath maps to the declarations its `require` condition names, as node10 is require's.
+    const mapped = Object.fromEntries(
+      subpaths
+        .filter((subpath) => subpath !== '.')
+        .map((subpath) => {
+          const target = pkg.exports[subpath];
+          return [subpath.slice(2), [typeof target === 'string' ? target : target!.require.types]];
+        }),
+    );
+    expect(pkg.typesVersions).toEqual({ '*': mapped });
+  }, 120_000);
+
+  it('the declarations of every subpath type-check, skipLibCheck off, without the optional peers installed', async () => {
+    const { withoutPeers } = await typeChecks;
+    expect(withoutPeers).toBe('');
+  }, 120_000);
+
+  it('are the types wrong? no: attw finds no problem at any subpath for node10, node16 (CJS and ESM) and bundler', async () => {
+    const { attw } = await typeChecks;
+    expect(attw.resolutionKinds.sort()).toEqual(['bundler', 'node10', 'node16-cjs', 'node16-esm']);
+    expect(attw.entrypoints.sort()).toEqual(Object.keys(pkg.exports).sort());
+    // memoir/testing/contracts is typed for require too, and attw (which reads types, never runs
+    // code) rightly finds nothing: that requiring it fails is vitest's refusal (ESM only),
+    // checked with its message in "vitest loads only with memoir/testing/contracts".
+    expect(attw.problems).toEqual([]);
+  }, 120_000);
+
+  it('memoir/openclaw from CommonJS is what its types declare: the plugin under .default', async () => {
+    const result = await script<{ cjs: string | null; esm: string; registers: boolean }>(
+      'openclaw-default.cjs',
+      `const openclaw = require('memoir/openclaw');
+(async () => {
+  const esm = await import('memoir/openclaw');
+  process.stdout.write(JSON.stringify({
+    cjs: openclaw.default ? openclaw.default.id : null,
+    esm: esm.default.id,
+    registers: typeof openclaw.default?.register === 'function',
+  }));
+})().catch((error) => { console.error(error); process.exit(1); });`,
+    );
+    expect(result).toEqual({ cjs: 'memoir', esm: 'memoir', registers: true });
+  });
 });
 
 describe('the memoir command from the installed package', () => {
