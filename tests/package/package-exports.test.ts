@@ -98,10 +98,10 @@ interface Probe {
 
 // A consumer's TypeScript, checked strictly against the shipped declarations. Each
 // expected error in it fails the check if the types it guards were lost (became any).
-// The check skips checking inside .d.ts files, as most projects do: with it, tsc spends
-// three times as long, mostly on zod's and Node's own declarations; what that would
-// catch in memoir's — an import of a package a user does not have — the scan of the
-// declarations' imports (in "the tarball") catches.
+// These checks skip checking inside .d.ts files, as most projects do: with it, tsc spends
+// three times as long, mostly on zod's and Node's own declarations. One check does check
+// them, once, for every subpath: in a project without the optional peers, where an import of
+// a package the user does not have fails (see consumer-without-peers.ts).
 const consumerTypes = `import {
   createMemory,
   type Embedder,
