@@ -21,7 +21,7 @@ export interface PeerlessConsumer {
 
 /**
  * Create the project: memoir copied from `installed`, `dependencies` and @types/node linked
- * from the checkout, and two files that import every subpath, one ESM and one CommonJS.
+ * from the checkout, and `every-subpath.ts`, which imports every subpath (ESM) and types a LanceDB store.
  * Throws when an optional peer still resolves from the project, as the check would prove nothing.
  */
 export function createPeerlessConsumer(
@@ -60,14 +60,6 @@ import { createLanceStore } from 'memoir/lancedb';
 
 // The LanceDB store, typed without @lancedb/lancedb or apache-arrow installed.
 export const memory = createMemory({ store: createLanceStore({ uri: './agent-lancedb' }) });
-export const entries = [${specifiers.map((_, index) => `entry${index}`).join(', ')}];
-`,
-  );
-  const cjs = specifiers.map((specifier, index) => `import entry${index} = require('${specifier}');`);
-  writeFileSync(
-    join(dir, 'every-subpath.cts'),
-    `${cjs.join('\n')}
-
 export const entries = [${specifiers.map((_, index) => `entry${index}`).join(', ')}];
 `,
   );
