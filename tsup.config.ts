@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 // One entry per package export; keep in sync with package.json#exports
@@ -16,6 +17,26 @@ export const entries = {
   openclaw: 'src/integrations/openclaw/index.ts',
 };
 
+/**
+ * Give each CommonJS entry whose only export is `default` (memoir/openclaw) the shape its types
+ * declare: `exports.default`, marked `__esModule`. The build's tree-shaking pass (rollup, with no
+ * way to set its `output.exports`) writes `module.exports = plugin` for such an entry instead,
+ * while the CommonJS declarations say `export default` — so `require('memoir/openclaw').default`
+ * type-checked and then was undefined. The statement is rewritten on its own line, so the source
+ * map stays right.
+ */
+export function namedDefaultExports(outDir: string): void {
+  for (const name of Object.keys(entries)) {
+    const file = `${outDir}/${name}.cjs`;
+    const code = readFileSync(file, 'utf8');
+    const fixed = code.replace(
+      /^module\.exports = ([\w$]+);$/m,
+      "Object.defineProperty(exports, '__esModule', { value: true }); exports.default = $1;",
+    );
+    if (fixed !== code) writeFileSync(file, fixed);
+  }
+}
+
 export default defineConfig({
   // The CLI is built beside the exports, as the `memoir` bin runs it.
   entry: { ...entries, cli: 'src/cli/main.ts' },
@@ -29,4 +50,5 @@ export default defineConfig({
   // optional peer the contracts run in, is the user's own copy (the one running the tests).
   external: ['better-sqlite3', 'usearch', 'openai', '@lancedb/lancedb', 'apache-arrow', 'vitest'],
   treeshake: true,
+  onSuccess: async () => namedDefaultExports('dist'),
 });

@@ -6,6 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entries } from '../../tsup.config.js';
+import { type AttwReport, checkTarballTypes } from './attw.js';
+import { createPeerlessConsumer } from './consumer-without-peers.js';
 import { copyExampleStore, EXAMPLE_DIR, packagesLoadedBy, runExampleContract } from './outside-store.js';
 import { childEnvironment, type PackedPackage, packAndInstall, root } from './packed-package.js';
 
@@ -26,12 +28,14 @@ interface Manifest {
     string,
     string | { import: { types: string; default: string }; require: { types: string; default: string } }
   >;
+  typesVersions: Record<string, Record<string, string[]>>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
 let packed: PackedPackage;
 let homes = 0;
-let typeChecks: Promise<{ nodeNext: string; bundler: string }>;
+let typeChecks: Promise<TypeChecks>;
 
 /** A new, empty MEMOIR_HOME inside the temporary directory. */
 function newHome(): string {
@@ -94,10 +98,10 @@ interface Probe {
 
 // A consumer's TypeScript, checked strictly against the shipped declarations. Each
 // expected error in it fails the check if the types it guards were lost (became any).
-// The check skips checking inside .d.ts files, as most projects do: with it, tsc spends
-// three times as long, mostly on zod's and Node's own declarations; what that would
-// catch in memoir's — an import of a package a user does not have — the scan of the
-// declarations' imports (in "the tarball") catches.
+// These checks skip checking inside .d.ts files, as most projects do: with it, tsc spends
+// three times as long, mostly on zod's and Node's own declarations. One check does check
+// them, once, for every subpath: in a project without the optional peers, where an import of
+// a package the user does not have fails (see consumer-without-peers.ts).
 const consumerTypes = `import {
   createMemory,
   type Embedder,
@@ -152,6 +156,10 @@ export const wrongQuery = (memory: MemoryClient) => memory.recall(42);
 
 const consumerCjsTypes = `import memoir = require('memoir');
 import sqlite = require('memoir/sqlite');
+import openclaw = require('memoir/openclaw');
+
+// The CommonJS types of the OpenClaw plugin say it is the default export (run below).
+export const pluginId: string = openclaw.default.id;
 
 export function open(path: string): memoir.MemoryClient {
   return memoir.createMemory({ store: sqlite.createSqliteStore({ path }) });
@@ -171,12 +179,17 @@ const strictOptions = {
 };
 
 /** Run the project's tsc over consumer files; resolve to its diagnostics ('' when clean). */
-async function tsc(name: string, compilerOptions: Record<string, unknown>, files: string[]): Promise<string> {
-  const config = join(packed.consumer, `tsconfig.${name}.json`);
+async function tsc(
+  name: string,
+  compilerOptions: Record<string, unknown>,
+  files: string[],
+  project = packed.consumer,
+): Promise<string> {
+  const config = join(project, `tsconfig.${name}.json`);
   writeFileSync(config, JSON.stringify({ compilerOptions: { ...strictOptions, ...compilerOptions }, files }, null, 2));
   try {
     await exec(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', config], {
-      cwd: packed.consumer,
+      cwd: project,
       encoding: 'utf8',
     });
     return '';
@@ -186,11 +199,49 @@ async function tsc(name: string, compilerOptions: Record<string, unknown>, files
   }
 }
 
-/** Both checks at once, started as soon as the package is installed (each is a tsc process). */
-function typeCheck(): Promise<{ nodeNext: string; bundler: string }> {
+/** Every subpath of the package's exports but package.json: `.`, `./sqlite`, … */
+const subpaths = Object.keys(pkg.exports).filter((subpath) => subpath !== './package.json');
+/** The name a user imports a subpath by. */
+const specifier = (subpath: string) => (subpath === '.' ? 'memoir' : `memoir/${subpath.slice(2)}`);
+
+// `"moduleResolution": "node"` (node10) knows no exports map: each subpath must resolve through
+// typesVersions. Importing them all by name is the check; the rest guards against `any`.
+const consumerNode10Types = `${subpaths.map((subpath, index) => `import * as entry${index} from '${specifier(subpath)}';`).join('\n')}
+import openclaw from 'memoir/openclaw';
+import { createSqliteStore } from 'memoir/sqlite';
+
+export const entries = [${subpaths.map((_, index) => `entry${index}`).join(', ')}];
+export const pluginId: string = openclaw.id;
+// @ts-expect-error createSqliteStore takes options, not a path
+export const wrong = () => createSqliteStore('memoir.sqlite');
+`;
+
+/** The optional peer dependencies: @lancedb/lancedb, apache-arrow, openai, vitest. */
+function optionalPeerNames(): string[] {
+  return Object.keys(pkg.peerDependenciesMeta).filter((name) => pkg.peerDependenciesMeta[name]?.optional);
+}
+
+interface TypeChecks {
+  nodeNext: string;
+  bundler: string;
+  node10: string;
+  /** Every subpath's ESM declarations, checked with skipLibCheck off without the optional peers. */
+  withoutPeers: string;
+  attw: AttwReport;
+}
+
+/** Every check at once, started as soon as the package is installed (each is a process). */
+function typeCheck(): Promise<TypeChecks> {
   mkdirSync(join(packed.consumer, 'types'), { recursive: true });
   writeFileSync(join(packed.consumer, 'types/consumer.ts'), consumerTypes);
   writeFileSync(join(packed.consumer, 'types/consumer-cjs.cts'), consumerCjsTypes);
+  writeFileSync(join(packed.consumer, 'types/consumer-node10.ts'), consumerNode10Types);
+  const peerless = createPeerlessConsumer(
+    packed.installed,
+    subpaths,
+    Object.keys(pkg.dependencies),
+    optionalPeerNames(),
+  );
   // The example store, written against the public port, checks the shipped store types too.
   copyExampleStore(packed.consumer);
   return Promise.all([
@@ -201,7 +252,15 @@ function typeCheck(): Promise<{ nodeNext: string; bundler: string }> {
       `${EXAMPLE_DIR}/map-store.test.ts`,
     ]),
     tsc('bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, ['types/consumer.ts']),
-  ]).then(([nodeNext, bundler]) => ({ nodeNext, bundler }));
+    tsc('node10', { module: 'CommonJS', moduleResolution: 'Node10' }, ['types/consumer-node10.ts']),
+    tsc(
+      'peerless',
+      { module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: false },
+      ['every-subpath.ts'],
+      peerless.dir,
+    ).finally(() => rmSync(peerless.dir, { recursive: true, force: true })),
+    checkTarballTypes(packed.tarball, packed.dir),
+  ]).then(([nodeNext, bundler, node10, withoutPeers, attw]) => ({ nodeNext, bundler, node10, withoutPeers, attw }));
 }
 
 beforeAll(async () => {
@@ -275,7 +334,7 @@ describe('the tarball', () => {
     }
   });
 
-  it('the build and its declarations import only Node built-ins and declared dependencies', () => {
+  it('the build and its declarations import only Node built-ins and declared dependencies, the declarations no optional peer', () => {
     // In the consumer every package resolves, as the project's node_modules is above it:
     // an import of an undeclared package would only fail for a real user.
     const declared = new Set([
@@ -284,7 +343,11 @@ describe('the tarball', () => {
       ...Object.keys(pkg.optionalDependencies ?? {}),
     ]);
     const builtins = new Set(builtinModules);
+    const optionalPeers = new Set(optionalPeerNames());
     const undeclared = new Set<string>();
+    // A declaration importing an optional peer fails tsc (skipLibCheck off) for every user
+    // without it — ESM and CommonJS alike; the check without the peers runs the ESM ones.
+    const peerTyped = new Set<string>();
     const specifiers = /\bfrom\s*(['"])([^'"\n]+)\1|\b(?:import|require)\s*\(\s*(['"])([^'"\n]+)\3\s*\)/g;
     const packageName = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/;
     const built = packed.files.filter((name) => /^dist\/.*\.(c?js|d\.c?ts)$/.test(name));
@@ -301,9 +364,12 @@ describe('the tarball', () => {
         // Relative paths, node: built-ins, and text such as `from "${name}"` in messages.
         if (!packageName.test(name)) continue;
         if (!builtins.has(name) && !declared.has(name)) undeclared.add(`${specifier} (${file})`);
+        if (/\.d\.c?ts$/.test(file) && optionalPeers.has(name)) peerTyped.add(`${specifier} (${file})`);
       }
     }
     expect([...undeclared]).toEqual([]);
+    expect(optionalPeers.size).toBeGreaterThan(0);
+    expect([...peerTyped]).toEqual([]);
   });
 });
 
@@ -464,6 +530,54 @@ describe('a TypeScript consumer', () => {
     expect(nodeNext).toBe('');
     expect(bundler).toBe('');
   }, 120_000);
+
+  it('every subpath resolves, typed, under "moduleResolution": "node" (node10), through typesVersions', async () => {
+    const { node10 } = await typeChecks;
+    expect(node10).toBe('');
+    // Each subpath maps to the declarations its `require` condition names, as node10 is require's.
+    const mapped = Object.fromEntries(
+      subpaths
+        .filter((subpath) => subpath !== '.')
+        .map((subpath) => {
+          const target = pkg.exports[subpath];
+          return [subpath.slice(2), [typeof target === 'string' ? target : target!.require.types]];
+        }),
+    );
+    expect(pkg.typesVersions).toEqual({ '*': mapped });
+  }, 120_000);
+
+  it('the declarations of every subpath type-check, skipLibCheck off, without the optional peers installed', async () => {
+    // Checked for ESM (the CommonJS declarations mirror them, and checking both doubles the
+    // time); "the build and its declarations import only …" scans both for peer imports.
+    const { withoutPeers } = await typeChecks;
+    expect(withoutPeers).toBe('');
+  }, 120_000);
+
+  it('are the types wrong? no: attw finds no problem at any subpath for node10, node16 (CJS and ESM) and bundler', async () => {
+    const { attw } = await typeChecks;
+    expect(attw.resolutionKinds.sort()).toEqual(['bundler', 'node10', 'node16-cjs', 'node16-esm']);
+    expect(attw.entrypoints.sort()).toEqual(Object.keys(pkg.exports).sort());
+    // memoir/testing/contracts is typed for require too, and attw (which reads types, never runs
+    // code) rightly finds nothing: that requiring it fails is vitest's refusal (ESM only),
+    // checked with its message in "vitest loads only with memoir/testing/contracts".
+    expect(attw.problems).toEqual([]);
+  }, 120_000);
+
+  it('memoir/openclaw from CommonJS is what its types declare: the plugin under .default', async () => {
+    const result = await script<{ cjs: string | null; esm: string; registers: boolean }>(
+      'openclaw-default.cjs',
+      `const openclaw = require('memoir/openclaw');
+(async () => {
+  const esm = await import('memoir/openclaw');
+  process.stdout.write(JSON.stringify({
+    cjs: openclaw.default ? openclaw.default.id : null,
+    esm: esm.default.id,
+    registers: typeof openclaw.default?.register === 'function',
+  }));
+})().catch((error) => { console.error(error); process.exit(1); });`,
+    );
+    expect(result).toEqual({ cjs: 'memoir', esm: 'memoir', registers: true });
+  });
 });
 
 describe('the memoir command from the installed package', () => {

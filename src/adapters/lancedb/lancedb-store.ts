@@ -10,6 +10,7 @@ import type {
   MemoryFilter,
   MemoryRecord,
   MemoryStore,
+  RecordCollection,
   RecordedEmbedder,
   SearchHit,
   StageChangeOptions,
@@ -142,10 +143,12 @@ export class LanceStore implements MemoryStore {
     durableTransactions: false,
     stagedChanges: true,
   };
-  readonly opinions: LanceCollection<Opinion>;
-  readonly procedures: LanceCollection<Procedure>;
-  readonly sessions: LanceCollection<Session>;
-  readonly entities: LanceCollection<Entity>;
+  // Typed as the port's collections, not LanceCollection: the published declarations of
+  // LanceStore then need no @lancedb/lancedb types, which users without the peer lack.
+  readonly opinions: RecordCollection<Opinion>;
+  readonly procedures: RecordCollection<Procedure>;
+  readonly sessions: RecordCollection<Session>;
+  readonly entities: RecordCollection<Entity>;
 
   readonly #settings: LanceStoreSettings;
   readonly #names: LanceTableNames;
