@@ -114,7 +114,11 @@ describe.skipIf(ffmpegMissing)(
         },
       });
       const before = vision.calls();
-      const text = await host.tool('memory_recall_steps', { query: QUERY, limit: 1 }, { requesterSenderId: 'alice' });
+      const text = await host.tool(
+        'memory_recall_steps',
+        { query: QUERY, limit: 1 },
+        { requesterSenderId: 'alice', senderIsOwner: true },
+      );
       expect(text).toMatch(SEED);
       expect(text).toContain('recorded="2026-02-10T14:30:06.000Z/2026-02-10T14:30:10.000Z" confidence="0.92"');
       expect(vision.calls()).toBeGreaterThan(before);
@@ -143,8 +147,35 @@ describe.skipIf(ffmpegMissing)(
           vision: { model: 'vision-mock', baseUrl: vision.baseUrl },
         },
       });
-      const text = await host.tool('memory_recall_steps', { query: QUERY, limit: 1 }, { requesterSenderId: 'carol' });
+      const text = await host.tool(
+        'memory_recall_steps',
+        { query: QUERY, limit: 1 },
+        { requesterSenderId: 'carol', senderIsOwner: true },
+      );
       expect(text).toMatch(/On Feb 10, 2026 at 14:30 UTC, the user: 1\) /);
+    }, 90_000);
+
+    it("another sender may not search the owner's recordings (senders: owner, the default); senders: all lets them", async () => {
+      const video = {
+        apiKey: server.apiKey,
+        baseUrl: server.baseUrl,
+        requestsPerSecond: 1000,
+        vision: { model: 'vision-mock', baseUrl: vision.baseUrl },
+      };
+      const searches = () => server.requests.filter((request) => request.path.includes('search')).length;
+      const host = start({ video });
+      const before = searches();
+      await expect(
+        host.tool('memory_recall_steps', { query: QUERY, limit: 1 }, { requesterSenderId: 'mallory' }),
+      ).rejects.toThrow(/may not search the recordings/);
+      expect(searches()).toBe(before);
+      // The operator's turns name no sender: they count as the owner's.
+      expect(await host.tool('memory_recall_steps', { query: QUERY, limit: 1 }, {})).toMatch(SEED);
+      vision.reset();
+      const open = start({ video: { ...video, senders: 'all' } });
+      expect(
+        await open.tool('memory_recall_steps', { query: QUERY, limit: 1 }, { requesterSenderId: 'mallory' }),
+      ).toMatch(SEED);
     }, 90_000);
 
     it('a $NAME reference that is not set: no provider, and the log names the variable', async () => {

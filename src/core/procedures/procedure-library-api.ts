@@ -183,6 +183,7 @@ const fromRecordingSchema = z
   .object({
     k: z.number().int().min(1).max(20).default(3),
     refresh: z.boolean().default(false),
+    search: z.boolean().default(true),
     scope: scopeSchema.optional(),
   })
   .strict();
@@ -643,7 +644,7 @@ export function createProcedureLibraryApi(
         engine,
         { video: settings.video, retain: settings.retain, scope, similarityThreshold: thresholds().similarity },
         text,
-        { limit: parsed.k, refresh: parsed.refresh },
+        { limit: parsed.k, refresh: parsed.refresh, search: parsed.search },
       );
     },
   };

@@ -145,9 +145,11 @@ export async function stepsFromRecording(
   engine: MemoryEngine,
   context: RecordingContext,
   query: string,
-  options: { limit: number; refresh: boolean },
+  options: { limit: number; refresh: boolean; search: boolean },
 ): Promise<RecordingProcedure[]> {
-  const { video, scope } = context;
+  const { scope } = context;
+  // A caller who may not search the recordings gets the cache of its own scope, nothing more.
+  const video = options.search ? context.video : undefined;
   await engine.ready(COMPONENT);
   const [vector] = await engine.embed([query], COMPONENT);
   const threshold = video?.cacheSimilarity ?? defaultCacheSimilarity(engine.embedder.semantic);
@@ -158,6 +160,12 @@ export async function stepsFromRecording(
   if (!video) {
     const nearest = await nearestCachedRecordings(engine, scope, vector!, context.similarityThreshold, options.limit);
     if (nearest) return rememberCached(engine, context.retain, scope, nearest);
+    if (!options.search && context.video)
+      throw new ConfigError('no steps cached for this request, and this call may not search the recordings', {
+        component: COMPONENT,
+        field: 'search',
+        suggestion: 'Ask the owner of the recordings to look it up: their call searches them.',
+      });
     throw new ConfigError('no video provider', {
       component: COMPONENT,
       field: 'video.provider',

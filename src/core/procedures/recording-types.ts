@@ -67,6 +67,12 @@ export interface FromRecordingOptions {
   /** Search again even when a similar query is cached. Default false. */
   refresh?: boolean;
   /**
+   * Ask the video provider when the cache has no answer (default `true`). `false` answers only
+   * from steps already cached in the scope: for a caller who may not search the recordings,
+   * which belong to the whole account (e.g. another person in a shared agent).
+   */
+  search?: boolean;
+  /**
    * Narrow the client's scope for this call (never widen it): cached steps are looked up, and
    * new ones stored, inside it. Default: the client's scope.
    */

@@ -170,6 +170,17 @@ export const openClawConfigSchema = z
           .max(1000)
           .optional()
           .describe('Most requests a second to Memories AI (its per-account limit is about one). Default 1.'),
+        /**
+         * Who may search the recordings (they show the whole account's screen): `owner` (default)
+         * — the gateway's owner, and turns that name no sender outside a group, such as the
+         * operator's CLI turns; other senders get only steps already cached for them. `all`: everyone.
+         */
+        senders: z
+          .enum(['owner', 'all'])
+          .default('owner')
+          .describe(
+            "Who may search the recordings: owner (default: the gateway's owner and the operator's sender-less turns; others get only steps cached for them) or all.",
+          ),
         /** The vision model naming each action between key frames. Default: the `llm` model. */
         vision: z
           .object({

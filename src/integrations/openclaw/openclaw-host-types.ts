@@ -211,6 +211,8 @@ export interface OpenClawToolContext {
   sessionId?: string;
   /** The sender of the message the run answers. */
   requesterSenderId?: string | null;
+  /** True when that sender is the gateway's owner (set by the host, never by the message). */
+  senderIsOwner?: boolean;
   /** The channel the run's message came in on (`telegram`, `discord`, …). */
   messageChannel?: string | null;
   /** Where the run's reply goes; `to` is the chat. */

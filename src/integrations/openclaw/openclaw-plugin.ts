@@ -202,7 +202,11 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   const tools = decideTools(config.registerTools, api.config);
   if (tools.log) logger[tools.log.level](tools.log.message);
   // The core block tools clash with no other memory plugin's names: they follow coreBlock alone.
-  for (const tool of openClawTools(memory, { memory: tools.register, core: config.coreBlock })) {
+  for (const tool of openClawTools(memory, {
+    memory: tools.register,
+    core: config.coreBlock,
+    recordingSenders: config.video?.senders ?? 'owner',
+  })) {
     api.registerTool((ctx) => tool.create(ctx), { name: tool.name });
   }
   // memory_reflect clashes with no other plugin's names either. It writes pages into the

@@ -33,9 +33,12 @@ type ScopedMembers = Pick<
 >;
 
 // Of the procedure library, only steps from recordings, looked up and cached inside the scope.
-function scopedProcedures(client: MemoryClient, scope: Scope): MemoryClient['procedures'] {
+// The recordings belong to the whole account: a caller who may not search them gets only the
+// steps already cached in its own scope.
+function scopedProcedures(client: MemoryClient, scope: Scope, searchRecordings: boolean): MemoryClient['procedures'] {
   const own: Partial<MemoryClient['procedures']> = {
-    fromRecording: (query, options) => client.procedures.fromRecording(query, { ...options, scope }),
+    fromRecording: (query, options) =>
+      client.procedures.fromRecording(query, { ...options, scope, ...(searchRecordings ? {} : { search: false }) }),
     formatRecordedSteps: (results, options) => client.procedures.formatRecordedSteps(results, options),
   };
   return new Proxy(client.procedures, {
@@ -59,14 +62,14 @@ function historyInScope(history: MemoryHistory, scope: Scope): MemoryHistory {
   return { ...history, versions, current };
 }
 
-function scopedMembers(client: MemoryClient, scope: Scope): ScopedMembers {
+function scopedMembers(client: MemoryClient, scope: Scope, searchRecordings: boolean): ScopedMembers {
   const get = async (id: string): Promise<Memory> => {
     const memory = await client.get(id);
     if (!inScope(memory, scope)) throw new NotFoundError('memory', id, { component: 'openclaw-tools' });
     return memory;
   };
   return {
-    procedures: scopedProcedures(client, scope),
+    procedures: scopedProcedures(client, scope, searchRecordings),
     recall: (query: string, options?: RecallOptions) => client.recall(query, { ...options, scope }),
     retain: ((input: unknown, options?: RetainOptions) => {
       if (typeof input === 'object' && input !== null && !Array.isArray(input) && 'messages' in input) {
@@ -118,8 +121,15 @@ const PASS_THROUGH = new Set<PropertyKey>(['formatContext', 'currentSession', 'e
  * A view of `client` held inside `scope`, for the shared tool handlers. Members the memory
  * tools do not use reject with a MemoirError instead of reaching outside the scope.
  */
-export function scopedToolClient(client: MemoryClient, scope: Scope): MemoryClient {
-  const members = scopedMembers(client, scope) as unknown as Record<PropertyKey, unknown>;
+export function scopedToolClient(
+  client: MemoryClient,
+  scope: Scope,
+  options: { searchRecordings?: boolean } = {},
+): MemoryClient {
+  const members = scopedMembers(client, scope, options.searchRecordings ?? true) as unknown as Record<
+    PropertyKey,
+    unknown
+  >;
   return new Proxy(client, {
     get(target, property) {
       if (property in members) return members[property];

@@ -17,7 +17,7 @@ import {
   memoryStoreTool,
 } from '../agent-tools.js';
 import type { OpenClawTool, OpenClawToolContext, OpenClawToolResult } from './openclaw-host-types.js';
-import { type Identity, identityOfTool } from './openclaw-identity.js';
+import { type Identity, identityOfTool, isGroupSession } from './openclaw-identity.js';
 import { REFLECT_TOOL_NAME } from './openclaw-reflect-tool.js';
 import { scopedToolClient } from './openclaw-scoped-client.js';
 
@@ -260,7 +260,23 @@ function refusal(name: string): string {
   );
 }
 
-function toolOf(definition: Mapping, client: () => MemoryClient, identity: Identity): OpenClawTool {
+/**
+ * Whether a tool call may search the screen recordings, which belong to the account, not to a
+ * sender: the gateway's owner (the host's `senderIsOwner`), or a turn naming no sender outside a
+ * group (the operator's CLI turns, cron jobs); with `video.senders: 'all'`, every sender.
+ */
+export function maySearchRecordings(ctx: OpenClawToolContext, senders: 'owner' | 'all'): boolean {
+  if (senders === 'all' || ctx.senderIsOwner === true) return true;
+  const named = typeof ctx.requesterSenderId === 'string' && ctx.requesterSenderId.trim() !== '';
+  return !named && !isGroupSession(ctx.sessionKey);
+}
+
+function toolOf(
+  definition: Mapping,
+  client: () => MemoryClient,
+  identity: Identity,
+  searchRecordings: boolean,
+): OpenClawTool {
   return {
     name: definition.name,
     label: definition.label,
@@ -274,7 +290,11 @@ function toolOf(definition: Mapping, client: () => MemoryClient, identity: Ident
       if (!identity.personal) throw new Error(refusal(definition.name));
       try {
         const args = definition.argsOf(params);
-        const result = await callAgentTool(definition.tool, scopedToolClient(client(), identity.scope), args);
+        const result = await callAgentTool(
+          definition.tool,
+          scopedToolClient(client(), identity.scope, { searchRecordings }),
+          args,
+        );
         return { content: [{ type: 'text', text: result.text }], details: result.structured };
       } catch (error) {
         throw new Error(agentToolErrorText(error));
@@ -293,11 +313,12 @@ function toolOf(definition: Mapping, client: () => MemoryClient, identity: Ident
  */
 export function openClawTools(
   client: () => MemoryClient,
-  which: { memory?: boolean; core?: boolean } = { memory: true },
+  which: { memory?: boolean; core?: boolean; recordingSenders?: 'owner' | 'all' } = { memory: true },
 ): Array<{ name: string; create: (ctx: OpenClawToolContext) => OpenClawTool }> {
   const chosen = [...(which.memory === false ? [] : MAPPINGS), ...(which.core === true ? CORE_MAPPINGS : [])];
   return chosen.map((definition) => ({
     name: definition.name,
-    create: (ctx: OpenClawToolContext) => toolOf(definition, client, identityOfTool(ctx)),
+    create: (ctx: OpenClawToolContext) =>
+      toolOf(definition, client, identityOfTool(ctx), maySearchRecordings(ctx, which.recordingSenders ?? 'owner')),
   }));
 }
