@@ -19,6 +19,9 @@ export default defineConfig({
     // Contract files are run by each adapter's test, never on their own.
     exclude: ['**/node_modules/**', 'tests/contracts/**'],
     testTimeout: 30_000,
+    // Opening and closing a LanceDB directory or a child process can take over vitest's 10 s
+    // default on a loaded 2-core machine; a hook that hangs still fails, a minute later.
+    hookTimeout: 60_000,
     pool: 'forks',
   },
 });

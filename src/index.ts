@@ -162,6 +162,7 @@ export type { SessionsApi } from './core/sessions/sessions-api.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,
+  type ErrorHint,
   MemoirError,
   type MemoirErrorCode,
   type MemoirErrorOptions,
@@ -206,6 +207,8 @@ export {
 } from './core/spec/records.js';
 export type { Clock, IdGenerator, Logger, LogLevel } from './core/spec/runtime.js';
 export type {
+  CompleteMemoryStore,
+  CrossProcessGuarantee,
   EmbedderIdentity,
   LexicalSearchQuery,
   ListMemoriesQuery,
@@ -221,6 +224,7 @@ export type {
   StoreCapabilities,
   StoreCheck,
   StoreStats,
+  TransactionGuarantee,
   UnembeddedQuery,
   VectorSearchQuery,
 } from './core/spec/store.js';
@@ -236,6 +240,7 @@ export type {
   VideoUpload,
   VideoUploaded,
 } from './core/spec/video-provider.js';
+export type { ResolvedStoreCapabilities } from './core/utils/store-capabilities.js';
 export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';

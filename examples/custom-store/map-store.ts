@@ -83,7 +83,14 @@ class MapStore implements MemoryStore {
   readonly name = 'map-store';
   // No lexical search (a store declares what it offers; memoir's recall then ranks by
   // vectors alone), and the data is gone with the process.
-  readonly capabilities: StoreCapabilities = { vectorSearch: true, lexicalSearch: false, persistent: false };
+  readonly capabilities: StoreCapabilities = {
+    vectorSearch: true,
+    lexicalSearch: false,
+    persistent: false,
+    // A failed transaction is rolled back to its copy; one process only, nothing on disk.
+    transactions: 'atomic',
+    crossProcess: 'none',
+  };
   readonly opinions = this.collection<Opinion>('opinions');
   readonly procedures = this.collection<Procedure>('procedures');
   readonly sessions = this.collection<Session>('sessions');

@@ -7,6 +7,7 @@ import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
 import { describeScope, formatBytes, formatTable } from './cli-format.js';
 import { nonEmpty } from './cli-options.js';
+import { oldFlag, renamedFlags } from './cli-renamed-flags.js';
 
 /** Where the CLI's client keeps backups: `<home>/backups`. */
 export function backupDirectory(context: CliContext): string {
@@ -106,12 +107,20 @@ export function registerBackupCommands(program: Command, context: CliContext): v
     .command('restore')
     .description('Replace the memories with those of a backup; the current data is backed up first.')
     .argument('<file>', 'the backup archive (.tar.gz) to restore; `memoir backup --list` shows them')
-    .option('-y, --yes', 'confirm: every memory and record (of the scope, with --user/--agent/--namespace) is replaced')
-    .action(async (file: string, flags: { yes?: boolean }) => {
-      if (!flags.yes) {
+    .option(
+      '--confirm',
+      'go ahead: every memory and record (of the scope, with --user/--agent/--namespace) is replaced',
+    )
+    .addOption(oldFlag('-y, --yes', '--confirm'))
+    .action(async (file: string, given: { confirm?: boolean; yes?: boolean }) => {
+      const flags = renamedFlags(given, [{ from: '--yes', to: '--confirm' }], {
+        command: 'restore',
+        note: (text) => context.note(text),
+      });
+      if (!flags.confirm) {
         throw new CliUsageError(
-          'restore replaces every memory and record with the backup’s and needs --yes to go ahead',
-          `Run \`memoir restore ${file} --yes\`; the current data is backed up first (an auto-before-restore backup).`,
+          'restore replaces every memory and record with the backup’s and needs --confirm to go ahead',
+          `Run \`memoir restore ${file} --confirm\`; the current data is backed up first (an auto-before-restore backup).`,
         );
       }
       const path = resolve(file);
@@ -122,7 +131,7 @@ export function registerBackupCommands(program: Command, context: CliContext): v
         if (described.scope !== null) {
           throw new CliUsageError(
             `${path} covers only ${describeScope(described.scope)}: restoring it over the whole store would delete every other scope's memories, so nothing was changed`,
-            `Restore it into its own scope: \`memoir ${scopeFlags(described.scope)} restore ${file} --yes\` replaces that scope's memories only.`,
+            `Restore it into its own scope: \`memoir ${scopeFlags(described.scope)} restore ${file} --confirm\` replaces that scope's memories only.`,
             { code: 'SCOPED_BACKUP' },
           );
         }

@@ -123,7 +123,7 @@ async function salvage(context: CliContext, path: string, file: string | undefin
     context.note('hint: Run `memoir reindex` to embed the memories that lost their embedding.');
   }
   context.note(
-    'hint: `memoir backup --list` shows the backups; `memoir restore <file> --yes` replaces the salvaged data with one.',
+    'hint: `memoir backup --list` shows the backups; `memoir restore <file> --confirm` replaces the salvaged data with one.',
   );
 }
 
@@ -133,7 +133,7 @@ async function restoreFromBackup(context: CliContext, path: string, choice: stri
   if (check.status === 'ok' || check.status === 'newer') {
     throw new CliError(
       `${path} is ${check.status}; doctor restores only over a damaged, empty or missing store, and nothing was changed`,
-      'To replace the data with a backup anyway, run `memoir restore <file> --yes` (it backs up the current data first).',
+      'To replace the data with a backup anyway, run `memoir restore <file> --confirm` (it backs up the current data first).',
     );
   }
   let backup: VerifiedBackup;

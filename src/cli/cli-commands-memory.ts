@@ -92,6 +92,7 @@ interface RecallFlags {
   asOf?: string;
   workspace?: string;
   intent?: RecallIntentName;
+  explain?: boolean;
 }
 
 type RecallIntentName = NonNullable<RecallOptions['intent']>;
@@ -169,6 +170,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .addOption(
       new Option('--intent <kind>', 'recall kind (default auto: read from the query)').choices([...RECALL_INTENTS]),
     )
+    .option('--explain', 'say how each score was reached (lexical and vector ranks, recency, importance, validity)')
     .option(
       '--workspace <dir>',
       'recall from this Markdown workspace (its index is brought up to date first)',
@@ -190,6 +192,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         includeInvalid: flags.includeInvalid,
         asOf: flags.asOf,
         intent: flags.intent,
+        ...(flags.explain ? { explain: true } : {}),
       };
       const response =
         flags.workspace === undefined

@@ -7,6 +7,7 @@ import type { Procedure } from '../core/spec/records.js';
 import type { CliContext } from './cli-context.js';
 import { formatTable, safeText } from './cli-format.js';
 import { integer, nonEmpty, unitInterval } from './cli-options.js';
+import { oldFlag, renamedFlags } from './cli-renamed-flags.js';
 
 const COLUMNS = [
   { header: 'id' },
@@ -79,12 +80,17 @@ export function registerProcedureCommands(program: Command, context: CliContext)
     .command('find')
     .description('The procedures closest to a request, as the agent would get them in its prompt.')
     .argument('<request...>', 'the request; several words are joined with spaces')
-    .option('-k, --top-k <n>', 'most procedures (default: maxPerPrompt, 2)', integer(1, 100))
+    .option('-k, --k <n>', 'most procedures (default: maxPerPrompt, 2)', integer(1, 100))
+    .addOption(oldFlag('--top-k <n>', '--k', integer(1, 100)))
     .option('--threshold <0..1>', 'least similarity (default: similarityThreshold for the embedder)', unitInterval)
     .option('--prompt', 'print the "Relevant Procedures" prompt section instead of a table')
-    .action(async (words: string[], flags: { topK?: number; threshold?: number; prompt?: boolean }) => {
+    .action(async (words: string[], given: { k?: number; topK?: number; threshold?: number; prompt?: boolean }) => {
+      const flags = renamedFlags(given, [{ from: '--top-k', to: '--k' }], {
+        command: 'procedures find',
+        note: (text) => context.note(text),
+      });
       const api = await library(context);
-      const found = await api.findRelevant(words.join(' '), { topK: flags.topK, threshold: flags.threshold });
+      const found = await api.findRelevant(words.join(' '), { k: flags.k, threshold: flags.threshold });
       if (context.json) return context.printJson({ request: words.join(' '), found });
       if (flags.prompt) return context.print(api.formatProcedures(found));
       if (found.length === 0) return context.print('No procedure is similar enough.');

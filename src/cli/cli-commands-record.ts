@@ -18,6 +18,7 @@ import {
   recorderDir,
   writeRecorderState,
 } from './cli-recorder-state.js';
+import { oldFlag, renamedFlags } from './cli-renamed-flags.js';
 import { videoOptionsFromEnv } from './cli-video.js';
 
 interface RecordFlags {
@@ -261,13 +262,18 @@ export function registerRecordCommands(program: Command, context: CliContext): v
       'How you did something on screen: steps drawn from your indexed recordings (needs MEMORIES_AI_API_KEY; a vision model via MEMOIR_VISION_MODEL).',
     )
     .argument('<query>', 'what you want to do, e.g. "add an SSH key on GitHub"', nonEmpty)
-    .option('--limit <n>', 'most clips (default 3)', integer(1, 20))
+    .option('-k, --k <n>', 'most clips (default 3)', integer(1, 20))
+    .addOption(oldFlag('--limit <n>', '--k', integer(1, 20)))
     .option('--refresh', 'search again even when a similar query is cached')
-    .action(async (query: string, flags: { limit?: number; refresh?: boolean }) => {
+    .action(async (query: string, given: { k?: number; limit?: number; refresh?: boolean }) => {
+      const flags = renamedFlags(given, [{ from: '--limit', to: '--k' }], {
+        command: 'recall-video',
+        note: (text) => context.note(text),
+      });
       context.clientOptions = { video: await videoOptionsFromEnv(context) };
       const client = await context.client('vectors');
       const results = await client.procedures.fromRecording(query, {
-        ...(flags.limit ? { limit: flags.limit } : {}),
+        ...(flags.k ? { k: flags.k } : {}),
         ...(flags.refresh ? { refresh: true } : {}),
       });
       if (context.json) return context.printJson({ query, results });

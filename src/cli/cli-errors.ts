@@ -5,6 +5,7 @@
 import { CommanderError } from 'commander';
 import { MemoirError, ValidationError } from '../core/spec/errors.js';
 import { safeText } from './cli-format.js';
+import { cliHintText } from './cli-hints.js';
 
 /** The CLI's exit codes. */
 export const EXIT_CODES = {
@@ -116,7 +117,8 @@ function describe(error: unknown, command: string | undefined): Described {
     const field = (error as { field?: unknown }).field;
     return {
       message: error.message.replace(/^\[memoir\] /, ''),
-      hint: error.suggestion ?? DEFAULT_HINTS[error.code] ?? usage,
+      // A structured hint is said in flags; the library's sentence speaks of creating clients.
+      hint: (error.hint ? cliHintText(error.hint) : error.suggestion) ?? DEFAULT_HINTS[error.code] ?? usage,
       code: ValidationError.isInstance(error) ? EXIT_CODES.usage : EXIT_CODES.failed,
       name: error.code,
       ...(typeof field === 'string' && field !== '' ? { field } : {}),

@@ -6,6 +6,7 @@ import type { RecallResponse } from '../core/recall/recall-result.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
 import type { StoreStats } from '../core/spec/store.js';
 import { opinionNote } from '../core/utils/opinion-standing.js';
+import type { ResolvedStoreCapabilities } from '../core/utils/store-capabilities.js';
 
 /** Terminal width assumed when output is not a terminal. */
 export const DEFAULT_WIDTH = 120;
@@ -169,6 +170,8 @@ export function formatRecall(response: RecallResponse, width = DEFAULT_WIDTH, to
       lines[index + 1]!,
       `${indent}${truncate(`↳ ${oneLine(result.citation)}`, Math.max(20, width - indent.length))}`,
     );
+    // `--explain`: the whole line, not cut to the width; it is read, not scanned.
+    if (result.explanation) out.push(`${indent}why: ${oneLine(result.explanation)}`);
   });
   const count = `${response.results.length} result${response.results.length === 1 ? '' : 's'}`;
   const tokens = response.totalTokens === undefined ? '' : `, ${response.totalTokens} tokens`;
@@ -266,6 +269,8 @@ export interface StatsView extends StoreStats {
   embedder: { id: string; dimensions: number };
   /** The configured embedder, when it is not the store's: another one, or one that cannot be built (`error`). */
   configuredEmbedder?: { id: string; dimensions: number } | { error: string };
+  /** What the store guarantees its writes (absent: not reported). */
+  capabilities?: Pick<ResolvedStoreCapabilities, 'transactions' | 'crossProcess' | 'stagedChanges'>;
 }
 
 /** Store counts and where they live, one per line. */
@@ -281,6 +286,14 @@ export function formatStats(view: StatsView): string {
     ['store', view.store],
     ['embedder', `${view.embedder.id} (${view.embedder.dimensions} dimensions)`],
   ];
+  const guarantees = view.capabilities;
+  if (guarantees) {
+    const staged = guarantees.stagedChanges ? ', bulk changes staged' : '';
+    fields.push([
+      'writes',
+      `transactions ${guarantees.transactions}, between processes ${guarantees.crossProcess}${staged}`,
+    ]);
+  }
   const configured = view.configuredEmbedder;
   if (configured) {
     fields.push([

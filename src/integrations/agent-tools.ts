@@ -66,6 +66,7 @@ export * from './agent-tools/memory-tools.js';
 export * from './agent-tools/procedure-tools.js';
 export * from './agent-tools/recording-tools.js';
 export * from './agent-tools/session-tools.js';
+export * from './agent-tools/tool-hints.js';
 export * from './agent-tools/version-tools.js';
 export * from './agent-tools/workflow-tools.js';
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLanceStore } from '../../src/adapters/lancedb/index.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import { createInMemoryStore, createMemory, type MemoryStore } from '../../src/index.js';
+import { type CompleteMemoryStore, createInMemoryStore, createMemory } from '../../src/index.js';
 import { collect, quiet, tempDir } from '../helpers/stores.js';
 
 // Restore, import and clear are all or nothing on every persistent store, also when the process
@@ -28,7 +28,7 @@ const PERSISTENT = [
 ] as const;
 
 /** What a store holds, in terms that tell the old data from the new. */
-async function signature(store: MemoryStore) {
+async function signature(store: CompleteMemoryStore) {
   const memories = await store.listMemories();
   const entities = await store.entities.list();
   const stats = await store.stats();

@@ -5,14 +5,14 @@ import { createInMemoryStore, type InMemoryStoreOptions } from '../../src/adapte
 import { ConfigError, StoreError } from '../../src/core/spec/errors.js';
 import type { Memory } from '../../src/core/spec/memory.js';
 import type { Opinion } from '../../src/core/spec/records.js';
-import type { MemoryStore } from '../../src/core/spec/store.js';
+import type { CompleteMemoryStore } from '../../src/core/spec/store.js';
 import { Bm25Index } from '../../src/core/text/bm25-index.js';
 
 runMemoryStoreContract({ name: 'in-memory', create: () => createInMemoryStore() });
 
 const DIMS = 4;
 
-async function openStore(options?: InMemoryStoreOptions): Promise<MemoryStore> {
+async function openStore(options?: InMemoryStoreOptions): Promise<CompleteMemoryStore> {
   const store = createInMemoryStore(options);
   await store.open({ id: 'test-embedder', dimensions: DIMS });
   return store;
@@ -34,6 +34,8 @@ describe('createInMemoryStore', () => {
       lexicalSearch: true,
       vectorSearch: true,
       persistent: false,
+      transactions: 'atomic',
+      crossProcess: 'none',
       multiProcess: false,
     });
     expect(store.name).toBe('in-memory');

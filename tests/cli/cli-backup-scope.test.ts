@@ -91,13 +91,13 @@ describe('backups made by a scoped run are never restored as the whole store', (
 
   it('an unscoped memoir restore of a scoped backup is refused and every user keeps their memories', async () => {
     const { home, samonly } = await homeWithScopedBackup();
-    const run = await memoir(home, 'restore', samonly, '--yes');
+    const run = await memoir(home, 'restore', samonly, '--confirm');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/covers only the scope userId=sam/);
     expect(run.stderr).toMatch(/--user sam/);
     expect(await users(home)).toEqual(['alice', 'bob', 'sam']);
     // In sam's scope it restores sam's memories and leaves the others alone.
-    const scoped = await memoir(home, '--user', 'sam', 'restore', samonly, '--yes');
+    const scoped = await memoir(home, '--user', 'sam', 'restore', samonly, '--confirm');
     expect(scoped.code, scoped.stderr).toBe(0);
     expect(await users(home)).toEqual(['alice', 'bob', 'sam']);
   });

@@ -41,7 +41,7 @@ const store = (home: string) => join(home, 'memoir.sqlite');
 const asideFiles = (home: string) => readdirSync(home).filter((name) => name.startsWith('memoir.sqlite.damaged-'));
 
 describe('memoir backup and restore', () => {
-  it('backs up, lists, refuses to restore without --yes, and restores with it', async () => {
+  it('backs up, lists, refuses to restore without --confirm, and restores with it', async () => {
     const home = copyHome(pristine, root);
     const made = await memoir(home, 'backup', 'nightly', '--json');
     expect(made.code).toBe(0);
@@ -59,10 +59,10 @@ describe('memoir backup and restore', () => {
 
     const unconfirmed = await memoir(home, 'restore', info.path);
     expect(unconfirmed.code).toBe(2);
-    expect(unconfirmed.stderr).toMatch(/--yes/);
+    expect(unconfirmed.stderr).toMatch(/--confirm/);
     expect((await memoir(home, 'get', first!.id)).code).toBe(1);
 
-    const restored = await memoir(home, 'restore', info.path, '--yes');
+    const restored = await memoir(home, 'restore', info.path, '--confirm');
     expect(restored.code).toBe(0);
     expect(restored.stdout).toMatch(new RegExp(`Restored ${FIXTURE.memories} memories`));
     expect((await memoir(home, 'get', first!.id)).code).toBe(0);

@@ -18,7 +18,7 @@ import {
 } from '../../src/core/lifecycle/backup/index.js';
 import { exportRecords } from '../../src/core/lifecycle/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
-import type { MemoryStore } from '../../src/core/spec/store.js';
+import type { CompleteMemoryStore } from '../../src/core/spec/store.js';
 import { day, TRANSFER_EMBEDDER as EMBEDDER, makeMemory, seedEveryKind } from '../contracts/memory-fixtures.js';
 import { collect, STORES, type StoreFactory } from '../helpers/stores.js';
 
@@ -38,21 +38,21 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function openStore(make: StoreFactory = () => createInMemoryStore()): Promise<MemoryStore> {
+async function openStore(make: StoreFactory = () => createInMemoryStore()): Promise<CompleteMemoryStore> {
   const store = make();
   await store.open(EMBEDDER);
   cleanups.push(() => store.close());
   return store;
 }
 
-function seed(store: MemoryStore): Promise<void> {
+function seed(store: CompleteMemoryStore): Promise<void> {
   return seedEveryKind(store, {
     opinion: { metadata: { nested: { a: [1, 'two', null] } } },
     unembedded: { createdAt: day(3), content: 'Not embedded.' },
   });
 }
 
-function dump(store: MemoryStore): Promise<string[]> {
+function dump(store: CompleteMemoryStore): Promise<string[]> {
   return collect(exportRecords(store, { embedder: EMBEDDER }));
 }
 
@@ -243,7 +243,7 @@ describe('Clear all memories', () => {
 });
 
 describe('Restore from backup: refusals', () => {
-  let store: MemoryStore;
+  let store: CompleteMemoryStore;
   let genuine: Buffer;
   let before: string[];
   let treeBefore: string[];
@@ -456,7 +456,7 @@ describe('tar format', () => {
 });
 
 describe('Restore from backup: streaming checks', () => {
-  let store: MemoryStore;
+  let store: CompleteMemoryStore;
   let genuine: Buffer;
   let before: string[];
 

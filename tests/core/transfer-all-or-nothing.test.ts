@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MemoryClient, type MemoryStore, ValidationError } from '../../src/index.js';
+import { type CompleteMemoryStore, type MemoryClient, ValidationError } from '../../src/index.js';
 import { createFixedClock } from '../../src/testing/index.js';
 import { collect, quiet, STORES, storeAndClient } from '../helpers/stores.js';
 
@@ -10,7 +10,7 @@ import { collect, quiet, STORES, storeAndClient } from '../helpers/stores.js';
 const T0 = Date.parse('2026-01-05T09:00:00Z');
 
 /** An export of `count` memories from a scratch client, as lines. */
-async function exportOf(count: number, make: () => MemoryStore): Promise<string[]> {
+async function exportOf(count: number, make: () => CompleteMemoryStore): Promise<string[]> {
   const { memory } = storeAndClient(make, { clock: createFixedClock(T0) });
   try {
     const inputs = Array.from({ length: count }, (_, index) => ({

@@ -8,7 +8,7 @@ import {
   importRecords,
 } from '../../src/core/lifecycle/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
-import type { EmbedderIdentity, MemoryStore } from '../../src/core/spec/store.js';
+import type { CompleteMemoryStore, EmbedderIdentity } from '../../src/core/spec/store.js';
 import {
   day,
   TRANSFER_EMBEDDER as EMBEDDER,
@@ -18,14 +18,14 @@ import {
 } from '../contracts/memory-fixtures.js';
 import { collect } from '../helpers/stores.js';
 
-async function openStore(embedder: EmbedderIdentity = EMBEDDER): Promise<MemoryStore> {
+async function openStore(embedder: EmbedderIdentity = EMBEDDER): Promise<CompleteMemoryStore> {
   const store = createInMemoryStore();
   await store.open(embedder);
   return store;
 }
 
 /** A store holding memories of every shape, one of each record kind, and embeddings. */
-async function seededStore(): Promise<MemoryStore> {
+async function seededStore(): Promise<CompleteMemoryStore> {
   const store = await openStore();
   await seedEveryKind(store, {
     opinion: {

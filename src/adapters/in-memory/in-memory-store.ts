@@ -7,6 +7,7 @@ import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
 import type {
+  CompleteMemoryStore,
   EmbedderIdentity,
   LexicalSearchQuery,
   ListMemoriesQuery,
@@ -67,10 +68,14 @@ const optionsSchema = z
   })
   .strict();
 
+// Transactions are atomic: undone step by step on a rejection, and a killed process takes the
+// data with it. One process only: the data lives in it.
 const CAPABILITIES: StoreCapabilities = Object.freeze({
   lexicalSearch: true,
   vectorSearch: true,
   persistent: false,
+  transactions: 'atomic',
+  crossProcess: 'none',
   multiProcess: false,
 });
 
@@ -502,7 +507,7 @@ class InMemoryStore implements MemoryStore {
  * @throws ConfigError when `options` is invalid.
  * @group Adapters
  */
-export function createInMemoryStore(options?: InMemoryStoreOptions): MemoryStore {
+export function createInMemoryStore(options?: InMemoryStoreOptions): CompleteMemoryStore {
   const parsed = parseOptions(optionsSchema, options, COMPONENT, 'createInMemoryStore accepts { name?: string }.');
   return new InMemoryStore(parsed.name ?? 'in-memory', parsed.lexicalStatistics ?? 'store');
 }

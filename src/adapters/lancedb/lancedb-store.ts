@@ -125,15 +125,19 @@ export class LanceStore implements MemoryStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'lancedb';
   /**
-   * `durableTransactions` is false: LanceDB commits one table at a time, and `transaction()`
-   * undoes a failed one from an undo log held in the process, which a killed process loses.
-   * Bulk changes (restore, import, clear) are staged instead (`stageChange`), and those are
-   * all-or-nothing across a crash.
+   * Transactions are `per-table`: LanceDB commits one table at a time, and `transaction()`
+   * undoes a failed one from an undo log held in the process, which a killed process loses
+   * (and which another process never sees). Between processes, `per-write`: each commit is
+   * retried on conflict so no acknowledged write is lost, but transactions interleave and are
+   * visible part-way. Bulk changes (restore, import, clear) are staged instead (`stageChange`),
+   * and those are all-or-nothing across a crash.
    */
   readonly capabilities: StoreCapabilities = {
     lexicalSearch: true,
     vectorSearch: true,
     persistent: true,
+    transactions: 'per-table',
+    crossProcess: 'per-write',
     multiProcess: true,
     durableTransactions: false,
     stagedChanges: true,

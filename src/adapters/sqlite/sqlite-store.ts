@@ -86,11 +86,19 @@ function storeError(message: string, options: { suggestion?: string; cause?: unk
 export class SqliteStore implements MemoryStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'sqlite';
+  /**
+   * Transactions are SQLite's (`BEGIN IMMEDIATE` … `COMMIT`): atomic across every table, and
+   * across a kill (the journal undoes an uncommitted one on the next open). Between processes
+   * they are serialised by SQLite's write lock, and readers see only committed data.
+   */
   readonly capabilities: StoreCapabilities = {
     lexicalSearch: true,
     vectorSearch: true,
     persistent: true,
+    transactions: 'atomic',
+    crossProcess: 'serialised',
     multiProcess: true,
+    durableTransactions: true,
   };
   readonly opinions: SqliteCollection<Opinion>;
   readonly procedures: SqliteCollection<Procedure>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { confirmSchema } from '../utils/common-schemas.js';
+import { parseConfirm } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
 import { autoBackup } from './backup/auto-backup.js';
 import { type BackupInfo, clearStore, createBackup, type RestoreReport, restoreBackup } from './backup/backup.js';
@@ -118,7 +118,7 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
     },
     async restore(pathInput, optionsInput) {
       const path = parseInput(z.string().min(1), pathInput, 'restore', 'path');
-      const { confirm } = parseInput(confirmSchema, optionsInput ?? {}, 'restore', 'options');
+      const { confirm } = parseConfirm(optionsInput, 'restore');
       await engine.ready('restore');
       return restoreBackup(store, path, {
         confirm,
@@ -128,7 +128,7 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
       });
     },
     async clearAll(optionsInput) {
-      parseInput(confirmSchema, optionsInput ?? {}, 'clearAll', 'options');
+      parseConfirm(optionsInput, 'clearAll');
       await engine.ready('clearAll');
       await autoBackup(engine, 'clear-all');
       return clearStore(store, { scope: engine.scope });

@@ -2,6 +2,7 @@ import type { Memory, Scope } from '../spec/memory.js';
 import type { Logger } from '../spec/runtime.js';
 import type { MemoryStore } from '../spec/store.js';
 import { memoryPages, PAGE_SIZE } from '../utils/pages.js';
+import { storeStats } from '../utils/store-fallbacks.js';
 import { DAY_MS } from '../utils/time.js';
 import { DEFAULT_RETENTION_ORIGINS, lastLearnedOrUsed, mayExpire, type RetentionOrigin } from './protection.js';
 import { checkNow, invalid, removeMemories } from './removal.js';
@@ -92,7 +93,7 @@ export async function cleanup(store: MemoryStore, options: CleanupOptions): Prom
   if (candidates.length === 0) return report({ deleted: 0, bytesFreed: 0, ids: [] }, retentionDays, logger);
   await backupFirst?.();
 
-  const before = (await store.stats()).bytes;
+  const before = (await storeStats(store)).bytes;
   const { victims, estimate } = await store.transaction(async () => {
     const victims: Memory[] = [];
     let estimate = 0;
@@ -106,7 +107,7 @@ export async function cleanup(store: MemoryStore, options: CleanupOptions): Prom
     return { victims, estimate };
   });
 
-  const after = (await store.stats()).bytes;
+  const after = (await storeStats(store)).bytes;
   return report(
     {
       deleted: victims.length,

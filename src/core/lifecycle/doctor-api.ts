@@ -2,6 +2,8 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { readProcedureFiles } from '../procedures/procedure-directory.js';
 import { ProcedureFileError, parseProcedureFile } from '../procedures/procedure-file.js';
 import { MemoirError } from '../spec/errors.js';
+import { type ResolvedStoreCapabilities, resolveCapabilities } from '../utils/store-capabilities.js';
+import { storeStats } from '../utils/store-fallbacks.js';
 import type { BackupListing } from './backup/backup-files.js';
 import { listBackupSummaries } from './backup/backup-list.js';
 
@@ -13,6 +15,8 @@ import { listBackupSummaries } from './backup/backup-list.js';
 export interface DoctorReport {
   /** The store's name (`sqlite`, `in-memory`, …). */
   store: string;
+  /** What the store declares it guarantees (transactions, between processes) and the optional members it lacks. */
+  capabilities: ResolvedStoreCapabilities;
   /** True when nothing is wrong with the stored data. */
   ok: boolean;
   /**
@@ -73,7 +77,7 @@ export interface DoctorApi {
 async function probe(engine: MemoryEngine): Promise<Pick<DoctorReport, 'ok' | 'problems' | 'suggestion'>> {
   try {
     await engine.ready('doctor');
-    await engine.store.stats();
+    await storeStats(engine.store);
     return { ok: true, problems: [], suggestion: undefined };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -114,6 +118,7 @@ export function createDoctorApi(engine: MemoryEngine): DoctorApi {
       const whole = backups.find((backup) => backup.scope === null && backup.problem === null);
       return {
         store: store.name,
+        capabilities: resolveCapabilities(store),
         method: checked ? 'check' : 'probe',
         ...verdict,
         details: checked?.details ?? {},

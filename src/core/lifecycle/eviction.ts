@@ -1,6 +1,7 @@
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore } from '../spec/store.js';
 import { memoryPages } from '../utils/pages.js';
+import { countMemories } from '../utils/store-fallbacks.js';
 import { DEFAULT_RETENTION_ORIGINS, importanceScore, mayExpire, type RetentionOrigin } from './protection.js';
 import { checkNow, invalid, removeMemories } from './removal.js';
 
@@ -57,7 +58,7 @@ export async function evictForRoom(store: MemoryStore, options: EvictOptions): P
   }
   checkNow('evictForRoom', now);
   const filter: MemoryFilter = scope ? { scope } : {};
-  const count = await store.countMemories(filter);
+  const count = await countMemories(store, filter);
   const need = count + incoming - maxMemories;
   if (need <= 0 || appliesTo.length === 0) return [];
 

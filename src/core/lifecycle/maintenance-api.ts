@@ -6,6 +6,7 @@ import { isEmptyScope } from '../search/scope-boundary.js';
 import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages } from '../utils/pages.js';
+import { countMemories, resetEmbeddings } from '../utils/store-fallbacks.js';
 import { parseInput } from '../utils/validate.js';
 import { autoBackup } from './backup/auto-backup.js';
 import { type CleanupResult, cleanup } from './cleanup.js';
@@ -114,13 +115,17 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     if (!isEmptyScope(engine.scope)) {
       // Vectors are the store's, not a tenant's: switching embedders re-embeds every scope.
       throw new ValidationError(
-        [{ field: 'scope', message: 'reindex re-embeds the memories of every scope: run it from an unscoped client' }],
-        { component: 'reindex', suggestion: 'Create the client without `scope` (an admin client) to reindex.' },
+        [{ field: 'scope', message: 'reindex re-embeds the memories of every scope, and this run is limited to one' }],
+        {
+          component: 'reindex',
+          suggestion: 'Create the client without `scope` (an admin client) to reindex.',
+          hint: { code: 'unscoped' },
+        },
       );
     }
-    await engine.reopen(() => store.resetEmbeddings(engine.identity()));
+    await engine.reopen(() => resetEmbeddings(store, engine.identity()));
     await engine.ready('reindex');
-    const total = await store.countMemories();
+    const total = await countMemories(store);
     let done = 0;
     try {
       for await (const page of memoryPages(store, undefined, batchSize)) {

@@ -4,6 +4,8 @@ import { type Tally, topTallies } from '../sessions/session-summaries.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { RecordCollection, StoreStats } from '../spec/store.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';
+import { type ResolvedStoreCapabilities, resolveCapabilities } from '../utils/store-capabilities.js';
+import { storeStats as readStoreStats } from '../utils/store-fallbacks.js';
 
 /**
  * What `stats()` reports.
@@ -11,6 +13,11 @@ import { memoryPages, pagesOf } from '../utils/pages.js';
  * @group Backups and maintenance
  */
 export interface MemoryStats extends StoreStats {
+  /**
+   * What the store declares (transactions, between processes, native search, staged changes)
+   * and the optional members it lacks, so a user sees what its writes are promised.
+   */
+  capabilities: ResolvedStoreCapabilities;
   /** Model calls, tokens and time per conversation-pipeline stage since the client was created. */
   pipeline: PipelineStats;
   /** Memories of the client's scope per kind. */
@@ -121,10 +128,11 @@ export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: numb
             procedures: await countRecords(store.procedures, engine.scope),
             entities: await countRecords(store.entities, engine.scope),
           }
-        : await store.stats();
+        : await readStoreStats(store);
       const sessionMemories = sessions.reduce((sum, session) => sum + session.memoryCount, 0);
       return {
         ...storeStats,
+        capabilities: resolveCapabilities(store),
         pipeline: snapshotStats(metrics.pipeline),
         byKind,
         byCategory,

@@ -19,6 +19,7 @@ import { memorySchema, type Scope } from '../spec/memory.js';
 import { entitySchema, opinionSchema, procedureSchema, sessionSchema } from '../spec/records.js';
 import type { EmbedderIdentity, MemoryFilter, MemoryRecord, MemoryStore, RecordCollection } from '../spec/store.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';
+import { countMemories, storeStats } from '../utils/store-fallbacks.js';
 import { toValidationIssues } from '../utils/validate.js';
 import { type BulkWriter, changeAtomically } from './backup/atomic-change.js';
 import { canonicalJson, decodeEmbedding, encodeEmbedding } from './transfer-encoding.js';
@@ -140,7 +141,7 @@ function recordLine(type: CollectionType, record: AnyRecord): string {
 async function countRecords(store: MemoryStore, filter: MemoryFilter | undefined, pageSize: number) {
   const scope = filter?.scope;
   if (isEmptyScope(scope)) {
-    const stats = await store.stats();
+    const stats = await storeStats(store);
     return stats.opinions + stats.procedures + stats.sessions + stats.entities;
   }
   let total = 0;
@@ -168,7 +169,7 @@ export interface ExportedLine {
 export async function* exportLines(store: MemoryStore, options: ExportOptions = {}): AsyncGenerator<ExportedLine> {
   const { filter, embedder, onProgress } = options;
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
-  const total = onProgress ? (await store.countMemories(filter)) + (await countRecords(store, filter, pageSize)) : 0;
+  const total = onProgress ? (await countMemories(store, filter)) + (await countRecords(store, filter, pageSize)) : 0;
   let done = 0;
   const progress = () => onProgress?.(done, Math.max(total, done));
 

@@ -99,7 +99,7 @@ export interface ReflectCheck {
 /** Options of `findRelevant`. */
 export const findOptionsSchema = z
   .object({
-    topK: z.number().int().min(1).max(100).optional(),
+    k: z.number().int().min(1).max(100).optional(),
     threshold: z.number().min(0).max(1).optional(),
     sources: z.array(z.enum(PROCEDURE_SOURCES)).min(1).max(PROCEDURE_SOURCES.length).optional(),
   })
@@ -112,6 +112,12 @@ export const findOptionsSchema = z
  */
 export interface FindProceduresOptions {
   /** Most procedures returned. Default: `maxPerPrompt` (2). */
+  k?: number;
+  /**
+   * The old name of `k`, still accepted (a one-time warning is logged).
+   *
+   * @deprecated Use `k`, the name every ranked search takes.
+   */
   topK?: number;
   /** Least similarity, 0..1. Default: `similarityThreshold` (per embedder). */
   threshold?: number;

@@ -11,6 +11,7 @@ import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
 import type { LanguageModel } from '../spec/language-model.js';
 import { scopeSchema } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
+import { applyRenames, type RenamedOption, warnRenamed } from '../utils/renamed-options.js';
 import { parseInput } from '../utils/validate.js';
 import { type FormatProceduresOptions, formatProcedures } from './format-procedures.js';
 import { type FormatRecordedStepsOptions, formatRecordedSteps } from './format-recorded-steps.js';
@@ -103,7 +104,7 @@ export interface ProcedureLibraryApi {
    */
   learn(task: TaskTrace): Promise<LearnResult>;
   /**
-   * The procedures closest to a request, best first: at most `topK` (default `maxPerPrompt`,
+   * The procedures closest to a request, best first: at most `k` (default `maxPerPrompt`,
    * 2) with a similarity of at least `threshold` (default `similarityThreshold`). Candidates
    * are the procedure files (when there is a directory) and the steps `fromRecording` cached
    * (source `recording`, compared by their query and by their steps; each result carries its
@@ -180,11 +181,14 @@ const outcomeSchema = z.object({ success: z.boolean() }).strict();
 const staleSchema = z.object({ days: z.number().positive().max(100_000).optional() }).strict();
 const fromRecordingSchema = z
   .object({
-    limit: z.number().int().min(1).max(20).default(3),
+    k: z.number().int().min(1).max(20).default(3),
     refresh: z.boolean().default(false),
     scope: scopeSchema.optional(),
   })
   .strict();
+// Old names of options (docs/vocabulary.md): a ranked answer's size is `k` at every door.
+const FIND_RENAMES = [{ from: 'topK', to: 'k' }] as const;
+const FROM_RECORDING_RENAMES = [{ from: 'limit', to: 'k' }] as const;
 /** The sources whose procedures are files; `recording` ones live in the store. */
 const FILE_SOURCES: ReadonlyArray<Procedure['source']> = ['reflection', 'session', 'manual'];
 
@@ -229,6 +233,12 @@ export function createProcedureLibraryApi(
     return reflectionModel;
   };
   const thresholds = () => resolveProcedureThresholds(options, engine.embedder);
+  // Old option names move to the new ones; the client's logger says so once per name.
+  const renamedOptions = (input: unknown, renames: readonly RenamedOption[], component: string) => {
+    const renamed = applyRenames(input ?? {}, renames, { component, fieldPrefix: 'options' });
+    warnRenamed(engine.logger, component, renamed.used);
+    return renamed.input;
+  };
   const embed = (texts: readonly string[]) => engine.embed(texts, COMPONENT);
   // Booting a client with a home creates the directory, as Subrosa's boot creates its table.
   engine.onOpen(() => {
@@ -447,8 +457,13 @@ export function createProcedureLibraryApi(
 
     async findRelevant(query, findOptions) {
       const text = parseInput(querySchema, query, 'procedures.findRelevant', 'query');
-      const parsed = parseInput(findOptionsSchema, findOptions ?? {}, 'procedures.findRelevant', 'options');
-      const topK = parsed.topK ?? options.maxPerPrompt;
+      const parsed = parseInput(
+        findOptionsSchema,
+        renamedOptions(findOptions, FIND_RENAMES, 'procedures.findRelevant'),
+        'procedures.findRelevant',
+        'options',
+      );
+      const topK = parsed.k ?? options.maxPerPrompt;
       const threshold = parsed.threshold ?? thresholds().similarity;
       const sources = new Set(parsed.sources ?? [...FILE_SOURCES, 'recording']);
       const wantsRecordings = sources.has('recording');
@@ -614,7 +629,12 @@ export function createProcedureLibraryApi(
 
     async fromRecording(query, recordingOptions) {
       const text = parseInput(querySchema, query, 'procedures.fromRecording', 'query');
-      const parsed = parseInput(fromRecordingSchema, recordingOptions ?? {}, 'procedures.fromRecording', 'options');
+      const parsed = parseInput(
+        fromRecordingSchema,
+        renamedOptions(recordingOptions, FROM_RECORDING_RENAMES, 'procedures.fromRecording'),
+        'procedures.fromRecording',
+        'options',
+      );
       // A per-call scope narrows the client's, never widens it; another tenant's is refused.
       const scope = parsed.scope
         ? scopeForWrite(engine.scope, parsed.scope, 'options.scope', 'procedures.fromRecording')
@@ -623,7 +643,7 @@ export function createProcedureLibraryApi(
         engine,
         { video: settings.video, retain: settings.retain, scope, similarityThreshold: thresholds().similarity },
         text,
-        { limit: parsed.limit, refresh: parsed.refresh },
+        { limit: parsed.k, refresh: parsed.refresh },
       );
     },
   };

@@ -57,6 +57,12 @@ export interface RecordingProcedure {
  */
 export interface FromRecordingOptions {
   /** Most clips (results). Default 3. */
+  k?: number;
+  /**
+   * The old name of `k`, still accepted (a one-time warning is logged).
+   *
+   * @deprecated Use `k`, the name every ranked search takes.
+   */
   limit?: number;
   /** Search again even when a similar query is cached. Default false. */
   refresh?: boolean;

@@ -3,6 +3,7 @@ import { searchVector } from '../search/native-or-scan.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore } from '../spec/store.js';
+import { countMemories } from '../utils/store-fallbacks.js';
 import { parseInput } from '../utils/validate.js';
 import { positiveInt, scopeFilter, scopeOption } from './action-memories.js';
 
@@ -70,7 +71,7 @@ export async function suggest(store: MemoryStore, context: string, options: Sugg
   const filter: MemoryFilter = { ...scopeFilter(settings.scope), categories: ['action', 'workflow'] };
 
   const scored: Array<{ memory: Memory; score: number }> = [];
-  const total = await store.countMemories(filter);
+  const total = await countMemories(store, filter);
   let limit = Math.min(Math.max(settings.k * 4, 20), Math.max(total, 1));
   // Failed actions share the category filter, so widen the search until k pass or none are left.
   for (;;) {

@@ -6,6 +6,7 @@ import { TRANSCRIPT_CATEGORY } from '../retain/conversation/conversation-input.j
 import { resolveTimeBound, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
 import type { Memory, Scope } from '../spec/memory.js';
+import { recordAccess } from '../utils/store-fallbacks.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
 import { applyCurrentTruth, type TruthSettings } from './current-truth.js';
@@ -188,7 +189,7 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
     }
     const recalledIds = response.results.map((result) => result.memory.id);
     if (recalledIds.length > 0) {
-      engine.background('recordAccess', () => engine.store.recordAccess(recalledIds, accessedAt));
+      engine.background('recordAccess', () => recordAccess(engine.store, recalledIds, accessedAt));
     }
     const durationMs = performance.now() - started;
     engine.metrics.recall.count++;

@@ -440,6 +440,7 @@ export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings
         component: 'reflect',
         field: 'workspace',
         suggestion: 'Create the client with createWorkspace({ root }) or createMemory({ workspace: dir }).',
+        hint: { code: 'workspace' },
       });
     await engine.ready('reflect');
     const since = resolveTimeBound(options.since ?? { agoMs: WEEK_MS }, engine.clock.now());

@@ -5,7 +5,7 @@ import { applyTallies, sessionIdOf } from '../memories/record-tallies.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
 import { NotFoundError } from '../spec/errors.js';
 import type { Session } from '../spec/records.js';
-import { confirmSchema, idSchema } from '../utils/common-schemas.js';
+import { idSchema, parseConfirm } from '../utils/common-schemas.js';
 import { pagesOf } from '../utils/pages.js';
 import { parseInput } from '../utils/validate.js';
 import { type SessionSummary, summariseSession } from './session-summaries.js';
@@ -98,7 +98,7 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
 
   async function deleteSession(idInput: unknown, optionsInput: unknown): Promise<number> {
     const id = parseInput(idSchema, idInput, 'deleteSession', 'id');
-    parseInput(confirmSchema, optionsInput ?? {}, 'deleteSession', 'options');
+    parseConfirm(optionsInput, 'deleteSession');
     await engine.ready('deleteSession');
     await autoBackup(engine, 'delete-session');
     const deleted = await store.transaction(async () => {

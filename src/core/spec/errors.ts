@@ -23,6 +23,41 @@ export type MemoirErrorCode =
   | 'INTERNAL';
 
 /**
+ * What the caller must change, said once as data so that each door says it in its own terms:
+ * the library names an option, the CLI a flag, the MCP server a tool argument or the flag its
+ * operator starts it with. `suggestion` stays the library's sentence; a door renders `hint`
+ * when it has one and falls back to `suggestion` otherwise.
+ *
+ * - `unscoped`: the call acts on every scope and needs a client created without `scope`.
+ * - `workspace`: the call needs a Markdown workspace (`createWorkspace({ root })`).
+ * - `confirm`: the call deletes or replaces data and needs `confirm: true`.
+ * - `language-model`: the call needs a language model on the client.
+ * - `option`: the option named by `field` (the library's camelCase name) must change.
+ * - `renamed`: `field` is an old name of `to`; pass only `to`.
+ *
+ * @group Errors
+ */
+export type ErrorHint =
+  | {
+      /** What the call needs: a client without scope, a workspace, `confirm: true`, a language model. */
+      readonly code: 'unscoped' | 'workspace' | 'confirm' | 'language-model';
+    }
+  | {
+      /** An option must change. */
+      readonly code: 'option';
+      /** The option, by its library name (`asOf`, `options.k`). */
+      readonly field: string;
+    }
+  | {
+      /** An old option name was given beside its new one. */
+      readonly code: 'renamed';
+      /** The old name, as the caller spelled it. */
+      readonly field: string;
+      /** The name to use instead. */
+      readonly to: string;
+    };
+
+/**
  * Options shared by every {@link MemoirError} constructor.
  *
  * @group Errors
@@ -32,6 +67,8 @@ export interface MemoirErrorOptions {
   component: string;
   /** What the caller can do about it; printed by the CLI under the message. */
   suggestion?: string;
+  /** What to change, as data a door renders in its own terms (a flag, a tool argument). */
+  hint?: ErrorHint;
   /** The underlying error, if any. */
   cause?: unknown;
 }
@@ -48,6 +85,8 @@ export class MemoirError extends Error {
   readonly component: string;
   /** What the caller can do about it, when memoir knows. */
   readonly suggestion: string | undefined;
+  /** What to change, as data; the CLI and MCP render it as a flag or an argument. */
+  readonly hint: ErrorHint | undefined;
 
   constructor(code: MemoirErrorCode, message: string, options: MemoirErrorOptions) {
     super(`[memoir] ${options.component}: ${message}`, { cause: options.cause });
@@ -55,6 +94,7 @@ export class MemoirError extends Error {
     this.code = code;
     this.component = options.component;
     this.suggestion = options.suggestion;
+    this.hint = options.hint;
     Object.defineProperty(this, ERROR_MARKER, { value: true, enumerable: false });
   }
 

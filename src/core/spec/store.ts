@@ -133,7 +133,40 @@ export interface MemoryRecord {
 }
 
 /**
- * What a store can do natively. Absent flags mean `false`.
+ * How far the writes made inside one {@link MemoryStore.transaction} hang together.
+ *
+ * - `atomic`: every write of the transaction is applied, or none is — when `work` rejects and,
+ *   for a persistent store, when the process is killed part-way (the store's own journal undoes
+ *   a transaction that never committed the next time the data is opened).
+ * - `per-table`: each write call (one batch on one table) is applied whole, and a transaction
+ *   whose `work` rejects is undone while the process lives; a process killed part-way (or an undo
+ *   that fails) can leave the writes on some tables and not on others.
+ * - `none`: each write call is applied whole, but a transaction whose `work` rejects keeps the
+ *   writes made before the rejection; `transaction()` only serialises.
+ *
+ * @group Ports
+ */
+export type TransactionGuarantee = 'atomic' | 'per-table' | 'none';
+
+/**
+ * What a store guarantees when several processes open the same data.
+ *
+ * - `serialised`: several processes may read and write at once; their transactions and writes
+ *   are serialised and isolated (another process sees a transaction whole or not at all).
+ * - `per-write`: several processes may read and write at once and no acknowledged write is lost,
+ *   but transactions of different processes interleave, and another process can read a
+ *   transaction's writes before it ends (or the part of it a killed process left).
+ * - `none`: one process at a time (the data lives in the process, or two writers would damage it).
+ *
+ * @group Ports
+ */
+export type CrossProcessGuarantee = 'serialised' | 'per-write' | 'none';
+
+/**
+ * What a store can do natively and what it guarantees. Absent flags mean `false`, and absent
+ * guarantees the weakest value (`none`), except where a deprecated flag says more (see each).
+ * The core relies only on what is declared here: it falls back where a member is missing and
+ * refuses, with a StoreError naming the capability, what it cannot do safely without it.
  *
  * @group Ports
  */
@@ -144,20 +177,38 @@ export interface StoreCapabilities {
   readonly vectorSearch?: boolean;
   /** Data survives `close()` and a new process. Default is `false`. */
   readonly persistent?: boolean;
-  /** Several processes may open the same data at once. Default is `false`. */
+  /**
+   * How far one `transaction()` hangs together (see {@link TransactionGuarantee}). Bulk changes
+   * (restore, import, clear) need `atomic` or `per-table` (or `stagedChanges`) and are refused
+   * on `none`; every other operation that writes more than once (retain, forget, deleteSession,
+   * consolidate…) is as all-or-nothing as this says. Absent: `atomic` when the deprecated
+   * `durableTransactions` is true, else `none`.
+   */
+  readonly transactions?: TransactionGuarantee;
+  /**
+   * What holds when several processes open the same data (see {@link CrossProcessGuarantee}).
+   * Absent: `per-write` when the deprecated `multiProcess` is true, else `none`.
+   */
+  readonly crossProcess?: CrossProcessGuarantee;
+  /**
+   * Several processes may open the same data at once. Default is `false`.
+   *
+   * @deprecated Declare `crossProcess`, which also says whether their transactions are isolated.
+   * Read as `crossProcess !== 'none'`.
+   */
   readonly multiProcess?: boolean;
   /**
-   * `transaction()` stays all-or-nothing when the process is killed part-way: the store's own
-   * journal (SQLite's rollback journal or WAL) undoes a transaction that never committed the
-   * next time the data is opened. `false` means a transaction is atomic only while the process
-   * lives (an in-process undo log, or nothing survives a crash anyway). Default is `false`.
+   * `transaction()` stays all-or-nothing when the process is killed part-way. Default is `false`.
+   *
+   * @deprecated Declare `transactions: 'atomic'` (on a persistent store that means it survives a
+   * kill). Read only when `transactions` is absent.
    */
   readonly durableTransactions?: boolean;
   /**
    * `stageChange` is implemented: a bulk change (restore, import, clear) is written apart from
    * the live data and switched in by one commit whose outcome survives a crash (rolled forward
    * on the next open). The core uses it instead of `transaction()` for bulk changes, so they are
-   * all-or-nothing on a store whose transactions are not durable. Default is `false`.
+   * all-or-nothing on a store whose transactions are not. Default is `false`.
    */
   readonly stagedChanges?: boolean;
 }
@@ -295,6 +346,13 @@ export interface RecordCollection<
  * storage only through this interface; the contract suite in `tests/contracts/`
  * is what an implementation must pass.
  *
+ * Required are the members basic retain, recall and forget need (`open`, get / upsert /
+ * delete / list memories, `getEmbeddings`, the four record collections, `transaction`,
+ * `close`); the optional ones are used when present (and, for search and staged changes,
+ * declared in {@link StoreCapabilities}), with a slower fallback or a StoreError naming the
+ * missing member when they are not. A wrapper store defines an optional member only when the
+ * store it wraps has it.
+ *
  * Stores never validate domain rules (the engine does); they store what they are given
  * and answer queries exactly.
  *
@@ -328,8 +386,10 @@ export interface MemoryStore {
   /**
    * Drop every stored embedding and record `embedder` as the store's embedder, so that
    * `reindex` can re-embed with a different model. Memories themselves are kept.
+   * Optional: without it `reindex()` re-embeds only the memories missing an embedding
+   * (`onlyMissing`), and a full reindex is refused with a StoreError naming this member.
    */
-  resetEmbeddings(embedder: EmbedderIdentity): Promise<void>;
+  resetEmbeddings?(embedder: EmbedderIdentity): Promise<void>;
 
   /** The memories with these ids, in the given order; missing ids are left out. */
   getMemories(ids: readonly string[]): Promise<Memory[]>;
@@ -342,8 +402,11 @@ export interface MemoryStore {
   deleteMemories(ids: readonly string[]): Promise<number>;
   /** Memories matching a filter, sorted and paged. */
   listMemories(query?: ListMemoriesQuery): Promise<Memory[]>;
-  /** Number of memories matching a filter. */
-  countMemories(filter?: MemoryFilter): Promise<number>;
+  /**
+   * Number of memories matching a filter. Optional: without it memoir counts by paging through
+   * `listMemories`, a pass over the matching memories each time.
+   */
+  countMemories?(filter?: MemoryFilter): Promise<number>;
   /** Stored embeddings by memory id; memories without one are left out. */
   getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>>;
   /**
@@ -354,9 +417,11 @@ export interface MemoryStore {
   listUnembedded?(query: UnembeddedQuery): Promise<Memory[]>;
   /**
    * Record that recall returned these memories: add 1 to `accessCount` and set
-   * `lastAccessedAt` to `at`. Does not change `updatedAt`.
+   * `lastAccessedAt` to `at`. Does not change `updatedAt`. Optional: without it memoir reads
+   * the memories and their embeddings and writes them back in one `transaction()` — correct in
+   * one process, but an increment can be lost to another process writing the same memory.
    */
-  recordAccess(ids: readonly string[], at: string): Promise<void>;
+  recordAccess?(ids: readonly string[], at: string): Promise<void>;
 
   /**
    * Lexical (keyword) search, best first. Present when `capabilities.lexicalSearch`.
@@ -379,19 +444,26 @@ export interface MemoryStore {
   readonly entities: RecordCollection<Entity>;
 
   /**
-   * Run `work` so that every write it makes through this store is applied together or
-   * not at all. If `work` rejects, its writes are rolled back and the rejection is
-   * passed on. Transactions do not nest and are serialised with other writes.
+   * Run `work` as one transaction: its writes are applied together as far as
+   * `capabilities.transactions` says — all or nothing (`atomic`), undone on a rejection while the
+   * process lives (`per-table`), or only serialised (`none`). The rejection of `work` is passed
+   * on. Transactions do not nest and are serialised with the other writes of this process;
+   * `capabilities.crossProcess` says what holds against other processes. A store with no
+   * transactions implements it as `work()` behind its write queue and declares `none`.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Start a bulk change staged apart from the live data (see {@link StagedChange}). Present
    * when `capabilities.stagedChanges`; a store without it runs bulk changes in one
-   * `transaction()`, which is then as crash-safe as `capabilities.durableTransactions` says.
+   * `transaction()`, which is then as all-or-nothing as `capabilities.transactions` says, and
+   * refused when that is `none`.
    */
   stageChange?(options?: StageChangeOptions): Promise<StagedChange>;
-  /** Counts and sizes. */
-  stats(): Promise<StoreStats>;
+  /**
+   * Counts and sizes. Optional: without it memoir counts by paging through the memories and
+   * records and estimates `bytes` from their JSON and embeddings.
+   */
+  stats?(): Promise<StoreStats>;
   /**
    * Check the stored data for damage (integrity of files and indexes) without changing
    * anything. Resolves with what was found rather than rejecting for damage, and works even
@@ -402,3 +474,13 @@ export interface MemoryStore {
   /** Release resources. Further calls reject with a StoreError. Calling twice is harmless. */
   close(): Promise<void>;
 }
+
+/**
+ * A {@link MemoryStore} with every optional member memoir falls back for when it is missing
+ * (counts, access recording, embedding reset, stats) — what memoir's own stores are, so code
+ * holding one calls them directly.
+ *
+ * @group Ports
+ */
+export type CompleteMemoryStore = MemoryStore &
+  Required<Pick<MemoryStore, 'countMemories' | 'recordAccess' | 'resetEmbeddings' | 'stats'>>;

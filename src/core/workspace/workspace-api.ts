@@ -98,6 +98,7 @@ export function createWorkspaceApi(engine: MemoryEngine, settings: { root: strin
       component,
       field: 'workspace',
       suggestion: 'Create the client with createWorkspace({ root }) or createMemory({ workspace: dir }).',
+      hint: { code: 'workspace' },
     });
   };
   // One index run at a time, whoever asks (a call, the watch): two runs over the same files

@@ -30,6 +30,7 @@ async function editing(tool: string, run: () => Promise<CoreBlockState>): Promis
       component: tool,
       cause: error,
       ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+      ...(error.hint ? { hint: error.hint } : {}),
     });
   }
 }

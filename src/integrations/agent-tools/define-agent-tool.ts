@@ -5,9 +5,11 @@
  */
 import { z } from 'zod';
 import { MemoirError, ValidationError } from '../../core/spec/errors.js';
+import { applyRenames, type RenamedOption, renamedNote } from '../../core/utils/renamed-options.js';
 import { parseInput } from '../../core/utils/validate.js';
 import type { MemoryClient } from '../../index.js';
 import { findProtoKey, protoKeyError, protoKeyIssue } from './argument-keys.js';
+import { GENERIC_TOOL_TERMS, type ToolHintTerms, toolHintText } from './tool-hints.js';
 
 /**
  * What a tool returns: text a model reads, and the same facts as data.
@@ -56,6 +58,12 @@ export interface AgentTool<Schema extends z.ZodObject = z.ZodObject> {
   /** True when the tool deletes or overwrites data (it then takes a `confirm` argument). */
   readonly destructive: boolean;
   /**
+   * Old names of arguments, still accepted (docs/vocabulary.md): moved to the new name before
+   * the schema sees them, the result's text says the new name, and both with different values
+   * is refused. Not listed in the schema hosts see.
+   */
+  readonly renamed?: readonly RenamedOption[];
+  /**
    * Run the tool on arguments already parsed by `inputSchema`. Throws a MemoirError for bad
    * input or a failure; {@link callAgentTool} turns it into text a model can act on.
    * `context` says where files may be written; tools that need none ignore it.
@@ -96,9 +104,10 @@ export async function callAgentTool(
 ): Promise<AgentToolResult> {
   const protoKey = findProtoKey(args);
   if (protoKey) throw protoKeyError(tool.name, protoKeyIssue(args, protoKey));
+  const renamed = applyRenames(args ?? {}, tool.renamed ?? [], { component: tool.name });
   let input: z.output<AgentTool['inputSchema']>;
   try {
-    input = parseInput(tool.inputSchema, args ?? {}, tool.name);
+    input = parseInput(tool.inputSchema, renamed.input, tool.name);
   } catch (error) {
     // The generic hint speaks of the API reference; a model needs to know it can simply retry.
     if (!ValidationError.isInstance(error)) throw error;
@@ -107,7 +116,10 @@ export async function callAgentTool(
       suggestion: `Fix the argument named above and call ${tool.name} again.`,
     });
   }
-  return tool.run(client, input, context);
+  const result = await tool.run(client, input, context);
+  if (renamed.used.length === 0) return result;
+  // The model learns the new name from the answer it reads; the call itself ran as asked.
+  return { ...result, text: `${result.text}\n\nNote: ${renamedNote(renamed.used)}.` };
 }
 
 /**
@@ -123,18 +135,36 @@ export function agentToolInputJsonSchema(tool: AgentTool): Record<string, unknow
 }
 
 /**
+ * Options of {@link agentToolErrorText}.
+ *
+ * @group Agent tools
+ */
+export interface AgentToolErrorTextOptions {
+  /** The tool that failed, named in "call … again". */
+  tool?: string;
+  /** The host's words for what its operator sets (a workspace, the scope). Default: generic ones. */
+  terms?: ToolHintTerms;
+}
+
+/**
  * The text a model gets for a failed call: the message (which names the field for bad
- * input) and what to do about it. Errors that are not memoir's are described by their message.
+ * input) and what to do about it, in a tool caller's terms: an error's structured hint
+ * becomes the argument to change or what the host's operator must set, never a library call.
+ * Errors that are not memoir's are described by their message.
  *
  * @param error - What the tool threw.
+ * @param options - The tool and the host's terms.
  * @returns One or two lines.
  * @group Agent tools
  */
-export function agentToolErrorText(error: unknown): string {
+export function agentToolErrorText(error: unknown, options: AgentToolErrorTextOptions = {}): string {
   if (MemoirError.isInstance(error)) {
     const message = error.message.replace(/^\[memoir\] /, '');
     const fields = ValidationError.isInstance(error) && error.issues.length > 1 ? listIssues(error) : '';
-    return [message, fields, error.suggestion ? `Hint: ${error.suggestion}` : ''].filter(Boolean).join('\n');
+    const hint = error.hint
+      ? toolHintText(error.hint, options.tool, options.terms ?? GENERIC_TOOL_TERMS)
+      : error.suggestion;
+    return [message, fields, hint ? `Hint: ${hint}` : ''].filter(Boolean).join('\n');
   }
   return error instanceof Error ? error.message : String(error);
 }
@@ -156,5 +186,6 @@ export function requireConfirm(tool: string, confirm: boolean | undefined, what:
   throw new ValidationError([{ field: 'confirm', message: `expected true: this ${what}` }], {
     component: tool,
     suggestion: 'Ask the user first; call again with confirm: true once they agree.',
+    hint: { code: 'confirm' },
   });
 }

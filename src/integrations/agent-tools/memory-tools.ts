@@ -76,24 +76,30 @@ async function recallFor(
 ): Promise<RecallResponse> {
   const options = recallOptions(client, k, filters, token_budget, as_of);
   if (options === undefined) return { query, results: [], droppedForBudget: 0 };
-  try {
-    return await client.recall(query, options);
-  } catch (error) {
-    // The library names the times it refused `options.asOf`, `options.since`; the model sent `as_of`, `filters.since`.
-    if (!ValidationError.isInstance(error)) throw error;
-    const issues = error.issues.map((issue) => ({ ...issue, field: toolField(issue.field) }));
-    throw new ValidationError(issues, { component: tool, cause: error });
-  }
+  return toolFields(tool, () => client.recall(query, options), RECALL_FIELDS);
 }
 
-const TOOL_FIELDS: Record<string, string> = {
+// The recall tools take the time filters inside `filters`; memory_list takes them at the top.
+const RECALL_FIELDS: Record<string, string> = {
   'options.asOf': 'as_of',
   'options.since': 'filters.since',
   'options.until': 'filters.until',
 };
+const LIST_FIELDS: Record<string, string> = { 'options.since': 'since', 'options.until': 'until' };
 
-function toolField(field: string): string {
-  return TOOL_FIELDS[field] ?? field;
+/** Run a library call, its refusals naming the tool's arguments (`as_of`), not the library's options (`options.asOf`). */
+async function toolFields<T>(tool: string, call: () => Promise<T>, fields = LIST_FIELDS): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!ValidationError.isInstance(error)) throw error;
+    const issues = error.issues.map((issue) => ({ ...issue, field: fields[issue.field] ?? issue.field }));
+    throw new ValidationError(issues, {
+      component: tool,
+      cause: error,
+      ...(error.hint ? { hint: error.hint } : {}),
+    });
+  }
 }
 
 function resultsView(response: RecallResponse) {
@@ -302,19 +308,25 @@ export const memoryListTool = defineAgentTool({
     .object({
       session_id: sessionField.optional().describe('A session id, or "current".'),
       type: z.string().trim().min(1).max(128).optional().describe('Only this category.'),
+      since: z.string().trim().min(1).max(200).optional().describe('Occurred at or after: "30d", "last week", a date.'),
+      until: z.string().trim().min(1).max(200).optional().describe('Occurred at or before, same forms as since.'),
       limit: z.number().int().min(1).max(1000).optional().describe('Most memories. Default 50.'),
       offset: z.number().int().min(0).optional().describe('Skip this many (paging). Default 0.'),
     })
     .strict(),
   readOnly: true,
   destructive: false,
-  async run(client, { session_id, type, limit = 50, offset = 0 }) {
-    const memories = await client.list({
-      ...(session_id === undefined ? {} : { sessionId: session_id }),
-      ...(type === undefined ? {} : { categories: [type] }),
-      limit,
-      offset,
-    });
+  async run(client, { session_id, type, since, until, limit = 50, offset = 0 }) {
+    const memories = await toolFields('memory_list', () =>
+      client.list({
+        ...(session_id === undefined ? {} : { sessionId: session_id }),
+        ...(type === undefined ? {} : { categories: [type] }),
+        ...(since === undefined ? {} : { since }),
+        ...(until === undefined ? {} : { until }),
+        limit,
+        offset,
+      }),
+    );
     const which =
       session_id === undefined
         ? ''

@@ -26,7 +26,7 @@ export const memoryFindProceduresTool = defineAgentTool({
   inputSchema: z
     .object({
       request: z.string().trim().min(1, 'expected the task, in words').max(20_000).describe('The task to do.'),
-      top_k: z.number().int().min(1).max(20).optional().describe('Most procedures. Default 2.'),
+      k: z.number().int().min(1).max(20).optional().describe('Most procedures. Default 2.'),
       sources: z
         .array(z.enum(['reflection', 'session', 'manual', 'recording']))
         .min(1)
@@ -38,9 +38,11 @@ export const memoryFindProceduresTool = defineAgentTool({
     .strict(),
   readOnly: true,
   destructive: false,
-  async run(client, { request, top_k, sources }) {
+  // `k` sizes every ranked answer (memory_search, memory_suggest, memory_recall_steps).
+  renamed: [{ from: 'top_k', to: 'k' }],
+  async run(client, { request, k, sources }) {
     const found = await client.procedures.findRelevant(request, {
-      ...(top_k === undefined ? {} : { topK: top_k }),
+      ...(k === undefined ? {} : { k }),
       ...(sources === undefined ? {} : { sources }),
     });
     return {

@@ -36,7 +36,7 @@ export const memoryRecallStepsTool = defineAgentTool({
   destructive: false,
   async run(client, { query, k, refresh }) {
     const results = await client.procedures.fromRecording(query, {
-      ...(k === undefined ? {} : { limit: k }),
+      ...(k === undefined ? {} : { k }),
       ...(refresh === undefined ? {} : { refresh }),
     });
     return {

@@ -21,6 +21,7 @@
 export {
   type AgentTool,
   type AgentToolContext,
+  type AgentToolErrorTextOptions,
   type AgentToolResult,
   agentToolByName,
   agentToolErrorText,
@@ -28,6 +29,7 @@ export {
   agentTools,
   callAgentTool,
   defineAgentTool,
+  type ToolHintTerms,
 } from '../agent-tools.js';
 export { type McpHttpEndpoint, type ServeMcpHttpOptions, serveMcpHttp } from './mcp-http.js';
 export { createMcpServer, type McpServerOptions } from './mcp-server.js';

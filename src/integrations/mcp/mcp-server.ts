@@ -135,13 +135,13 @@ export function createMcpServer(options: McpServerOptions): () => Server {
       const { name, arguments: args } = request.params;
       // Arguments the transport saw a `__proto__` key in: the SDK would have dropped it; refuse the call.
       const refused = refusedArgumentsError(name, args);
-      if (refused) return toErrorResult(refused);
+      if (refused) return toErrorResult(refused, name);
       const tool = byName.get(name);
       if (tool) {
         try {
           return toCallToolResult(await callAgentTool(tool, client, args, context));
         } catch (error) {
-          return toErrorResult(error);
+          return toErrorResult(error, name);
         }
       }
       if (upstream) return upstream.callTool(name, args, ctx.mcpReq.signal);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 import {
+  type CompleteMemoryStore,
   type EmbedderIdentity,
   type LexicalSearchQuery,
   type Memory,
@@ -15,6 +16,7 @@ import {
 } from '../../index.js';
 import { changeAtomically } from '../bulk-change.js';
 import { day, makeEntity, makeMemory, makeOpinion, makeProcedure, makeSession } from '../records.js';
+import { completeStore, resolveStoreCapabilities } from '../store-seams.js';
 import { axisVector, cosineSimilarity, normalize, unitVector } from '../vectors.js';
 import { type ContractSkip, contractTests } from './contract-skips.js';
 
@@ -260,7 +262,8 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
   const CHECK = missing('check', 'integrity check (check)');
   const UNEMBEDDED = missing('listUnembedded', 'listUnembedded');
   const { test, checkSkipList } = contractTests(`MemoryStore contract: ${options.name}`, options.skip);
-  let store: MemoryStore;
+  // Optional members a store lacks are memoir's fallbacks, so the contract checks those too.
+  let store: CompleteMemoryStore;
 
   /** Check one filter against every operation that takes one. */
   async function expectFilter(filter: MemoryFilter, expected: readonly string[]): Promise<void> {
@@ -352,7 +355,7 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
 
   describe(`MemoryStore contract: ${options.name}`, () => {
     beforeEach(async () => {
-      store = await options.create();
+      store = completeStore(await options.create());
       await store.open(EMBEDDER);
     });
 
@@ -371,6 +374,18 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect(store.capabilities.vectorSearch === true, 'capabilities.vectorSearch').toBe(offers.vectorSearch);
         expect(typeof store.check === 'function', 'check()').toBe(offers.check);
         expect(typeof store.listUnembedded === 'function', 'listUnembedded()').toBe(offers.listUnembedded);
+      });
+
+      test('declares its transaction and cross-process guarantees, consistent with the deprecated flags', async () => {
+        const { transactions, crossProcess, durableTransactions, multiProcess } = store.capabilities;
+        // A store that declares neither is taken at its deprecated flags, or at 'none'.
+        const resolved = resolveStoreCapabilities(store);
+        expect(['atomic', 'per-table', 'none']).toContain(resolved.transactions);
+        expect(['serialised', 'per-write', 'none']).toContain(resolved.crossProcess);
+        if (transactions !== undefined) expect(resolved.transactions).toBe(transactions);
+        if (crossProcess !== undefined) expect(resolved.crossProcess).toBe(crossProcess);
+        if (durableTransactions === true) expect(resolved.transactions).toBe('atomic');
+        if (multiProcess !== undefined) expect(multiProcess).toBe(resolved.crossProcess !== 'none');
       });
 
       test('a fresh store is empty', async () => {
@@ -1307,7 +1322,22 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         }
       });
 
+      test('transaction passes the rejection of its work on, whatever it guarantees', async () => {
+        const failure = new Error('work failed');
+        await expect(
+          store.transaction(async () => {
+            await seed(store, [makeMemory({ id: 'a' })]);
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        // The store stays usable.
+        await seed(store, [makeMemory({ id: 'b' })]);
+        expect(idsOf(await store.getMemories(['b']))).toEqual(['b']);
+      });
+
+      // What `transactions: 'atomic'` and `'per-table'` both promise while the process lives.
       test('transaction rolls back every write on rejection and passes the rejection on', async () => {
+        if (resolveStoreCapabilities(store).transactions === 'none') return;
         await seed(store, [
           makeMemory({ id: 'keep', content: 'original apricot' }),
           makeMemory({ id: 'gone', content: 'doomed plum' }),
@@ -1409,7 +1439,9 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         }
         await expect(outcome).rejects.toBe(failure);
         await outside;
-        expect(idsOf(await store.getMemories(['inside', 'outside']))).toEqual(['outside']);
+        const kept = idsOf(await store.getMemories(['inside', 'outside']));
+        if (resolveStoreCapabilities(store).transactions === 'none') expect(kept).toContain('outside');
+        else expect(kept).toEqual(['outside']);
       });
     });
 

@@ -1,9 +1,13 @@
 /**
- * Bulk changes (restore, import, clear) written all-or-nothing on every store. A store that
- * stages changes (`capabilities.stagedChanges`, e.g. LanceDB, whose transactions are undone
- * only while the process lives) gets the change staged apart and switched in by one
- * crash-safe commit; any other store runs it in one `transaction()`, which SQLite's journal
- * keeps all-or-nothing across a crash as well.
+ * Bulk changes (restore, import, clear), written as all-or-nothing as the store allows — and
+ * refused where that would be nothing. A store that stages changes (`capabilities.stagedChanges`,
+ * e.g. LanceDB, whose transactions are undone only while the process lives) gets the change
+ * staged apart and switched in by one crash-safe commit. Any other store runs it in one
+ * `transaction()`: with `capabilities.transactions` `atomic` (SQLite, in-memory) it is
+ * all-or-nothing across a crash as well; with `per-table` it is undone when it fails but a
+ * process killed part-way can leave part of it; with `none` it is refused with a StoreError
+ * naming the capability, since a restore or clear that failed part-way would leave the old
+ * data gone and the new half written.
  *
  * @module
  */
@@ -15,6 +19,7 @@ import type {
   RecordCollectionKey,
   StagedRemovals,
 } from '../../spec/store.js';
+import { assertBulkChangeSafe, stagesChanges } from '../../utils/store-capabilities.js';
 import { deleteScope } from './backup-clear.js';
 
 /** Where the work of a bulk change writes: staged or inside the transaction. */
@@ -45,8 +50,10 @@ export interface AtomicChangeResult<T> {
 /**
  * Run `work`, whose writes go through the writer it is given, as one all-or-nothing change:
  * if `work` rejects nothing it wrote is applied, and a process killed part-way leaves the
- * store with the data before or the data after, never a mix. Resolves to what `work`
- * resolved to and what `replace` removed.
+ * store with the data before or the data after, never a mix (on a `per-table` store without
+ * staged changes, only the first holds). Resolves to what `work` resolved to and what
+ * `replace` removed. Rejects with a StoreError before writing anything on a store that can
+ * neither stage the change nor undo a transaction (`capabilities.transactions` `none`).
  *
  * Reads `work` makes through the store see the data as it was before the change on a staging
  * store (the removal and the writes are applied at commit), and the change so far on the
@@ -58,8 +65,8 @@ export async function changeAtomically<T>(
   options: AtomicChangeOptions,
   work: (writer: BulkWriter) => Promise<T>,
 ): Promise<AtomicChangeResult<T>> {
-  if (store.capabilities.stagedChanges === true && typeof store.stageChange === 'function') {
-    const staged = await store.stageChange(options.replace ? { replace: options.replace } : {});
+  if (stagesChanges(store)) {
+    const staged = await store.stageChange!(options.replace ? { replace: options.replace } : {});
     try {
       const result = await work(staged);
       const removed = await staged.commit();
@@ -68,6 +75,7 @@ export async function changeAtomically<T>(
       await staged.abort();
     }
   }
+  assertBulkChangeSafe(store, options.replace ? 'a restore or clear' : 'an import');
   return store.transaction(async () => {
     const removed = options.replace
       ? await deleteScope(store, options.replace.scope)

@@ -240,7 +240,11 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
   if (options?.confirm !== true) {
     throw new ValidationError(
       [{ field: 'confirm', message: `expected true: restoring replaces all current data (got ${options?.confirm})` }],
-      { component: COMPONENT, suggestion: 'Pass { confirm: true } to overwrite the current memories with the backup.' },
+      {
+        component: COMPONENT,
+        suggestion: 'Pass { confirm: true } to overwrite the current memories with the backup.',
+        hint: { code: 'confirm' },
+      },
     );
   }
   const handle: FileHandle = await openBackup(path);

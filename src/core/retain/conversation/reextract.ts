@@ -230,7 +230,11 @@ export function requireModel(context: ConversationContext): void {
   if (!context.model) {
     throw new ValidationError(
       [{ field: 'languageModel', message: 'reextract needs a languageModel on the client to extract with' }],
-      { component: 'reextract', suggestion: 'Create the client with a languageModel (e.g. from memoir/openai).' },
+      {
+        component: 'reextract',
+        suggestion: 'Create the client with a languageModel (e.g. from memoir/openai).',
+        hint: { code: 'language-model' },
+      },
     );
   }
 }

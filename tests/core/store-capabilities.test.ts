@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { createInMemoryStore } from '../../src/adapters/in-memory/index.js';
+import type { CompleteMemoryStore, MemoryStore, StoreCapabilities } from '../../src/core/spec/store.js';
+import { createMemory, StoreError } from '../../src/index.js';
+import { collect, quiet, tempDir } from '../helpers/stores.js';
+
+// The core relies only on what a store declares. A store with the required members alone and
+// transactions 'none' still retains, recalls, forgets, counts and reports stats (through the
+// core's fallbacks); the operations whose promise needs more — a bulk change all or nothing,
+// a reindex that drops embeddings — refuse with a StoreError naming the capability or member.
+
+/**
+ * A store with only the required members, over an in-memory one: no search, no counts, no
+ * access recording, no embedding reset, no stats, and a transaction() that only runs `work`
+ * (what `transactions: 'none'` says). Closing it leaves the inner store open for inspection.
+ */
+function lesserStore(inner: CompleteMemoryStore, capabilities: StoreCapabilities): MemoryStore {
+  return {
+    specificationVersion: 'v1',
+    name: 'lesser',
+    capabilities,
+    open: (embedder) => inner.open(embedder),
+    getMemories: (ids) => inner.getMemories(ids),
+    upsertMemories: (records) => inner.upsertMemories(records),
+    deleteMemories: (ids) => inner.deleteMemories(ids),
+    listMemories: (query) => inner.listMemories(query),
+    getEmbeddings: (ids) => inner.getEmbeddings(ids),
+    opinions: inner.opinions,
+    procedures: inner.procedures,
+    sessions: inner.sessions,
+    entities: inner.entities,
+    transaction: (work) => work(),
+    close: async () => {},
+  };
+}
+
+const NONE: StoreCapabilities = { transactions: 'none', crossProcess: 'none' };
+
+function setup(capabilities: StoreCapabilities = NONE) {
+  const inner = createInMemoryStore();
+  const memory = createMemory({
+    store: lesserStore(inner, capabilities),
+    logger: quiet,
+    backupDirectory: tempDir('memoir-lesser-'),
+  });
+  return { inner, memory };
+}
+
+describe('a store that declares less', () => {
+  it('retains, recalls (recording access), forgets, counts and reports stats through the fallbacks', async () => {
+    const { inner, memory } = setup();
+    const {
+      ids: [kept, dropped],
+    } = await memory.retain([
+      { content: 'Peter runs warelay on the Castle.' },
+      { content: 'The Castle is a home server in the basement.' },
+    ]);
+    const recalled = await memory.recall('warelay Castle');
+    expect(recalled.results.map((result) => result.memory.id)).toContain(kept);
+    expect(await memory.forget(dropped!)).toBe(1);
+
+    const stats = await memory.stats();
+    expect(stats).toMatchObject({ memories: 1, opinions: 0, procedures: 0, entities: 0 });
+    expect(stats.bytes).toBeGreaterThan(0);
+    expect(stats.capabilities).toMatchObject({
+      transactions: 'none',
+      crossProcess: 'none',
+      lexicalSearch: false,
+      vectorSearch: false,
+      stagedChanges: false,
+    });
+    expect(stats.capabilities.missing).toEqual(
+      expect.arrayContaining(['countMemories', 'recordAccess', 'resetEmbeddings', 'stats']),
+    );
+    const report = await memory.doctor();
+    expect(report.capabilities).toEqual(stats.capabilities);
+    expect(report).toMatchObject({ ok: true, method: 'probe' });
+
+    await memory.close();
+    // The recall's access was recorded through the fallback (read, then written back whole).
+    const [after] = await inner.getMemories([kept!]);
+    expect(after!.accessCount).toBe(1);
+    expect(after!.lastAccessedAt).not.toBeNull();
+    expect((await inner.getEmbeddings([kept!])).size).toBe(1);
+    await inner.close();
+  });
+
+  it("refuses import, restore and clearAll on transactions 'none', naming the capability, and writes nothing", async () => {
+    const source = createMemory({ store: createInMemoryStore(), logger: quiet, backupDirectory: tempDir() });
+    await source.retain([{ content: 'A note to carry over.' }]);
+    const lines = await collect(source.export());
+    const backup = await source.backup('carry');
+    await source.close();
+
+    const { inner, memory } = setup();
+    await memory.retain([{ content: 'Already here.' }]);
+    for (const attempt of [
+      () => memory.import(lines),
+      () => memory.restore(backup.path, { confirm: true }),
+      () => memory.clearAll({ confirm: true }),
+    ]) {
+      const error = await attempt().then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(StoreError.isInstance(error), String(error)).toBe(true);
+      expect((error as StoreError).message).toContain("capabilities.transactions 'atomic' or 'per-table'");
+      expect((error as StoreError).message).toContain("declares transactions 'none'");
+    }
+    expect((await inner.listMemories()).map((each) => each.content)).toEqual(['Already here.']);
+    await memory.close();
+    await inner.close();
+  });
+
+  it("runs bulk changes on a store that declares transactions 'per-table'", async () => {
+    const { inner, memory } = setup({ transactions: 'per-table', crossProcess: 'none' });
+    const source = createMemory({ store: createInMemoryStore(), logger: quiet });
+    await source.retain([{ content: 'A note to carry over.' }]);
+    const lines = await collect(source.export());
+    await source.close();
+    expect(await memory.import(lines)).toMatchObject({ memories: 1 });
+    expect(await inner.countMemories()).toBe(1);
+    await memory.close();
+    await inner.close();
+  });
+
+  it('refuses a full reindex without resetEmbeddings, naming the member, and re-embeds only missing ones', async () => {
+    const { inner, memory } = setup();
+    await memory.retain([{ content: 'Embedded once.' }]);
+    const error = await memory.reindex().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(StoreError.isInstance(error), String(error)).toBe(true);
+    expect((error as StoreError).message).toContain('resetEmbeddings()');
+    expect((error as StoreError).suggestion).toContain('onlyMissing');
+    expect(await memory.reindex({ onlyMissing: true })).toEqual({ reembedded: 0 });
+    await memory.close();
+    await inner.close();
+  });
+});
