@@ -605,6 +605,12 @@ async function main(): Promise<void> {
     const stored = lastToolResult(mock);
     assert(/Stored memory \S+/.test(stored), `memory_store answered (${stored})`);
     await turn(host, agentEnv, ALICE, 'agent:main:alice-4', 'call memory_recall with query=release train Thursday');
+    // What the tool stored, the hook recalls into the next prompt: both resolve the turn's scope alike.
+    const storedInjected = experienceOf(lastAgentPrompt(mock));
+    assert(
+      storedInjected && /release train leaves every Thursday/.test(storedInjected),
+      `the memory stored by memory_store reached the next prompt through the hook (${storedInjected})`,
+    );
     const recalled = lastToolResult(mock);
     assert(
       /release train leaves every Thursday/.test(recalled),
