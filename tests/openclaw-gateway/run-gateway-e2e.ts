@@ -44,7 +44,8 @@ import { typecheckPlugin } from './typecheck-plugin.js';
 //    with the first session's memory;
 // 3. Bob (another sender) asks the same: his prompt holds nothing of Alice's;
 // 4. Alice asks the agent to call memory_store and memory_recall: the tools answer through
-//    the gateway;
+//    the gateway, and what memory_store kept reaches her next prompt through the hook (the
+//    tool and the hook resolve the same scope);
 // 5. memory-lancedb (a stand-in with its id, slot, tools and recall block) is installed and
 //    enabled beside memoir, and the gateway restarted: memoir registers no tools and logs why,
 //    its hooks still recall and capture (and log a SKIP decision), memory-lancedb's tools answer
@@ -62,7 +63,8 @@ import { typecheckPlugin } from './typecheck-plugin.js';
 const exec = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TOKEN = 'memoir-e2e-token';
-// The CLI's turns name no sender: each is stored under its chat, `chat:<channel>:<to>`.
+// The CLI's turns name no sender: each is stored under its chat, `chat:<to>` (`chat:<channel>:<to>`
+// when the host names a channel) — by the hook and by the tools alike.
 const ALICE = { to: '+15550001' };
 const BOB = { to: '+15550002' };
 
