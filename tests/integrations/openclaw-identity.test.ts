@@ -103,3 +103,59 @@ describe('two 300-character senders with a common prefix, through the plugin', (
     ).not.toContain('X7731');
   });
 });
+
+describe('the tool and the hook of one turn', () => {
+  // The two contexts the 2026.9.6 gateway gave one `openclaw agent --to +15550001` turn (logged
+  // from the plugin in a real run): the hook's channelId is the conversation, not a channel.
+  const hook: OpenClawAgentContext = {
+    agentId: 'main',
+    sessionKey: 'agent:main:alice-ws-1',
+    sessionId: '69e509ee-b3a9-4fbb-b704-b25f2fe5281c',
+    trigger: 'user',
+    channelId: '+15550001',
+    chatId: '+15550001',
+  } as OpenClawAgentContext;
+  const tool = {
+    agentId: 'main',
+    sessionKey: 'agent:main:alice-ws-1',
+    sessionId: '69e509ee-b3a9-4fbb-b704-b25f2fe5281c',
+    deliveryContext: { to: '+15550001' },
+  };
+
+  it('resolve the same scope for a CLI turn of the 2026.9.6 gateway (what memory_core_append writes, the hook reads)', () => {
+    expect(identityOfTool(tool).scope).toEqual(identityOfHook(hook).scope);
+    expect(identityOfHook(hook).scope.userId).toBe('chat:+15550001');
+    // Bob's turn stays apart.
+    expect(identityOfTool({ ...tool, deliveryContext: { to: '+15550002' } }).scope).not.toEqual(
+      identityOfHook(hook).scope,
+    );
+  });
+
+  it('resolve the same scope on a channel: the tool names it lower-cased and the target prefixed, the hook as given and stripped', () => {
+    // 2026.9.6: the tool's messageChannel is normalised (lower-cased), its `to` is the raw target;
+    // the hook's channel is as given, and its chatId the target without `user:`/`<channel>:`.
+    const hookOn = { agentId: 'main', sessionKey: 'agent:main:x', channel: 'Telegram', channelId: '42', chatId: '42' };
+    for (const to of ['42', 'user:42', 'telegram:42', 'Telegram:dm:42']) {
+      const onTool = identityOfTool({
+        agentId: 'main',
+        sessionKey: 'agent:main:x',
+        messageChannel: 'telegram',
+        deliveryContext: { to },
+      });
+      expect(onTool.scope).toEqual(identityOfHook(hookOn).scope);
+    }
+    const withSender = identityOfTool({ agentId: 'main', messageChannel: 'telegram', requesterSenderId: '7' });
+    expect(withSender.scope).toEqual(identityOfHook({ ...hookOn, senderId: '7' }).scope);
+    // A chat on another channel, or another chat, stays apart.
+    expect(identityOfHook({ ...hookOn, channel: 'discord' }).scope).not.toEqual(identityOfHook(hookOn).scope);
+    expect(identityOfHook({ ...hookOn, chatId: '43', channelId: '43' }).scope).not.toEqual(
+      identityOfHook(hookOn).scope,
+    );
+  });
+
+  it('still takes channelId for the channel on hosts that send no chatId', () => {
+    expect(identityOfHook({ agentId: 'main', channelId: 'telegram', senderId: '7' }).scope).toEqual(
+      identityOfTool({ agentId: 'main', messageChannel: 'telegram', requesterSenderId: '7' }).scope,
+    );
+  });
+});

@@ -7,11 +7,12 @@ import type { AddressInfo } from 'node:net';
 //   asks for one by name, then a reply quoting the tool's result;
 // - memoir's pipeline (JSON mode): extraction, dedup and merge answers derived from the
 //   transcript it is shown, so the memories stored are the conversation's own words;
-// - an embedding client (the memory-lancedb stand-in): hashed-word vectors (`/embeddings`).
+// - an embedding client (the memory-lancedb stand-in): hashed-word vectors (`/embeddings`);
+// - memoir's vision model (memory_recall_steps): the scripted steps in order, then NONE.
 // Every request is recorded, so the test can see what reached the model.
 
 /** Who sent a recorded request, read from its system prompt. */
-export type ModelCaller = 'agent' | 'extract' | 'dedup' | 'merge';
+export type ModelCaller = 'agent' | 'extract' | 'dedup' | 'merge' | 'vision';
 
 /** One chat request the server answered. */
 export interface RecordedChat {
@@ -33,6 +34,8 @@ export interface MockModelServer {
   requests: RecordedChat[];
   /** Every text sent to `/embeddings`, oldest first. */
   embedded: string[];
+  /** What the vision model answers, one step per call in order (then NONE); the test sets it. */
+  visionSteps: string[];
   /** Stop listening and drop open connections. */
   close(): Promise<void>;
 }
@@ -62,6 +65,7 @@ function callerOf(system: string): ModelCaller {
   if (system.includes('exactly one key, "memories"')) return 'extract';
   if (system.includes('"decision" (one of')) return 'dedup';
   if (system.includes('of the merged memory')) return 'merge';
+  if (system.includes('You watch a screen recording')) return 'vision';
   return 'agent';
 }
 
@@ -81,7 +85,7 @@ function extractionAnswer(prompt: string): string {
     .map((line) => line.trim())
     .filter((line) => /^user\b[^:]*:/i.test(line))
     .map((line) => line.replace(/^user\b[^:]*:\s*/i, '').replace(/&lt;|&gt;|&amp;/g, ''))
-    .filter((line) => line.length > 0 && !/memory_(recall|store|forget)/.test(line));
+    .filter((line) => line.length > 0 && !/memory_\w+/.test(line));
   const memories = lines.map((line) => {
     const category = /prefer|always|never|like/i.test(line) ? 'preferences' : 'cases';
     return {
@@ -250,6 +254,7 @@ async function embeddings(req: IncomingMessage, res: ServerResponse, embedded: s
 export async function startMockModel(): Promise<MockModelServer> {
   const requests: RecordedChat[] = [];
   const embedded: string[] = [];
+  const script = { visionSteps: [] as string[], visionCalls: 0 };
   const server = createServer((req, res) => {
     void (async () => {
       if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
@@ -278,6 +283,7 @@ export async function startMockModel(): Promise<MockModelServer> {
       let answer: Answer;
       if (caller === 'extract') answer = { text: extractionAnswer(lastUserText) };
       else if (caller === 'dedup') answer = { text: dedupAnswer(lastUserText) };
+      else if (caller === 'vision') answer = { text: script.visionSteps[script.visionCalls++] ?? 'NONE' };
       else if (caller === 'merge') {
         answer = { text: JSON.stringify({ abstract: 'Merged memory.', overview: '', content: 'Merged memory.' }) };
       } else answer = agentAnswer(messages, tools);
@@ -293,6 +299,13 @@ export async function startMockModel(): Promise<MockModelServer> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     embedded,
+    get visionSteps() {
+      return script.visionSteps;
+    },
+    set visionSteps(steps: string[]) {
+      script.visionSteps = steps;
+      script.visionCalls = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -15,7 +15,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { createLanceStore } from '../../src/adapters/lancedb/index.js';
+import { createMemoriesAiProvider } from '../../src/adapters/memories-ai/index.js';
 import { createMemory, type Memory } from '../../src/index.js';
+import { MemoriesAiServer } from '../helpers/memories-ai-server.js';
+import { writeTestVideo } from '../helpers/video-files.js';
 import { type MockModelServer, startMockModel } from './mock-model-server.js';
 import {
   ensureHost,
@@ -41,17 +44,27 @@ import { typecheckPlugin } from './typecheck-plugin.js';
 //    with the first session's memory;
 // 3. Bob (another sender) asks the same: his prompt holds nothing of Alice's;
 // 4. Alice asks the agent to call memory_store and memory_recall: the tools answer through
-//    the gateway;
+//    the gateway, and what memory_store kept reaches her next prompt through the hook (the
+//    tool and the hook resolve the same scope);
 // 5. memory-lancedb (a stand-in with its id, slot, tools and recall block) is installed and
 //    enabled beside memoir, and the gateway restarted: memoir registers no tools and logs why,
 //    its hooks still recall and capture (and log a SKIP decision), memory-lancedb's tools answer
 //    under their names, and nothing clashes.
+// Between 4 and 5, on the same gateway, the loops of seeds 004 and 000 from the agent's side:
+// a. the workspace (`workspace`): a turn's prompt holds a note of memory/YYYY-MM-DD.md; the
+//    file is edited while the gateway runs, and a later turn's prompt holds the new text only;
+// b. the core block: the agent calls memory_core_append; Alice's next prompt holds the block
+//    first, Bob's does not hold it;
+// c. recorded steps (`video`): the agent calls memory_recall_steps, which searches the loopback
+//    Memories AI server, draws key frames with ffmpeg and names the steps with the mock's
+//    scripted vision answers: "On Feb 10, 2026 at 14:30 UTC, the user: 1) …".
 // Every process started is stopped by its PID, and the temporary HOME is removed.
 
 const exec = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TOKEN = 'memoir-e2e-token';
-// The CLI's turns name no sender: each is stored under its chat, `chat:<channel>:<to>`.
+// The CLI's turns name no sender: each is stored under its chat, `chat:<to>` (`chat:<channel>:<to>`
+// when the host names a channel) — by the hook and by the tools alike.
 const ALICE = { to: '+15550001' };
 const BOB = { to: '+15550002' };
 
@@ -110,8 +123,14 @@ function pluginDirectory(home: string): string {
   return dir;
 }
 
+/** What the plugin's loops (a–c) run against: the workspace directory and the Memories AI server. */
+interface LoopSources {
+  workspace: string;
+  memoriesAi: MemoriesAiServer;
+}
+
 /** openclaw.json: the mock model for the agent, and the plugin's config and hook policy. */
-function configure(home: string, mock: MockModelServer, dbPath: string): void {
+function configure(home: string, mock: MockModelServer, dbPath: string, sources: LoopSources): void {
   const file = join(home, '.openclaw', 'openclaw.json');
   const config = JSON.parse(readFileSync(file, 'utf8')) as {
     plugins: { entries: Record<string, Record<string, unknown>> };
@@ -126,6 +145,13 @@ function configure(home: string, mock: MockModelServer, dbPath: string): void {
       dbPath,
       llm: { baseUrl: mock.baseUrl, apiKey: 'sk-mock', model: 'mock-1' },
       extractMinMessages: 4,
+      workspace: sources.workspace,
+      video: {
+        apiKey: sources.memoriesAi.apiKey,
+        baseUrl: sources.memoriesAi.baseUrl,
+        requestsPerSecond: 1000,
+        vision: { baseUrl: mock.baseUrl, apiKey: 'sk-mock', model: 'mock-vision' },
+      },
     },
   };
   config.models = {
@@ -212,6 +238,101 @@ async function storedMemories(dbPath: string, to: string): Promise<{ userId: str
   }
 }
 
+// The workspace's daily note: words far from the deploy talk of phases 1–3, so its recall
+// stays out of those prompts (Bob's included).
+const WORKSPACE_NOTE = (place: string) =>
+  `# 2026-02-09\n\n## Retain\n\n- W @Peter: Peter keeps the spare keys in the ${place}.\n`;
+const RECORDED = '2026-02-10T14:30:05.000Z';
+const STEPS = ['Opened github.com/settings/keys in the browser', "Clicked the green 'New SSH key' button"];
+
+/** The workspace directory and the Memories AI server holding one recording, for the loops a–c. */
+async function loopSources(home: string): Promise<LoopSources> {
+  const workspace = join(home, 'agent-workspace');
+  mkdirSync(join(workspace, 'memory'), { recursive: true });
+  writeFileSync(join(workspace, 'memory', '2026-02-09.md'), WORKSPACE_NOTE('oak drawer'));
+  const memoriesAi = await new MemoriesAiServer().start();
+  const provider = createMemoriesAiProvider({
+    apiKey: memoriesAi.apiKey,
+    baseUrl: memoriesAi.baseUrl,
+    minIntervalMs: 0,
+  });
+  const video = writeTestVideo(join(home, 'rec-20260210-143005-0a0b0c0d.mp4'), 6);
+  const { videoId } = await provider.upload({ filePath: video, recordedAt: RECORDED });
+  memoriesAi.searchResults = [{ video_id: videoId, score: 0.92, start: 1, end: 5, captured_at: RECORDED }];
+  return { workspace, memoriesAi };
+}
+
+/** The loops a–c on the running gateway (see the header). */
+async function agentLoops(
+  host: OpenClawHost,
+  env: NodeJS.ProcessEnv,
+  mock: MockModelServer,
+  sources: LoopSources,
+  since: number,
+): Promise<void> {
+  // a. The workspace, indexed at start: its note reaches the prompt.
+  const question = 'Where does Peter keep the spare keys?';
+  await turn(host, env, ALICE, 'agent:main:alice-ws-1', question);
+  const first = lastAgentPrompt(mock);
+  assert(/oak drawer/.test(first), `the prompt holds the workspace note (${first.slice(0, 800)})`);
+  // Edited while the gateway runs: the watcher re-indexes it (debounced), and a later turn sees it.
+  writeFileSync(join(sources.workspace, 'memory', '2026-02-09.md'), WORKSPACE_NOTE('walnut cabinet'));
+  let edited = '';
+  for (let attempt = 1; attempt <= 5 && !/walnut cabinet/.test(edited); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await turn(host, env, ALICE, `agent:main:alice-ws-${attempt + 1}`, question);
+    edited = lastAgentPrompt(mock);
+  }
+  assert(/walnut cabinet/.test(edited), `the prompt holds the edited note (${edited.slice(0, 800)})`);
+  assert(!/oak drawer/.test(edited), 'the prompt no longer holds the old note');
+  console.log(`e2e: a. the workspace note, edited while the gateway ran, reached the next prompt (${seconds(since)})`);
+
+  // b. The core block: written by a tool call, at the top of Alice's next prompt, not in Bob's.
+  await turn(
+    host,
+    env,
+    ALICE,
+    'agent:main:alice-core-1',
+    'call memory_core_append with text=Alice edits code in Helix.',
+  );
+  const appended = lastToolResult(mock);
+  assert(/Helix/.test(appended), `memory_core_append answered with the block (${appended})`);
+  await turn(host, env, ALICE, 'agent:main:alice-core-2', 'What should I set up on the new laptop?');
+  const block = experienceOf(lastAgentPrompt(mock));
+  assert(block && /Alice edits code in Helix\./.test(block), `Alice's next prompt holds her core block (${block})`);
+  const title = block.indexOf('Agent experience from earlier conversations');
+  assert(title === -1 || block.indexOf('Helix') < title, 'the core block comes first in the block');
+  await turn(host, env, BOB, 'agent:main:bob-core-1', 'What should I set up on the new laptop?');
+  assert(!/Helix/.test(lastAgentPrompt(mock)), 'Bob’s prompt holds nothing of Alice’s core block');
+  console.log(`e2e: b. the core block, edited by a tool call, led Alice's next prompt:\n${block}`);
+
+  // c. Recorded steps: searched, framed and named through the gateway.
+  mock.visionSteps = STEPS;
+  await turn(
+    host,
+    env,
+    ALICE,
+    'agent:main:alice-steps-1',
+    'call memory_recall_steps with query=how do I add an SSH key on GitHub',
+  );
+  const steps = lastToolResult(mock);
+  assert(
+    /On Feb 10, 2026 at 14:30 UTC, the user: 1\) Opened github\.com\/settings\/keys in the browser 2\) Clicked the green/.test(
+      steps,
+    ),
+    `memory_recall_steps answered with the recorded steps (${steps})`,
+  );
+  assert(
+    sources.memoriesAi.requests.some((request) => request.path.includes('search')),
+    'the plugin searched the Memories AI server',
+  );
+  assert(
+    mock.requests.some((request) => request.caller === 'vision'),
+    'the vision model named the steps',
+  );
+  console.log(`e2e: c. memory_recall_steps's result as the model read it:\n${steps.slice(0, 1200)}`);
+}
+
 /**
  * Phase 2: memory-lancedb installed and enabled beside memoir (the stand-in: see its index.js),
  * with memoir's config unchanged. The gateway starts with both; memoir registers no tools and
@@ -263,10 +384,13 @@ async function besideMemoryLanceDb(
   assert(lancedb.plugin.status === 'loaded', `memory-lancedb loaded (${JSON.stringify(lancedb.diagnostics)})`);
   const memoir = await inspect('memoir');
   assert(memoir.plugin.status === 'loaded', `memoir loaded beside it (${JSON.stringify(memoir.diagnostics)})`);
-  const memoirMemoryTools = memoir.plugin.toolNames.filter((name: string) => !name.startsWith('memory_core_'));
+  // Its core block tools and memory_reflect (the workspace is set) clash with none of memory-lancedb's.
+  const memoirMemoryTools = memoir.plugin.toolNames.filter(
+    (name: string) => !name.startsWith('memory_core_') && name !== 'memory_reflect',
+  );
   assert(
     memoirMemoryTools.length === 0,
-    `memoir registered no memory tools, only its core block tools (${memoir.plugin.toolNames.join(', ')})`,
+    `memoir registered no memory tools, only its core block tools and memory_reflect (${memoir.plugin.toolNames.join(', ')})`,
   );
   const hooks = memoir.typedHooks.map((hook) => hook.name);
   assert(
@@ -394,16 +518,18 @@ async function main(): Promise<void> {
   const dbPath = join(home, 'memoir-lancedb');
   const env = hostEnv(home);
   let mock: MockModelServer | undefined;
+  let sources: LoopSources | undefined;
   let gateway: StartedProcess | undefined;
   try {
     mock = await startMockModel();
+    sources = await loopSources(home);
     const install = await openclaw(
       host,
       ['plugins', 'install', '--link', '--force', '--accept-capabilities', pluginDirectory(home)],
       env,
     );
     assert(/Linked plugin path/.test(install.stdout), `the plugin was linked (${install.stdout}${install.stderr})`);
-    configure(home, mock, dbPath);
+    configure(home, mock, dbPath, sources);
     const inspect = await openclaw(host, ['plugins', 'inspect', 'memoir', '--runtime', '--json'], env);
     const runtime = JSON.parse(inspect.stdout) as {
       plugin: { status: string; toolNames: string[] };
@@ -481,6 +607,12 @@ async function main(): Promise<void> {
     const stored = lastToolResult(mock);
     assert(/Stored memory \S+/.test(stored), `memory_store answered (${stored})`);
     await turn(host, agentEnv, ALICE, 'agent:main:alice-4', 'call memory_recall with query=release train Thursday');
+    // What the tool stored, the hook recalls into the next prompt: both resolve the turn's scope alike.
+    const storedInjected = experienceOf(lastAgentPrompt(mock));
+    assert(
+      storedInjected && /release train leaves every Thursday/.test(storedInjected),
+      `the memory stored by memory_store reached the next prompt through the hook (${storedInjected})`,
+    );
     const recalled = lastToolResult(mock);
     assert(
       /release train leaves every Thursday/.test(recalled),
@@ -491,6 +623,9 @@ async function main(): Promise<void> {
     assert(/Candidates|memory_id/.test(forgot), `memory_forget listed candidates (${forgot})`);
     console.log(`e2e: memory_recall's result as the model read it:\n${recalled.slice(0, 1200)}`);
     console.log('e2e: memory_store, memory_recall and memory_forget answered through the gateway');
+
+    // a–c. The workspace, the core block and recorded steps, on the same gateway.
+    await agentLoops(host, agentEnv, mock, sources, started);
 
     // 5. Beside memory-lancedb (seed 002's first phase), on a restarted gateway.
     await gateway.stop();
@@ -509,6 +644,7 @@ async function main(): Promise<void> {
   } finally {
     await gateway?.stop();
     await mock?.close();
+    sources?.memoriesAi.close();
     rmSync(home, { recursive: true, force: true });
   }
 }

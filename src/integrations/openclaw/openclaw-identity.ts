@@ -77,15 +77,47 @@ export interface HookIdentity extends Identity {
   pool: Scope;
 }
 
+// The tool and the hook of one turn must reach the same scope, though the host builds their
+// contexts apart (2026.9.6): the tool gets `messageChannel` (the channel, lower-cased) and
+// `deliveryContext.to` (the run's target as given: `messageTo`, else the current channel id);
+// the hook gets `channel`/`messageProvider` (the channel as given) and `channelId` = `chatId`
+// (the conversation: the target with a `user:`/`dm:`/`<channel>:`… prefix stripped). Both are
+// brought to one form here: the channel lower-cased, the chat without its target prefixes.
+
+// The prefixes the host strips from a target to name its conversation (hook-agent-context).
+const TARGET_PREFIXES = new Set(['channel', 'chat', 'direct', 'dm', 'group', 'thread', 'user']);
+
+/** A channel's name in one form: hosts lower-case it for tools, not for hooks. */
+function channelName(value: unknown): string | undefined {
+  return text(value)?.trim().toLowerCase() || undefined;
+}
+
+/** A chat's id without the target prefixes (`user:`, `dm:`, `<channel>:`, …) the host strips for hooks. */
+function chatIdOf(value: unknown, channel: string | undefined): string | undefined {
+  let id = text(value);
+  for (;;) {
+    const separator = id?.indexOf(':') ?? -1;
+    if (id === undefined || separator === -1) return id;
+    const prefix = id.slice(0, separator).trim().toLowerCase();
+    const rest = id.slice(separator + 1);
+    if (rest.trim() === '' || !(TARGET_PREFIXES.has(prefix) || prefix === channel)) return id;
+    id = rest.trim() === rest ? rest : rest.trim();
+  }
+}
+
 /** The scope of a hook's memories (recall and capture), from the hook's own context. */
 export function identityOfHook(ctx: OpenClawAgentContext): HookIdentity {
   const agentId = agentIdOf(ctx);
-  // Hosts name the channel `channel`, or (2026.2–2026.9) `channelId`, filled from the message
-  // channel or provider — the same value a tool context has in `messageChannel`.
-  const channel = text(ctx.channel) ?? text(ctx.channelId) ?? text(ctx.messageProvider);
+  // The channel is `channel`, else the provider. `channelId` names it only on hosts that send no
+  // `chatId` (2026.2–2026.8); 2026.9 fills both with the conversation (the CLI's `--to` target).
+  const chatGiven = text(ctx.chatId) !== undefined;
+  const channel =
+    channelName(ctx.channel) ??
+    channelName(ctx.messageProvider) ??
+    (chatGiven ? undefined : channelName(ctx.channelId));
   // 2026.9 hosts fill chatId with the channel's name when a run has no conversation (the CLI
   // may name its target as the channel): it is still kept apart from every other chat.
-  const chat = text(ctx.chatId) ?? text(ctx.conversationId) ?? text(ctx.channelContext?.chat?.id);
+  const chat = chatIdOf(text(ctx.chatId) ?? text(ctx.conversationId) ?? text(ctx.channelContext?.chat?.id), channel);
   const group = groupIdentity(agentId, channel, chat ?? text(ctx.sessionKey) ?? 'unknown');
   const sender = text(ctx.senderId) ?? text(ctx.requesterSenderId) ?? text(ctx.channelContext?.sender?.id);
   if (sender) return { ...senderIdentity(agentId, channel, sender), pool: group.scope };
@@ -98,15 +130,16 @@ export function identityOfHook(ctx: OpenClawAgentContext): HookIdentity {
 /**
  * The scope of a tool call, from the tool's own context: its sender (`requesterSenderId`);
  * without one, in a group session, the group's shared pool (which the tools refuse: see
- * `personal`); else the chat the run replies to; else `local`.
+ * `personal`); else the chat the run replies to; else `local` — the scope the same turn's hook
+ * resolves (see above).
  */
 export function identityOfTool(ctx: OpenClawToolContext): Identity {
   const agentId = agentIdOf(ctx);
-  const channel = text(ctx.messageChannel);
+  const channel = channelName(ctx.messageChannel);
   const sender = text(ctx.requesterSenderId);
   if (sender) return senderIdentity(agentId, channel, sender);
   if (isGroupSession(ctx.sessionKey)) return groupIdentity(agentId, channel, text(ctx.sessionKey) ?? 'unknown');
-  const to = text(ctx.deliveryContext?.to);
+  const to = chatIdOf(ctx.deliveryContext?.to, channel);
   if (to) return { scope: { agentId, userId: scopeIdOf('chat', withChannel(channel, to)) }, personal: true };
   return { scope: { agentId, userId: LOCAL_USER }, personal: true };
 }
