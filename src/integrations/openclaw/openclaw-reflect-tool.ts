@@ -16,17 +16,8 @@ export const REFLECT_TOOL_NAME = 'memory_reflect';
 /** Bounds of one on-demand run: well inside a turn, far above what a day's notes need. */
 export const ON_DEMAND_REFLECT = { maxTokens: 50_000, deadlineMs: 120_000 } as const;
 
-const params = z
-  .object({
-    since: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('Window to reflect over: "7d" (default), "last week", a date.'),
-  })
-  .strict();
+// The shared tool's own arguments, so the two doors take the same ones.
+const params = memoryReflectTool.inputSchema;
 
 /** The client with its reflect held to the on-demand bounds (a call cannot lift them). */
 function boundedReflect(client: MemoryClient): MemoryClient {
