@@ -20,6 +20,39 @@ function nextOccurrence(now: number, hour: number): number {
 }
 
 /**
+ * One run of a scheduled task at a time: a run is skipped while the previous one goes on (or
+ * after `stopped()` says so), and whatever the task throws or rejects with goes to `onError`,
+ * which itself may not break the schedule.
+ */
+function guardedRunner(
+  task: () => Promise<unknown>,
+  onError: ((error: unknown) => void) | undefined,
+  stopped: () => boolean,
+): () => void {
+  let running = false;
+  const report = (error: unknown) => {
+    try {
+      onError?.(error);
+    } catch {
+      // onError must not break the schedule.
+    }
+  };
+  return () => {
+    if (stopped() || running) return;
+    running = true;
+    let pending: Promise<unknown>;
+    try {
+      pending = Promise.resolve(task());
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.catch(report).finally(() => {
+      running = false;
+    });
+  };
+}
+
+/**
  * Run `task` every day at `hour`:00 local time: the first run at the next occurrence of that
  * hour, then every 24 hours. The timers are `unref()`'d, so a schedule never keeps the process
  * alive. A run is skipped while the previous one is still going. Errors from the task go to
@@ -38,30 +71,9 @@ export function scheduleDaily(task: () => Promise<unknown>, options: ScheduleDai
     throw invalid('scheduleDaily', 'hour', 'expected a whole hour from 0 to 23');
   }
   let stopped = false;
-  let running = false;
   let timeout: ReturnType<typeof setTimeout> | undefined;
   let interval: ReturnType<typeof setInterval> | undefined;
-
-  const report = (error: unknown) => {
-    try {
-      onError?.(error);
-    } catch {
-      // onError must not break the schedule.
-    }
-  };
-  const run = () => {
-    if (stopped || running) return;
-    running = true;
-    let pending: Promise<unknown>;
-    try {
-      pending = Promise.resolve(task());
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    pending.catch(report).finally(() => {
-      running = false;
-    });
-  };
+  const run = guardedRunner(task, onError, () => stopped);
 
   const now = clock.now();
   timeout = setTimeout(() => {
@@ -102,29 +114,11 @@ export function scheduleEvery(task: () => Promise<unknown>, options: ScheduleEve
   if (!(Number.isFinite(everyMs) && everyMs >= 1 && everyMs <= 2_147_483_647)) {
     throw invalid('scheduleEvery', 'everyMs', 'expected milliseconds from 1 to 2147483647 (about 24.8 days)');
   }
-  let running = false;
   let stopped = false;
-  const interval = setInterval(() => {
-    if (stopped || running) return;
-    running = true;
-    let pending: Promise<unknown>;
-    try {
-      pending = Promise.resolve(task());
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    pending
-      .catch((error: unknown) => {
-        try {
-          onError?.(error);
-        } catch {
-          // onError must not break the schedule.
-        }
-      })
-      .finally(() => {
-        running = false;
-      });
-  }, everyMs);
+  const interval = setInterval(
+    guardedRunner(task, onError, () => stopped),
+    everyMs,
+  );
   interval.unref?.();
   return {
     stop() {
