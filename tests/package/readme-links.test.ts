@@ -47,7 +47,7 @@ function proseLines(text: string): string[] {
   return out;
 }
 
-/** A heading's anchor as GitHub (github-slugger) and typedoc make it. */
+/** A heading's anchor as GitHub (github-slugger) makes it: code and emphasis keep their text. */
 function slugOf(heading: string): string {
   const text = heading
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // a link keeps its text
@@ -58,7 +58,12 @@ function slugOf(heading: string): string {
     .replace(/ /g, '-');
 }
 
-/** Every anchor a Markdown file defines, with GitHub's -1, -2 suffixes for repeated headings. */
+/**
+ * Every anchor a Markdown file defines on GitHub and on the typedoc site alike, with GitHub's
+ * -1, -2 suffixes for repeated headings. typedoc leaves inline code out of a heading's anchor
+ * (`## Scale: \`npm run bench:scale\`` is `#scale` there, `#scale-npm-run-benchscale` on
+ * GitHub), so a heading with code in it gives no anchor a link may rely on.
+ */
 function anchorsOf(text: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
@@ -68,6 +73,7 @@ function anchorsOf(text: string): Set<string> {
     const slug = slugOf(heading);
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
+    if (heading.includes('`')) continue;
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
   }
   return anchors;
@@ -111,12 +117,16 @@ function brokenLinks(file: string): string[] {
 }
 
 /** Rows of the Markdown tables in a text. */
-const tableRows = (text: string) => proseLines(text).filter((line) => /^\|.*\|$/.test(line) && !/^\|[-:| ]+\|$/.test(line));
+const tableRows = (text: string) =>
+  proseLines(text).filter((line) => /^\|.*\|$/.test(line) && !/^\|[-:| ]+\|$/.test(line));
 
 describe('the README is a front page', () => {
   it('is at most 400 lines', () => {
     const lines = read('README.md').split('\n').length;
-    expect(lines, 'README.md has grown past a front page: move the detail into a guide in docs/guides').toBeLessThanOrEqual(400);
+    expect(
+      lines,
+      'README.md has grown past a front page: move the detail into a guide in docs/guides',
+    ).toBeLessThanOrEqual(400);
   });
 
   it('links to every guide in docs/guides', () => {
@@ -129,7 +139,10 @@ describe('the README is a front page', () => {
 
   it('quotes the bench tables exactly as the benchmarks guide reports them', () => {
     const readme = read('README.md');
-    const section = readme.slice(readme.indexOf('## Benchmarks'), readme.indexOf('\n## ', readme.indexOf('## Benchmarks') + 1));
+    const section = readme.slice(
+      readme.indexOf('## Benchmarks'),
+      readme.indexOf('\n## ', readme.indexOf('## Benchmarks') + 1),
+    );
     const rows = tableRows(section);
     expect(rows.length, 'the README shows the LoCoMo headline table and the scale table').toBeGreaterThanOrEqual(10);
     const guideRows = new Set(tableRows(read('docs/guides/benchmarks.md')));
@@ -158,12 +171,14 @@ describe('links between the README, CONTRIBUTING and the guides', () => {
   });
 
   it('makes anchors the way GitHub does', () => {
-    expect(slugOf('Scale: `npm run bench:scale:lancedb`')).toBe('scale-npm-run-benchscalelancedb');
-    expect(slugOf('Tuning that holds on conversations it was not tuned on: `--folds`')).toBe(
+    expect(slugOf('Tuning that holds on conversations it was not tuned on: --folds')).toBe(
       'tuning-that-holds-on-conversations-it-was-not-tuned-on---folds',
     );
     expect(slugOf("Every door keeps the core's promises")).toBe('every-door-keeps-the-cores-promises');
+    expect(slugOf('Recall and the prompt (the LLM pipeline)')).toBe('recall-and-the-prompt-the-llm-pipeline');
     expect([...anchorsOf('# A\n## Same\n## Same\n')]).toEqual(['a', 'same', 'same-1']);
+    // Headings with inline code are anchored differently by typedoc: not linkable.
+    expect([...anchorsOf('## Scale: `npm run bench:scale`\n')]).toEqual([]);
   });
 });
 
@@ -209,7 +224,10 @@ describe('CONTRIBUTING matches package.json', () => {
   });
 
   it('says how many there are', () => {
-    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen'];
+    const words =
+      'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen'.split(
+        ' ',
+      );
     const count = words[entryPoints.length] ?? String(entryPoints.length);
     expect(section).toMatch(new RegExp(`exports ${count} entry points`));
   });
