@@ -4,7 +4,7 @@ import { LEXICAL_PROCEDURE_THRESHOLDS } from '../../src/core/procedures/procedur
 import { createLocalEmbedder } from '../../src/index.js';
 
 // The local embedder's procedure thresholds keep what `npm run bench:procedures` measured
-// when they were chosen (README, "Procedures"): a change to the embedder or to how
+// when they were chosen (docs/guides/procedures.md, "Thresholds depend on the embedder"): a change to the embedder or to how
 // procedures are scored that moves these numbers needs a new calibration.
 describe('procedure thresholds for the local embedder', () => {
   it('retrieval: most paraphrased requests find their procedure, almost no other one', async () => {

@@ -18,7 +18,7 @@ import { createCounterIds, createFixedClock, createScriptedLanguageModel } from 
 import { samConversation } from '../helpers/conversations.js';
 import { freshPaths, quiet, STORES, type StoreFactory } from '../helpers/stores.js';
 
-// The README promises that nothing said is lost: a conversation retain always leaves the
+// docs/guides/guarantees.md promises that nothing said is lost: a conversation retain always leaves the
 // whole transcript recoverable (an episode, or chunks of it) unless extraction covered it;
 // every drop is an event with a reason; and a failing embedder delays embeddings, never
 // the text. Each test here was a way to lose a conversation before.
