@@ -47,9 +47,14 @@ async function bundledWorker(workDir: string): Promise<string> {
   return outfile;
 }
 
-/** Kills per run, kept small for CI: stops spread over the phases (a new offset each run), plus random ones. */
-const STOP_KILLS = 7;
-const RANDOM_KILLS = 2;
+/**
+ * Kills per location, kept small for CI: stops spread over the phases (a new offset each run, so
+ * successive runs cover all of them), plus kills at a random moment.
+ */
+export interface KillCounts {
+  stops: number;
+  random: number;
+}
 /** Children at once: each is a Node process with LanceDB loaded, on a 2-core machine. */
 const PARALLEL = 4;
 
@@ -126,7 +131,7 @@ async function leftovers(target: KillTarget): Promise<string[]> {
  * The kill test on one kind of location; `nextTarget` names a fresh, empty one per run.
  * Registers one test.
  */
-export function killSuite(label: string, nextTarget: () => KillTarget, workDir: string): void {
+export function killSuite(label: string, nextTarget: () => KillTarget, workDir: string, kills: KillCounts): void {
   it(`${label}: every multi-table operation killed at any point is whole or absent on reopen`, async () => {
     const uncut = await runWorker(nextTarget(), workDir, -1);
     const states: Signature[] = uncut.lines
@@ -145,12 +150,12 @@ export function killSuite(label: string, nextTarget: () => KillTarget, workDir: 
 
     // Stops spread over every phase with a random offset, so successive runs cover all of them.
     const offset = Math.random();
-    const stops = Array.from({ length: STOP_KILLS }, (_, index) =>
-      Math.min(phases, 1 + Math.floor(((index + offset) / STOP_KILLS) * phases)),
+    const stops = Array.from({ length: kills.stops }, (_, index) =>
+      Math.min(phases, 1 + Math.floor(((index + offset) / kills.stops) * phases)),
     );
     const runs = [
       ...stops.map((stop) => ({ stop, after: undefined as number | undefined })),
-      ...Array.from({ length: RANDOM_KILLS }, () => ({ stop: -1, after: Math.floor(Math.random() * uncut.ms) })),
+      ...Array.from({ length: kills.random }, () => ({ stop: -1, after: Math.floor(Math.random() * uncut.ms) })),
     ];
     const outcomes: string[] = [];
     const queue = [...runs];

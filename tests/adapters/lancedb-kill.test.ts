@@ -9,5 +9,5 @@ const root = tempDir('memoir-lancedb-kill-');
 let runs = 0;
 
 describe('lancedb on a directory, killed', () => {
-  killSuite('directory', () => ({ uri: join(root, `store-${++runs}`) }), root);
+  killSuite('directory', () => ({ uri: join(root, `store-${++runs}`) }), root, { stops: 7, random: 2 });
 });
