@@ -74,7 +74,11 @@ function isAlive(pid: number, started: string): boolean {
  */
 export function writerGone(writer: IntentWriter, options: { local: boolean; graceMs: number }): boolean {
   if (isThisProcess(writer)) return false;
-  const checkable = writer.machine === machineHere && (writer.exact || options.local);
+  // A writer recorded by hostname alone (another OS, or a plan from an older memoir) is checked by
+  // its pid only on a local directory, where the same hostname is this machine.
+  const checkable =
+    (writer.machine === machineHere && (writer.exact || options.local)) ||
+    (!writer.exact && options.local && writer.machine === hostname());
   if (checkable) return !isAlive(writer.pid, writer.exact ? writer.started : '');
   return Date.now() - writer.at > options.graceMs;
 }
