@@ -27,7 +27,13 @@ describe('declared store guarantees', () => {
     [
       'lancedb',
       () => createLanceStore({ uri: join(root, 'declared-lance'), logger: quiet }),
-      { persistent: true, transactions: 'per-table', crossProcess: 'per-write', stagedChanges: true },
+      {
+        persistent: true,
+        transactions: 'atomic',
+        crossProcess: 'per-write',
+        durableTransactions: true,
+        stagedChanges: true,
+      },
     ],
   ] as const)('%s declares its transaction and cross-process guarantees', async (_name, make, expected) => {
     const store: CompleteMemoryStore = make();

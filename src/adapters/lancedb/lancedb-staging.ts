@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Scope } from '../../core/spec/memory.js';
 import type {
   MemoryRecord,
@@ -10,14 +9,16 @@ import type {
 } from '../../core/spec/store.js';
 import type { LanceConnection, LanceTable } from './lancedb-driver.js';
 import { scopeSql, sqlString } from './lancedb-filter.js';
+import { currentWriter, type IntentWriter, isThisProcess, parseWriter, writerGone } from './lancedb-intent-writer.js';
 import { plainRow, recordToRow } from './lancedb-rows.js';
 import { type LanceTableNames, RECORD_KINDS } from './lancedb-schema.js';
 
 // A bulk change (restore, import, clear) on LanceDB, all-or-nothing across a crash.
 //
-// LanceDB commits one table at a time, and the store's transaction() undoes a failed one from
-// an undo log held in the process: a process killed part-way through a restore left "525 A +
-// 0 B" or nothing at all. A staged change never touches the live tables until it is decided:
+// LanceDB commits one table at a time: a restore run as a plain sequence of writes, killed
+// part-way, left "525 A + 0 B" or nothing at all. A bulk change is too big for the undo log
+// transactions use (lancedb-intent-log.ts: every replaced row's image would be logged), so it
+// is rolled forward instead. A staged change never touches the live tables until it is decided:
 //
 // 1. Stage: the new rows are appended to staging tables of their own (`<table>__staged_<id>`),
 //    invisible to every read. Killed here: the live data is untouched; the staging tables are
@@ -47,9 +48,7 @@ interface StagePlan {
   /** The tables that have staged rows. */
   staged: Kind[];
   /** Who wrote the plan, so another process can tell whether it is still being applied. */
-  pid: number;
-  host: string;
-  at: number;
+  writer: IntentWriter;
 }
 
 /** What a staged change needs from the store that owns it. */
@@ -80,6 +79,8 @@ export interface StagingHost {
 const inFlight = new Set<string>();
 
 const newStageId = () => `${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+/** A pid in a staging table's name, checked only on this machine; its writer identity is not in the name. */
+const hereAtOpen = currentWriter();
 
 function stageTableName(live: string, id: string): string {
   return `${live}${STAGE_MARK}${id}`;
@@ -104,21 +105,10 @@ function lastById(rows: readonly object[]): object[] {
   return [...byId.values()];
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, it just is not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether the process that wrote a plan can no longer be applying it. */
-function writerGone(host: StagingHost, id: string, plan: StagePlan): boolean {
-  if (plan.host === hostname() && plan.pid === process.pid) return !inFlight.has(id);
-  if (host.local && plan.host === hostname()) return !isAlive(plan.pid);
-  return Date.now() - plan.at > FOREIGN_HOST_GRACE_MS;
+function planWriterGone(host: StagingHost, id: string, plan: StagePlan): boolean {
+  if (isThisProcess(plan.writer)) return !inFlight.has(id);
+  return writerGone(plan.writer, { local: host.local, graceMs: FOREIGN_HOST_GRACE_MS });
 }
 
 /**
@@ -170,8 +160,13 @@ async function dropTables(connection: LanceConnection, names: readonly string[])
 
 function parsePlan(value: string): StagePlan | null {
   try {
-    const plan = JSON.parse(value) as StagePlan;
-    return Array.isArray(plan.staged) && typeof plan.pid === 'number' ? plan : null;
+    const plan = JSON.parse(value) as Partial<StagePlan> & { pid?: number; host?: string; at?: number };
+    if (!Array.isArray(plan.staged)) return null;
+    // Plans written before the writer identity (pid, host, at) are read as a hostname-only writer.
+    const writer =
+      parseWriter(plan.writer) ??
+      parseWriter({ pid: plan.pid, machine: plan.host, exact: false, started: '', at: plan.at });
+    return writer ? { replace: plan.replace ?? null, staged: plan.staged, writer } : null;
   } catch {
     return null;
   }
@@ -194,22 +189,34 @@ async function forgetPlan(host: StagingHost, id: string, staged: readonly Kind[]
   );
 }
 
+/** Whether the meta table holds any plan (one small query, for the periodic check). */
+export async function hasStagedPlans(host: StagingHost): Promise<boolean> {
+  const meta = await host.meta();
+  return (await meta.countRows(`key LIKE ${sqlString(`${PLAN_PREFIX}%`)}`)) > 0;
+}
+
 /**
  * Finish what a killed process left: every decided plan whose writer is gone is applied
- * (rolled forward) and forgotten; staging tables no plan names are dropped once their
- * writer is gone (rolled back). Called when the store opens, before anything is read.
+ * (rolled forward) and forgotten; with `orphans` (the default, when the store opens), staging
+ * tables no plan names are dropped once their writer is gone (rolled back). Called when the
+ * store opens, before anything is read, and now and then by an open store.
  */
-export async function recoverStagedChanges(host: StagingHost): Promise<void> {
+export async function recoverStagedChanges(host: StagingHost, options: { orphans?: boolean } = {}): Promise<void> {
   const meta = await host.meta();
   const plans = await readPlans(meta);
   const decided = new Set<string>();
   for (const { id, plan } of plans) {
     decided.add(id);
     if (!plan) continue;
-    if (!writerGone(host, id, plan)) continue;
-    await host.exclusive(() => applyPlan(host, id, plan));
-    await forgetPlan(host, id, plan.staged);
+    if (!planWriterGone(host, id, plan)) continue;
+    await host.exclusive(async () => {
+      // Another store object (or process) may have finished it while this one waited.
+      if (!(await readPlans(meta)).some((each) => each.id === id)) return;
+      await applyPlan(host, id, plan);
+      await forgetPlan(host, id, plan.staged);
+    });
   }
+  if (options.orphans === false) return;
   const connection = await host.connection();
   const prefixes = KINDS.map((kind) => `${host.names[kind]}${STAGE_MARK}`);
   const orphans: string[] = [];
@@ -224,7 +231,13 @@ export async function recoverStagedChanges(host: StagingHost): Promise<void> {
     if (!Number.isFinite(age)) continue;
     // A table name carries no host: only a writer on this machine is checked by its pid.
     const gone =
-      age > ORPHAN_MAX_AGE_MS || (host.local && (Number(pid) === process.pid ? false : !isAlive(Number(pid))));
+      age > ORPHAN_MAX_AGE_MS ||
+      (host.local &&
+        Number(pid) !== process.pid &&
+        writerGone(
+          { ...hereAtOpen, pid: Number(pid), exact: false, at: at },
+          { local: true, graceMs: ORPHAN_MAX_AGE_MS },
+        ));
     if (gone) orphans.push(name);
   }
   await dropTables(connection, orphans);
@@ -285,7 +298,7 @@ export class LanceStagedChange implements StagedChange {
       this.#settled = true;
       return none;
     }
-    const plan: StagePlan = { replace: this.#replace, staged, pid: process.pid, host: hostname(), at: Date.now() };
+    const plan: StagePlan = { replace: this.#replace, staged, writer: currentWriter() };
     const host = this.#host;
     inFlight.add(this.#id);
     try {

@@ -29,6 +29,7 @@ import { memoryRowsTable } from './lancedb-arrow.js';
 import { LanceCollection, type LanceCollectionHost } from './lancedb-collection.js';
 import { type LanceConnection, type LanceLibraries, type LanceTable, loadLanceLibraries } from './lancedb-driver.js';
 import { andSql, memoryWhere, sqlIn, sqlString } from './lancedb-filter.js';
+import { IntentLog, type IntentTransaction } from './lancedb-intent-log.js';
 import { isCommitConflict, LanceMaintenance, vectorIndexName } from './lancedb-maintenance.js';
 import { type MemoryRow, memoryToRow, plainRow, rowToMemory, toMs } from './lancedb-rows.js';
 import {
@@ -40,7 +41,7 @@ import {
   tableNames,
   vectorSqlType,
 } from './lancedb-schema.js';
-import { LanceStagedChange, recoverStagedChanges, type StagingHost } from './lancedb-staging.js';
+import { hasStagedPlans, LanceStagedChange, recoverStagedChanges, type StagingHost } from './lancedb-staging.js';
 import type { LanceIndexSettings } from './lancedb-store-options.js';
 
 const COMPONENT = 'lancedb-store';
@@ -102,17 +103,17 @@ function storeError(message: string, options: { suggestion?: string; cause?: unk
   return new StoreError(message, { component: COMPONENT, ...options });
 }
 
-/**
- * What a rolled-back transaction puts back: per table, each touched id's row before it (null:
- * absent); `written` holds the ids each table's upserts wrote, so a later upsert knows they exist.
- */
-type UndoLog = Map<string, Map<string, object | null>> & { written?: Map<string, Set<string>> };
-
 /** Gathered accesses are written after this long, or at once when this many memories have some. */
 const ACCESS_FLUSH_MS = 1000;
 const ACCESS_FLUSH_SIZE = 5000;
 /** How long the store trusts what it read about its vector index and a filter's row count. */
 const CACHE_MS = 10_000;
+/**
+ * How often an open store looks for a transaction or bulk change a killed process left (one
+ * count on the intent table, one query on the meta table): at most this often, before a read or
+ * a write, so recall does not pay a round trip to object storage for it each time.
+ */
+const RECOVERY_CHECK_MS = 2000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -126,21 +127,29 @@ export class LanceStore implements MemoryStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'lancedb';
   /**
-   * Transactions are `per-table`: LanceDB commits one table at a time, and `transaction()`
-   * undoes a failed one from an undo log held in the process, which a killed process loses
-   * (and which another process never sees). Between processes, `per-write`: each commit is
-   * retried on conflict so no acknowledged write is lost, but transactions interleave and are
-   * visible part-way. Bulk changes (restore, import, clear) are staged instead (`stageChange`),
-   * and those are all-or-nothing across a crash.
+   * Transactions are `atomic`, also across a kill: before each write of a transaction the rows
+   * it touches are logged, as they were, in an intent table; the commit is one delete of that
+   * log; a transaction that rejects, or whose process died, is undone from it — by the next open
+   * of the store, or within seconds by any store already open on this machine (a writer on
+   * another machine after 10 minutes of silence). See lancedb-intent-log.ts.
+   *
+   * Between processes, `per-write`: each commit is retried on conflict so no acknowledged write
+   * is lost, but transactions of different processes are not isolated — another process can
+   * read a running transaction's writes before it commits, and a killed one's until it is
+   * undone; an undo puts back the rows the transaction touched, also over a write another
+   * process made to those same rows in between.
+   *
+   * Bulk changes (restore, import, clear) are staged (`stageChange`): written apart, switched in
+   * by one commit, and finished by the next open after a kill (see lancedb-staging.ts).
    */
   readonly capabilities: StoreCapabilities = {
     lexicalSearch: true,
     vectorSearch: true,
     persistent: true,
-    transactions: 'per-table',
+    transactions: 'atomic',
     crossProcess: 'per-write',
     multiProcess: true,
-    durableTransactions: false,
+    durableTransactions: true,
     stagedChanges: true,
   };
   // Typed as the port's collections, not LanceCollection: the published declarations of
@@ -153,7 +162,10 @@ export class LanceStore implements MemoryStore {
   readonly #settings: LanceStoreSettings;
   readonly #names: LanceTableNames;
   readonly #mutex = new Mutex();
-  readonly #transaction = new AsyncLocalStorage<UndoLog>();
+  readonly #transaction = new AsyncLocalStorage<IntentTransaction>();
+  readonly #intents: IntentLog;
+  #nextRecovery = 0;
+  #recovering: Promise<void> | undefined;
   readonly #maintenance: LanceMaintenance;
   #libraries: LanceLibraries | undefined;
   #connection: LanceConnection | undefined;
@@ -180,6 +192,17 @@ export class LanceStore implements MemoryStore {
     this.procedures = new LanceCollection(host, this.#names.procedures);
     this.sessions = new LanceCollection(host, this.#names.sessions);
     this.entities = new LanceCollection(host, this.#names.entities);
+    this.#intents = new IntentLog({
+      name: `${settings.tableName}_intents`,
+      local: isLocalUri(settings.uri),
+      libraries: () => this.#libraries!,
+      connection: async () => this.#connection ?? (await this.#connect()),
+      table: (name) => this.#table(name),
+      arrowRows: (live, rows) => this.#arrowRows(live, rows),
+      write: (operation) => this.#wrap(() => this.#retrying(operation)),
+      exclusive: (operation) => this.#exclusive(operation),
+      written: (table, ids) => this.#putBack(table, ids),
+    });
     this.#maintenance = new LanceMaintenance(
       () => this.#libraries!,
       (name) => this.#table(name),
@@ -237,10 +260,13 @@ export class LanceStore implements MemoryStore {
       this.#connection = connection;
       const memories = await this.#table(this.#names.memories);
       this.#dimensions = vectorDimensions(await memories.schema());
-      // A bulk change a killed process decided is finished, one it had not decided is dropped,
-      // before anything is read: the data is the old or the new, never a mix.
+      // A transaction a killed process left is undone, a bulk change it decided is finished, one
+      // it had not decided is dropped, before anything is read: the data is the old or the new.
       try {
+        await this.#intents.open();
+        await this.#intents.recover();
         await recoverStagedChanges(this.#stagingHost());
+        this.#nextRecovery = Date.now() + RECOVERY_CHECK_MS;
       } catch (error) {
         this.#connection = undefined;
         throw error;
@@ -301,6 +327,7 @@ export class LanceStore implements MemoryStore {
   async #read<R>(name: string, operation: (table: LanceTable) => Promise<R>): Promise<R> {
     this.#assertOpen();
     await this.#connect();
+    await this.#recoverDue();
     const table = await this.#table(name);
     return this.#wrap(() => operation(table));
   }
@@ -309,11 +336,13 @@ export class LanceStore implements MemoryStore {
     this.#assertOpen();
     await this.#connect();
     const table = await this.#table(name);
-    const undo = this.#transaction.getStore();
-    if (undo) {
-      await this.#remember(undo, name, table, ids);
+    const transaction = this.#transaction.getStore();
+    if (transaction) {
+      // The rows' state before the write is on disk before the write: a kill from here on is undone.
+      await this.#wrap(() => this.#intents.note(transaction, table, ids));
       return this.#committed(name, ids, () => this.#wrap(() => this.#retrying(() => operation(table))));
     }
+    await this.#recoverDue();
     const release = await this.#mutex.acquire();
     try {
       this.#assertOpen();
@@ -354,53 +383,44 @@ export class LanceStore implements MemoryStore {
     }
   }
 
-  /** Note the rows `ids` hold now, the first time the running transaction touches them. */
-  async #remember(undo: UndoLog, name: string, table: LanceTable, ids: readonly string[]): Promise<void> {
-    let prior = undo.get(name);
-    if (!prior) {
-      prior = new Map();
-      undo.set(name, prior);
-    }
-    const fresh = [...new Set(ids)].filter((id) => !prior.has(id));
-    if (fresh.length === 0) return;
-    // Ids first (one narrow column), whole rows only for those that exist: a retained batch is mostly new.
-    const present = (
-      (await table.query().where(sqlIn('id', fresh)).select(['id']).toArray()) as Array<{ id: string }>
-    ).map((row) => row.id);
-    const rows =
-      present.length === 0
-        ? []
-        : ((await table.query().where(sqlIn('id', present)).toArray()) as Array<{ id: string }>);
-    const byId = new Map(rows.map((row) => [row.id, plainRow(row)]));
-    for (const id of fresh) prior.set(id, byId.get(id) ?? null);
-  }
-
   /**
-   * Inside a transaction, whether none of `ids` is in the table, from what the transaction
-   * noted before its writes: absent before it and not written by it. Undefined outside one.
+   * Look for what a killed process left (a transaction to undo, a bulk change to finish) when
+   * the last look is older than RECOVERY_CHECK_MS; concurrent callers wait for the same look.
+   * Never from inside a transaction, which holds the write lock recovery takes.
    */
-  #knownAbsent(name: string, ids: readonly string[]): boolean | undefined {
-    const undo = this.#transaction.getStore();
-    const prior = undo?.get(name);
-    if (!undo || !prior) return undefined;
-    undo.written ??= new Map();
-    const written = undo.written.get(name) ?? new Set<string>();
-    undo.written.set(name, written);
-    const absent = ids.every((id) => prior.get(id) === null && !written.has(id));
-    for (const id of ids) written.add(id);
-    return absent;
+  async #recoverDue(): Promise<void> {
+    if (this.#transaction.getStore()) return;
+    if (this.#recovering) return this.#recovering;
+    if (Date.now() < this.#nextRecovery) return;
+    this.#nextRecovery = Date.now() + RECOVERY_CHECK_MS;
+    this.#recovering = (async () => {
+      const host = this.#stagingHost();
+      if (await this.#intents.pending()) await this.#intents.recover();
+      if (await hasStagedPlans(host)) await recoverStagedChanges(host, { orphans: false });
+    })();
+    try {
+      await this.#wrap(() => this.#recovering!);
+    } finally {
+      this.#recovering = undefined;
+    }
   }
 
-  async #rollback(undo: UndoLog): Promise<void> {
-    for (const [name, prior] of undo) {
-      const table = await this.#table(name);
-      const ids = [...prior.keys()];
-      await this.#retrying(async () => {
-        await table.delete(sqlIn('id', ids));
-        const rows = [...prior.values()].filter((row): row is object => row !== null);
-        if (rows.length > 0) await table.add(await this.#arrowRows(table, rows));
-      });
+  async #exclusive<R>(operation: () => Promise<R>): Promise<R> {
+    const release = await this.#mutex.acquire();
+    try {
+      if (this.#closed) this.#assertOpen();
+      return await operation();
+    } finally {
+      release();
     }
+  }
+
+  /** Rows of `table` were put back or replaced by a bulk change: drop what is cached about them. */
+  #putBack(table: string, ids: readonly string[]): void {
+    if (table === this.#names.memories) this.#access.forget(ids);
+    this.#maintenance.noteWrites(table, ids.length);
+    this.#indexedCache = undefined;
+    this.#countCache.clear();
   }
 
   async #arrowRows(table: LanceTable, rows: readonly object[]) {
@@ -419,7 +439,9 @@ export class LanceStore implements MemoryStore {
   async #upsertRows(table: LanceTable, rows: readonly object[]): Promise<void> {
     const ids = rows.map((row) => (row as { id: string }).id);
     const data = await this.#arrowRows(table, rows);
-    const absent = this.#knownAbsent(table.name, ids) ?? (await table.countRows(sqlIn('id', ids))) === 0;
+    const transaction = this.#transaction.getStore();
+    const known = transaction ? this.#intents.knownAbsent(transaction, table.name, ids) : undefined;
+    const absent = known ?? (await table.countRows(sqlIn('id', ids))) === 0;
     if (absent) await table.add(data);
     else await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
   }
@@ -811,28 +833,15 @@ export class LanceStore implements MemoryStore {
   #stagingHost(): StagingHost {
     return {
       names: this.#names,
-      local: !/^[a-z][a-z0-9+.-]*:\/\//i.test(this.#settings.uri),
+      local: isLocalUri(this.#settings.uri),
       connection: async () => this.#connection ?? (await this.#connect()),
       table: (name) => this.#table(name),
       meta: () => this.#table(this.#names.meta),
       memoryRows: (records) => this.#memoryRows(records),
       arrowRows: (live, rows) => this.#arrowRows(live, rows),
       write: (operation) => this.#wrap(() => this.#retrying(operation)),
-      exclusive: async (operation) => {
-        const release = await this.#mutex.acquire();
-        try {
-          if (this.#closed) this.#assertOpen();
-          return await operation();
-        } finally {
-          release();
-        }
-      },
-      written: (table, ids) => {
-        if (table === this.#names.memories) this.#access.forget(ids);
-        this.#maintenance.noteWrites(table, ids.length);
-        this.#indexedCache = undefined;
-        this.#countCache.clear();
-      },
+      exclusive: (operation) => this.#exclusive(operation),
+      written: (table, ids) => this.#putBack(table, ids),
     };
   }
 
@@ -859,18 +868,28 @@ export class LanceStore implements MemoryStore {
     }
     this.#assertOpen();
     await this.#connect();
+    await this.#recoverDue();
     // Accesses gathered before it are written before it, so a rollback cannot undo them.
     await this.#flushAccess();
     const release = await this.#mutex.acquire();
     try {
       this.#assertOpen();
-      const undo: UndoLog = new Map();
+      const transaction = this.#intents.begin();
+      let result: T;
       try {
-        return await this.#transaction.run(undo, work);
+        result = await this.#transaction.run(transaction, work);
+        await this.#wrap(() => this.#intents.commit(transaction));
       } catch (error) {
-        await this.#rollback(undo);
+        // Undone now; if the undo fails too, the log stays and the next recovery undoes it.
+        await this.#intents.abort(transaction).catch((undoError: unknown) => {
+          this.#settings.logger.log(
+            'warn',
+            `lancedb: a failed transaction is undone at the next recovery: ${messageOf(undoError).slice(0, 300)}`,
+          );
+        });
         throw error;
       }
+      return result;
     } finally {
       release();
     }
@@ -958,11 +977,17 @@ export class LanceStore implements MemoryStore {
     if (this.#connecting) await this.#connecting.catch(() => undefined);
     await this.#maintenance.drain();
     this.#closed = true;
+    this.#intents.close();
     for (const table of this.#tables.values()) table.close();
     this.#tables.clear();
     this.#connection?.close();
     this.#connection = undefined;
   }
+}
+
+/** Whether the tables are in a local directory rather than behind a URI scheme (s3://, gs://, db://…). */
+function isLocalUri(uri: string): boolean {
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
 }
 
 function messageOf(error: unknown): string {
