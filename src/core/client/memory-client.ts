@@ -3,6 +3,7 @@ import type { CaptureOptions } from '../capture/capture-options.js';
 import { type CoreBlockApi, createCoreBlockApi } from '../core-block/core-block-api.js';
 import type { MemoirEvents } from '../engine/events.js';
 import { createMemoryEngine, type EngineDefaults } from '../engine/memory-engine.js';
+import { trackCalls } from '../engine/track-calls.js';
 import { type AttachmentsApi, createAttachmentsApi } from '../lifecycle/attachments-api.js';
 import { type BackupApi, createBackupApi } from '../lifecycle/backup-api.js';
 import { createDoctorApi, type DoctorApi } from '../lifecycle/doctor-api.js';
@@ -20,7 +21,6 @@ import { createVersionsApi, type VersionsApi } from '../versions/versions-api.js
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
 import { checkListenerArgs } from './listener-args.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
-import { trackCalls } from './track-calls.js';
 
 /**
  * A memory client: the object agent code talks to. Create one with {@link createMemory}.

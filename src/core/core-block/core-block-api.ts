@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
 import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
+import { withDirectoryLock, writeFileAtomic } from '../shared/procedure-files/procedure-directory.js';
+import { MAX_WORKSPACE_FILE_BYTES } from '../shared/workspace/workspace-files.js';
+import { indexWorkspace } from '../shared/workspace/workspace-index.js';
 import { ValidationError } from '../spec/errors.js';
 import { type Scope, scopeSchema } from '../spec/memory.js';
 import {
@@ -15,8 +17,6 @@ import {
 } from '../utils/confined-path.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
-import { MAX_WORKSPACE_FILE_BYTES } from '../workspace/workspace-files.js';
-import { indexWorkspace } from '../workspace/workspace-index.js';
 
 const CONFINED: ConfinementContext = { component: 'core', field: 'workspace' };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { requireMemory } from '../memories/require-memory.js';
+import { requireMemory } from '../shared/require-memory.js';
 import { NotFoundError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import { idSchema } from '../utils/common-schemas.js';

@@ -1,18 +1,30 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { parseConfirm } from '../utils/common-schemas.js';
-import { parseInput } from '../utils/validate.js';
-import { autoBackup } from './backup/auto-backup.js';
-import { type BackupInfo, clearStore, createBackup, type RestoreReport, restoreBackup } from './backup/backup.js';
+import { autoBackup } from '../shared/backup/auto-backup.js';
+import {
+  type BackupInfo,
+  clearStore,
+  createBackup,
+  type RestoreReport,
+  restoreBackup,
+} from '../shared/backup/backup.js';
 import {
   type BackupDescription,
   type BackupSummary,
   inspectBackupAt,
   listBackupSummaries,
   verifyBackupAt,
-} from './backup/backup-list.js';
-import type { BackupCounts } from './backup/backup-manifest.js';
-import { exportRecords, type ImportLines, type ImportResult, importLinesSchema, importRecords } from './transfer.js';
+} from '../shared/backup/backup-list.js';
+import type { BackupCounts } from '../shared/backup/backup-manifest.js';
+import {
+  exportRecords,
+  type ImportLines,
+  type ImportResult,
+  importLinesSchema,
+  importRecords,
+} from '../shared/backup/transfer.js';
+import { parseConfirm } from '../utils/common-schemas.js';
+import { parseInput } from '../utils/validate.js';
 
 /**
  * Getting data out and back in: backups, restore, clearing, and JSON Lines export and

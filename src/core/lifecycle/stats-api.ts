@@ -1,6 +1,6 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type PipelineStats, snapshotStats } from '../engine/pipeline-stats.js';
-import { type Tally, topTallies } from '../sessions/session-summaries.js';
+import { type Tally, topTallies } from '../shared/session-summaries.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { RecordCollection, StoreStats } from '../spec/store.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { filterOptionFields, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
+import { deriveAbstract, fingerprintOf, uniqueEntities } from '../shared/memory-builder.js';
+import { applyTallies } from '../shared/record-tallies.js';
+import { memoriesInScope, requireMemory } from '../shared/require-memory.js';
 import { type Memory, type MemoryPatch, memoryPatchSchema, timeInputSchema } from '../spec/memory.js';
 import { embeddingText } from '../text/memory-text.js';
 import { idSchema, idsSchema, MAX_BATCH } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
-import { deriveAbstract, fingerprintOf, uniqueEntities } from './memory-builder.js';
-import { applyTallies } from './record-tallies.js';
-import { memoriesInScope, requireMemory } from './require-memory.js';
 
 const invalidateSchema = z.union([
   z.string().trim().min(1, 'expected a non-empty reason').max(2000),

@@ -7,14 +7,6 @@ import type { RetainApi } from '../retain/retain-api.js';
 import { scopeMatches } from '../search/memory-filter.js';
 import { scopeForWrite } from '../search/scope-boundary.js';
 import { cosineSimilarity } from '../search/vector-math.js';
-import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
-import type { LanguageModel } from '../spec/language-model.js';
-import { scopeSchema } from '../spec/memory.js';
-import type { Procedure } from '../spec/records.js';
-import { applyRenames, type RenamedOption, warnRenamed } from '../utils/renamed-options.js';
-import { parseInput } from '../utils/validate.js';
-import { type FormatProceduresOptions, formatProcedures } from './format-procedures.js';
-import { type FormatRecordedStepsOptions, formatRecordedSteps } from './format-recorded-steps.js';
 import {
   fileOf,
   keepHistory,
@@ -23,7 +15,7 @@ import {
   slugTaken,
   withDirectoryLock,
   writeFileAtomic,
-} from './procedure-directory.js';
+} from '../shared/procedure-files/procedure-directory.js';
 import {
   isSlug,
   ProcedureFileError,
@@ -32,7 +24,15 @@ import {
   rewriteCounters,
   sha256,
   slugify,
-} from './procedure-file.js';
+} from '../shared/procedure-files/procedure-file.js';
+import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
+import type { LanguageModel } from '../spec/language-model.js';
+import { scopeSchema } from '../spec/memory.js';
+import type { Procedure } from '../spec/records.js';
+import { applyRenames, type RenamedOption, warnRenamed } from '../utils/renamed-options.js';
+import { parseInput } from '../utils/validate.js';
+import { type FormatProceduresOptions, formatProcedures } from './format-procedures.js';
+import { type FormatRecordedStepsOptions, formatRecordedSteps } from './format-recorded-steps.js';
 import {
   type BrokenProcedureFile,
   embeddedTexts,

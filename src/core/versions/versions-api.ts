@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { memoriesInScope, requireMemory } from '../memories/require-memory.js';
 import type { RetainApi } from '../retain/retain-api.js';
 import { supersededIds, withoutSuperseded, withSuperseded } from '../search/memory-versions.js';
+import { memoriesInScope, requireMemory } from '../shared/require-memory.js';
 import { type Memory, type MemoryInput, memoryInputSchema } from '../spec/memory.js';
 import { parseInput } from '../utils/validate.js';
 

@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
+import { indexWorkspace, type WorkspaceIndexReport } from '../shared/workspace/workspace-index.js';
 import { ConfigError } from '../spec/errors.js';
 import { parseInput } from '../utils/validate.js';
-import { indexWorkspace, type WorkspaceIndexReport } from './workspace-index.js';
 import {
   startWorkspaceWatch,
   type WorkspaceWatch,

@@ -1,4 +1,4 @@
-import type { MemoryEngine } from '../engine/memory-engine.js';
+import type { MemoryEngine } from './memory-engine.js';
 
 type AsyncMethods<T> = {
   [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never;
