@@ -1,4 +1,5 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import type { BackupListing } from '../shared/backup/backup-files.js';
 import { listBackupSummaries } from '../shared/backup/backup-list.js';
 import { readProcedureFiles } from '../shared/procedure-files/procedure-directory.js';
@@ -105,7 +106,7 @@ async function checkProcedureFiles(directory: string | undefined): Promise<Docto
 
 /** The doctor feature over an engine: the store's own check when it has one, else an open-and-count probe. */
 export function createDoctorApi(engine: MemoryEngine): DoctorApi {
-  return {
+  return drained<AsyncMembers<DoctorApi>>({
     async doctor() {
       const { store } = engine;
       // Not through engine.ready(): a damaged store cannot open, and the check must still run.
@@ -126,5 +127,5 @@ export function createDoctorApi(engine: MemoryEngine): DoctorApi {
         procedures: await checkProcedureFiles(engine.procedureDirectory()),
       };
     },
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
 import { autoBackup } from '../shared/backup/auto-backup.js';
 import { pendingEmbeddings } from '../shared/pending-embeddings.js';
@@ -178,9 +179,9 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     engine.onClose(() => job.stop());
   }
 
-  return {
+  return drained<AsyncMembers<MaintenanceApi>>({
     reindex: (options) => reindex(options),
     cleanup: () => runCleanup(),
     consolidate: (options) => runConsolidate(options),
-  };
+  });
 }

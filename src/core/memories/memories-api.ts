@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { filterOptionFields, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
 import { deriveAbstract, fingerprintOf, uniqueEntities } from '../shared/memory-builder.js';
@@ -185,7 +186,7 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
     });
   }
 
-  return {
+  return drained<AsyncMembers<MemoriesApi>>({
     async get(id) {
       const memoryId = parseInput(idSchema, id, 'get', 'id');
       await engine.ready('get');
@@ -195,5 +196,5 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
     update: (id, patch) => update(id, patch),
     forget: (ids) => forget(ids),
     invalidate: (id, reason) => invalidate(id, reason),
-  };
+  });
 }

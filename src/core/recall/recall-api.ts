@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CoreBlock } from '../core-block/core-block-api.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { resolveTimeBound, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
 import { TRANSCRIPT_CATEGORY } from '../shared/conversation-input.js';
@@ -199,7 +200,7 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
   }
 
   return {
-    recall: (query, options) => recall(query, options),
+    ...drained<AsyncMembers<RecallApi>>({ recall: (query, options) => recall(query, options) }),
     formatContext: (response, options) => formatContext(response, options),
   };
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { filterOptionFields, resolveTimeBound } from '../search/filter-options.js';
 import { validAt } from '../search/memory-versions.js';
 import { citationOf } from '../shared/format-context.js';
@@ -487,7 +488,7 @@ export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings
     if (stop !== undefined) engine.onClose(stop);
   }
 
-  return {
+  return drained<AsyncMembers<ReflectApi>>({
     reflect: (options?: unknown) => run(options, 'call'),
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { MemorySkippedEvent } from '../engine/events.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { withSuperseded } from '../search/memory-versions.js';
 import { scopeForWrite } from '../search/scope-boundary.js';
 import { type ConversationInput, conversationInputSchema, isConversationInput } from '../shared/conversation-input.js';
@@ -336,8 +337,10 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
   }
 
   return {
-    retain: retain as RetainApi['retain'],
-    reextract: (target) => reextract(target),
+    ...drained<AsyncMembers<RetainApi>>({
+      retain: retain as RetainApi['retain'],
+      reextract: (target) => reextract(target),
+    }),
     retainAsync(input, retainOptions) {
       engine.assertOpen('retainAsync');
       // Validate now: a caller's mistake should surface at the call, not as an event later.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
 import { autoBackup } from '../shared/backup/auto-backup.js';
 import { applyTallies, sessionIdOf } from '../shared/record-tallies.js';
@@ -118,8 +119,10 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
 
   return {
     currentSession: () => session.current,
-    resumeSession: (id) => resumeSession(id),
-    listSessions: (options) => listSessions(options),
-    deleteSession: (id, options) => deleteSession(id, options),
+    ...drained<AsyncMembers<SessionsApi>>({
+      resumeSession: (id) => resumeSession(id),
+      listSessions: (options) => listSessions(options),
+      deleteSession: (id, options) => deleteSession(id, options),
+    }),
   };
 }
