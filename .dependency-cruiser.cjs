@@ -1,5 +1,13 @@
 // The layer rules (CONTRIBUTING.md, "Layers"), checked by `npm run lint`. Imports only point down:
-// spec → core (utilities, engine, features, client) → adapters / recorder → integrations → cli.
+// spec → core (basics, engine, shared, features, client) → adapters / recorder → integrations → cli.
+// Folder-level cycles (two folders importing each other through different modules) are checked
+// by scripts/check-folder-cycles.mjs, which `npm run lint` runs after this.
+
+/** The core's feature folders: each has one or more public `*-api.ts` modules (createXxxApi and its types). */
+const FEATURES = '(capture|core-block|lifecycle|memories|procedures|recall|reflect|retain|sessions|versions|workspace)';
+/** The core's layers below the features: they import none of them. */
+const BELOW_FEATURES = '(spec|utils|text|search|engine|llm|prompts|supersession|shared)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -44,6 +52,28 @@ module.exports = {
       comment: 'Utilities, text and search sit below the features; the engine sits below them too.',
       from: { path: '^src/core/(utils|text|search|engine)/' },
       to: { path: '^src/core/', pathNot: '^src/core/(spec|utils|text|search|engine)/' },
+    },
+    {
+      name: 'shared-imports-no-feature',
+      severity: 'error',
+      comment:
+        'shared/ holds what several features use (memory building, tallies, retention, backup archives, the workspace format, ' +
+        'procedure files); it and the model helpers (llm, prompts, supersession) sit below every feature.',
+      from: { path: '^src/core/(shared|llm|prompts|supersession)/' },
+      to: { path: '^src/core/', pathNot: `^src/core/${BELOW_FEATURES}/` },
+    },
+    {
+      name: 'features-meet-through-their-api',
+      severity: 'error',
+      comment:
+        'A feature reaches another feature only through its public api module (`<folder>/*-api.ts` or `<folder>/index.ts`: ' +
+        'createXxxApi and its types), so a folder can change inside without breaking its neighbours. A helper two features ' +
+        'need goes to src/core/shared/.',
+      from: { path: `^src/core/${FEATURES}/` },
+      to: {
+        path: `^src/core/${FEATURES}/`,
+        pathNot: ['^src/core/$1/', `^src/core/${FEATURES}/[^/]+-api[.]ts$`, `^src/core/${FEATURES}/index[.]ts$`],
+      },
     },
     {
       name: 'features-do-not-import-the-client',
@@ -103,9 +133,9 @@ module.exports = {
           // Every utility but pages.ts, which pages through a raw store.
           '^src/core/utils/(?!pages[.]ts$)',
           // Pure functions of values: no store, no engine.
-          '^src/core/lifecycle/transfer-encoding[.]ts$',
-          '^src/core/memories/memory-builder[.]ts$',
-          '^src/core/recall/format-context[.]ts$',
+          '^src/core/shared/backup/transfer-encoding[.]ts$',
+          '^src/core/shared/memory-builder[.]ts$',
+          '^src/core/shared/format-context[.]ts$',
           '^src/core/search/vector-math[.]ts$',
         ],
         dependencyTypesNot: ['type-only'],

@@ -66,7 +66,6 @@ export {
   type CoreBlockState,
   DEFAULT_CORE_TOKENS,
 } from './core/core-block/core-block-api.js';
-export type { CoreBlockInContext } from './core/core-block/core-block-budget.js';
 export type {
   BackgroundErrorEvent,
   ExtractionFailedEvent,
@@ -82,17 +81,12 @@ export type {
 export type { PipelineStage, PipelineStats, StageStats } from './core/engine/pipeline-stats.js';
 export type { Attachment } from './core/lifecycle/attachments.js';
 export type { AttachmentsApi } from './core/lifecycle/attachments-api.js';
-export type { BackupDescription, BackupSummary } from './core/lifecycle/backup/backup-list.js';
-export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/lifecycle/backup/index.js';
 export type { BackupApi, ImportCallOptions } from './core/lifecycle/backup-api.js';
 export type { CleanupResult } from './core/lifecycle/cleanup.js';
 export type { ConsolidateResult, ConsolidationRecord } from './core/lifecycle/consolidate.js';
 export type { DoctorApi, DoctorReport } from './core/lifecycle/doctor-api.js';
 export type { MaintenanceApi, ReindexOptions, ReindexResult } from './core/lifecycle/maintenance-api.js';
-export { RETENTION_ORIGINS, type RetentionOrigin } from './core/lifecycle/protection.js';
-export type { ReflectScheduleOptions } from './core/lifecycle/reflect-schedule.js';
 export type { MemoryStats, StatsApi } from './core/lifecycle/stats-api.js';
-export type { ImportInvalidLine, ImportResult } from './core/lifecycle/transfer.js';
 export type { InvalidateOptions, ListOptions, MemoriesApi } from './core/memories/memories-api.js';
 export type { AnalyzePatternsOptions, PatternAnalysis, ToolPattern } from './core/procedures/analyze-patterns.js';
 export type { DetectedWorkflow, DetectWorkflowsOptions } from './core/procedures/detect-workflows.js';
@@ -131,12 +125,7 @@ export type {
 } from './core/procedures/recording-types.js';
 export type { Suggestion } from './core/procedures/suggest.js';
 export type { ActionWarning, Alternative, PlannedAction } from './core/procedures/warn.js';
-export {
-  type ContextTier,
-  citationOf,
-  type FormatContextOptions,
-  formatContext,
-} from './core/recall/format-context.js';
+export type { CoreBlockInContext } from './core/recall/core-block-budget.js';
 export type { RecallApi } from './core/recall/recall-api.js';
 export type { RecallIntent } from './core/recall/recall-intent.js';
 export type { RankingOptions, RecallOptions } from './core/recall/recall-options.js';
@@ -148,17 +137,30 @@ export type {
   ScoreBreakdown,
   ValidityNote,
 } from './core/recall/recall-result.js';
-export type { SectionStatus } from './core/reflect/generated-section.js';
 export type { OpinionChange, ReflectApi, ReflectOptions, ReflectReport } from './core/reflect/reflect-api.js';
-export type { ConversationInput, ConversationMessage } from './core/retain/conversation/conversation-input.js';
 export type { ExtractionOptions } from './core/retain/conversation/extraction-options.js';
 export type { ReextractResult, ReextractTarget } from './core/retain/conversation/reextract.js';
 export type { ConversationRetainResult } from './core/retain/conversation/retain-conversation.js';
 export type { RetainApi } from './core/retain/retain-api.js';
 export type { RetainOptions, RetainResult } from './core/retain/retain-options.js';
 export { memoryMatches } from './core/search/memory-filter.js';
-export type { SessionSummary, Tally } from './core/sessions/session-summaries.js';
 export type { SessionsApi } from './core/sessions/sessions-api.js';
+export type { BackupDescription, BackupSummary } from './core/shared/backup/backup-list.js';
+export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/shared/backup/index.js';
+export type { ImportInvalidLine, ImportResult } from './core/shared/backup/transfer.js';
+export type { ConversationInput, ConversationMessage } from './core/shared/conversation-input.js';
+export {
+  type ContextTier,
+  citationOf,
+  type FormatContextOptions,
+  formatContext,
+} from './core/shared/format-context.js';
+export { RETENTION_ORIGINS, type RetentionOrigin } from './core/shared/retention/protection.js';
+export type { ReflectScheduleOptions } from './core/shared/schedule/reflect-schedule.js';
+export type { SessionSummary, Tally } from './core/shared/session-summaries.js';
+export type { SectionStatus } from './core/shared/workspace/generated-section.js';
+export type { WorkspaceWarning } from './core/shared/workspace/workspace-chunks.js';
+export type { WorkspaceIndexReport } from './core/shared/workspace/workspace-index.js';
 export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,
@@ -243,8 +245,6 @@ export type {
 export type { ResolvedStoreCapabilities } from './core/utils/store-capabilities.js';
 export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
-export type { WorkspaceWarning } from './core/workspace/workspace-chunks.js';
-export type { WorkspaceIndexReport } from './core/workspace/workspace-index.js';
 export type { WorkspaceWatch, WorkspaceWatchOptions } from './core/workspace/workspace-watch.js';
 export { createMemory } from './create-memory.js';
 export { createWorkspace, type WorkspaceOptions, workspaceIndexPath } from './workspace.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import type { ReflectScheduleOptions } from '../core/lifecycle/reflect-schedule.js';
+import type { ReflectScheduleOptions } from '../core/shared/schedule/reflect-schedule.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
 import { integer, nonEmpty, repeatable } from './cli-options.js';

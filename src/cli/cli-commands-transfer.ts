@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { MemoryClient } from '../core/client/memory-client.js';
-import type { ImportResult } from '../core/lifecycle/transfer.js';
+import type { ImportResult } from '../core/shared/backup/transfer.js';
 import { MemoirError } from '../core/spec/errors.js';
 import type { CliContext, CliOutput } from './cli-context.js';
 import { type EmbedderChoice, embedderChoice, refuses, settingsFor } from './cli-embedder.js';

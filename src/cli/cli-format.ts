@@ -1,8 +1,8 @@
 /** Human-readable output of the CLI: aligned tables and memory details. */
 
 import stringWidth from 'string-width';
-import { citationOf } from '../core/recall/format-context.js';
 import type { RecallResponse } from '../core/recall/recall-result.js';
+import { citationOf } from '../core/shared/format-context.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
 import type { StoreStats } from '../core/spec/store.js';
 import { opinionNote } from '../core/utils/opinion-standing.js';

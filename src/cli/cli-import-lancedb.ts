@@ -2,10 +2,10 @@
 import { resolve } from 'node:path';
 import { type ForeignMemory, type ForeignTable, readForeignMemories } from '../adapters/lancedb/lancedb-import.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
-import type { ImportResult } from '../core/lifecycle/transfer.js';
-import { canonicalJson, encodeEmbedding } from '../core/lifecycle/transfer-encoding.js';
-import { deriveAbstract, fingerprintOf } from '../core/memories/memory-builder.js';
 import { cosineSimilarity } from '../core/search/vector-math.js';
+import type { ImportResult } from '../core/shared/backup/transfer.js';
+import { canonicalJson, encodeEmbedding } from '../core/shared/backup/transfer-encoding.js';
+import { deriveAbstract, fingerprintOf } from '../core/shared/memory-builder.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withDirectoryLock } from '../../src/core/procedures/directory-lock.js';
+import { withDirectoryLock } from '../../src/core/shared/files/directory-lock.js';
 import { ConfigError, MemoirError, StoreError } from '../../src/index.js';
 import { clientIn } from '../helpers/procedure-tasks.js';
 import { tempDir } from '../helpers/stores.js';

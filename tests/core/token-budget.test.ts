@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMemoryEntry } from '../../src/core/recall/format-context.js';
+import { renderMemoryEntry } from '../../src/core/shared/format-context.js';
 import { createInMemoryStore, createMemory, type MemoryClient, type MemoryInput } from '../../src/index.js';
 import { createFixedClock } from '../../src/testing/index.js';
 import { prng } from '../contracts/memory-fixtures.js';

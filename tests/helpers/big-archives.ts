@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { tarStream } from '../../src/core/lifecycle/backup/index.js';
+import { tarStream } from '../../src/core/shared/backup/index.js';
 import { FIXTURE_TIME } from '../contracts/memory-fixtures.js';
 
 // Archives of hundreds of megabytes that take a few hundred kilobytes on disk, written as

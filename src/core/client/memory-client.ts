@@ -3,6 +3,7 @@ import type { CaptureOptions } from '../capture/capture-options.js';
 import { type CoreBlockApi, createCoreBlockApi } from '../core-block/core-block-api.js';
 import type { MemoirEvents } from '../engine/events.js';
 import { createMemoryEngine, type EngineDefaults } from '../engine/memory-engine.js';
+import { drainControl, trackDeclared } from '../engine/track-calls.js';
 import { type AttachmentsApi, createAttachmentsApi } from '../lifecycle/attachments-api.js';
 import { type BackupApi, createBackupApi } from '../lifecycle/backup-api.js';
 import { createDoctorApi, type DoctorApi } from '../lifecycle/doctor-api.js';
@@ -20,7 +21,6 @@ import { createVersionsApi, type VersionsApi } from '../versions/versions-api.js
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
 import { checkListenerArgs } from './listener-args.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
-import { trackCalls } from './track-calls.js';
 
 /**
  * A memory client: the object agent code talks to. Create one with {@link createMemory}.
@@ -72,66 +72,43 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     retentionAppliesTo: settings.retentionAppliesTo,
   });
   const procedures = createProceduresApi(engine, retain, settings.procedures, settings.video);
-  // Every async call is tracked, so close() lets calls already started finish.
-  const track = <T extends object>(api: T, methods: Parameters<typeof trackCalls<T>>[2]) =>
-    trackCalls(engine, api, methods);
-
   const { readWithinCall, ...coreBlock } = createCoreBlockApi(engine, {
     root: settings.workspace,
     limit: settings.coreTokenLimit,
   });
 
+  // Each feature declared its async methods where it defines them (`drained`); every one runs
+  // through engine.track here, so close() lets calls already started finish and refuses new ones.
+  const features = trackDeclared(engine, {
+    ...retain,
+    ...createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: { get: readWithinCall } }),
+    ...createMemoriesApi(engine),
+    ...createSessionsApi(engine),
+    ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
+    ...procedures,
+    ...createStatsApi(engine, { maxSizeMb: settings.maxSizeMb }),
+    ...createMaintenanceApi(engine, {
+      retentionDays: settings.retentionDays,
+      retentionAppliesTo: settings.retentionAppliesTo,
+      schedule: settings.schedule,
+    }),
+    ...createBackupApi(engine),
+    ...createVersionsApi(engine, retain),
+    ...createAttachmentsApi(engine),
+    ...createDoctorApi(engine),
+    ...createWorkspaceApi(engine, { root: settings.workspace }),
+    ...createReflectApi(engine, {
+      root: settings.workspace,
+      schedule: settings.reflect,
+      hour: settings.schedule?.hour,
+    }),
+    ...coreBlock,
+  });
+
   const client: MemoryClient = {
     store: engine.store,
     embedder: engine.embedder,
-    ...track(retain, ['retain', 'reextract']),
-    ...track(
-      createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: { get: readWithinCall } }),
-      ['recall'],
-    ),
-    ...track(createMemoriesApi(engine), ['get', 'list', 'update', 'forget', 'invalidate']),
-    ...track(createSessionsApi(engine), ['resumeSession', 'listSessions', 'deleteSession']),
-    ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
-    ...track(procedures, ['detectWorkflows', 'createWorkflowFromSession', 'suggest', 'warn', 'analyzePatterns']),
-    procedures: track(procedures.procedures, [
-      'learn',
-      'findRelevant',
-      'recordUse',
-      'stale',
-      'save',
-      'get',
-      'list',
-      'delete',
-      'invalidFiles',
-      'fromRecording',
-    ]),
-    ...track(createStatsApi(engine, { maxSizeMb: settings.maxSizeMb }), ['stats']),
-    ...track(
-      createMaintenanceApi(engine, {
-        retentionDays: settings.retentionDays,
-        retentionAppliesTo: settings.retentionAppliesTo,
-        schedule: settings.schedule,
-      }),
-      ['reindex', 'cleanup', 'consolidate'],
-    ),
-    ...track(createBackupApi(engine), [
-      'backup',
-      'restore',
-      'clearAll',
-      'import',
-      'listBackups',
-      'verifyBackup',
-      'inspectBackup',
-    ]),
-    ...track(createVersionsApi(engine, retain), ['history', 'correct']),
-    ...track(createAttachmentsApi(engine), ['attach', 'readAttachment']),
-    ...track(createDoctorApi(engine), ['doctor']),
-    ...createWorkspaceApi(engine, { root: settings.workspace }),
-    ...track(
-      createReflectApi(engine, { root: settings.workspace, schedule: settings.reflect, hour: settings.schedule?.hour }),
-      ['reflect'],
-    ),
-    ...coreBlock,
+    ...features,
     on(event, listener) {
       checkListenerArgs('on', event, listener);
       engine.events.on(event, listener as never);
@@ -147,8 +124,9 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       engine.events.off(event, listener as never);
       return client;
     },
-    flush: () => engine.flush(),
-    close: () => engine.close(),
+    // The drain itself: answered with a promise, never refused.
+    flush: drainControl(() => engine.flush()),
+    close: drainControl(() => engine.close()),
   } satisfies MemoryClient;
   return client;
 }

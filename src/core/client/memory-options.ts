@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { CaptureOptions } from '../capture/index.js';
-import { DEFAULT_RETENTION_ORIGINS, RETENTION_ORIGINS, type RetentionOrigin } from '../lifecycle/protection.js';
-import { type ReflectScheduleOptions, reflectScheduleSchema } from '../lifecycle/reflect-schedule.js';
 import { type ProcedureOptions, procedureOptionsSchema } from '../procedures/procedure-options.js';
 import { type VideoOptions, videoOptionsSchema } from '../procedures/recording-options.js';
 import { type RankingOptions, rankingOptionsSchema } from '../recall/recall-options.js';
 import { type ExtractionOptions, extractionOptionsSchema } from '../retain/conversation/extraction-options.js';
+import { DEFAULT_RETENTION_ORIGINS, RETENTION_ORIGINS, type RetentionOrigin } from '../shared/retention/protection.js';
+import { type ReflectScheduleOptions, reflectScheduleSchema } from '../shared/schedule/reflect-schedule.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { LanguageModel } from '../spec/language-model.js';
 import { type Scope, scopeSchema } from '../spec/memory.js';

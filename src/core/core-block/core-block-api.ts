@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
+import { withDirectoryLock, writeFileAtomic } from '../shared/procedure-files/procedure-directory.js';
+import { MAX_WORKSPACE_FILE_BYTES } from '../shared/workspace/workspace-files.js';
+import { indexWorkspace } from '../shared/workspace/workspace-index.js';
 import { ValidationError } from '../spec/errors.js';
 import { type Scope, scopeSchema } from '../spec/memory.js';
 import {
@@ -15,8 +18,6 @@ import {
 } from '../utils/confined-path.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
-import { MAX_WORKSPACE_FILE_BYTES } from '../workspace/workspace-files.js';
-import { indexWorkspace } from '../workspace/workspace-index.js';
 
 const CONFINED: ConfinementContext = { component: 'core', field: 'workspace' };
 
@@ -226,10 +227,8 @@ export function createCoreBlockApi(
   // Edits read, change and write under one lock, so two edits never lose one another.
   async function edit(change: (current: string) => string, field: string, scope: Scope): Promise<CoreBlockState> {
     const work = async () => write(change(await read(scope)), field, scope);
-    if (root === undefined || !inWorkspace(scope)) return engine.track('core', () => serially(scopeKey(scope), work));
-    return engine.track('core', () =>
-      withDirectoryLock(confinedFolder(root, ['.memory'], CONFINED), work, { component: 'core' }),
-    );
+    if (root === undefined || !inWorkspace(scope)) return serially(scopeKey(scope), work);
+    return withDirectoryLock(confinedFolder(root, ['.memory'], CONFINED), work, { component: 'core' });
   }
 
   const withNewline = (value: string) => (value === '' || value.endsWith('\n') ? value : `${value}\n`);
@@ -242,8 +241,9 @@ export function createCoreBlockApi(
 
   return {
     readWithinCall: readState,
-    core: {
-      get: (options?: unknown) => engine.track('core', () => readState(options)),
+    // Declared for the drain: the client runs each in engine.track, so close() waits for an edit.
+    core: drained<AsyncMembers<CoreBlock>>({
+      get: (options?: unknown) => readState(options),
       async append(input: unknown, options?: unknown) {
         const addition = parseInput(text, input, 'core.append', 'text');
         const scope = writeScope(options, 'append');
@@ -286,6 +286,6 @@ export function createCoreBlockApi(
           scope,
         );
       },
-    },
+    }),
   };
 }

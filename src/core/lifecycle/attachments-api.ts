@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { requireMemory } from '../memories/require-memory.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
+import { requireMemory } from '../shared/require-memory.js';
 import { NotFoundError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import { idSchema } from '../utils/common-schemas.js';
@@ -34,7 +35,7 @@ const nameOf = (item: unknown) => (item as { name?: unknown } | null)?.name;
 /** The attachments feature over an engine. */
 export function createAttachmentsApi(engine: MemoryEngine): AttachmentsApi {
   const { store } = engine;
-  return {
+  return drained<AsyncMembers<AttachmentsApi>>({
     async attach(idInput, pathInput) {
       const memoryId = parseInput(idSchema, idInput, 'attach', 'memoryId');
       const path = parseInput(pathSchema, pathInput, 'attach', 'path');
@@ -67,5 +68,5 @@ export function createAttachmentsApi(engine: MemoryEngine): AttachmentsApi {
       if (typeof found?.path !== 'string') throw new NotFoundError('attachment', name, { component: 'readAttachment' });
       return readAttachmentFile(engine.attachmentDirectory(), found.path);
     },
-  };
+  });
 }

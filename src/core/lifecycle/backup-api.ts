@@ -1,18 +1,31 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { parseConfirm } from '../utils/common-schemas.js';
-import { parseInput } from '../utils/validate.js';
-import { autoBackup } from './backup/auto-backup.js';
-import { type BackupInfo, clearStore, createBackup, type RestoreReport, restoreBackup } from './backup/backup.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
+import { autoBackup } from '../shared/backup/auto-backup.js';
+import {
+  type BackupInfo,
+  clearStore,
+  createBackup,
+  type RestoreReport,
+  restoreBackup,
+} from '../shared/backup/backup.js';
 import {
   type BackupDescription,
   type BackupSummary,
   inspectBackupAt,
   listBackupSummaries,
   verifyBackupAt,
-} from './backup/backup-list.js';
-import type { BackupCounts } from './backup/backup-manifest.js';
-import { exportRecords, type ImportLines, type ImportResult, importLinesSchema, importRecords } from './transfer.js';
+} from '../shared/backup/backup-list.js';
+import type { BackupCounts } from '../shared/backup/backup-manifest.js';
+import {
+  exportRecords,
+  type ImportLines,
+  type ImportResult,
+  importLinesSchema,
+  importRecords,
+} from '../shared/backup/transfer.js';
+import { parseConfirm } from '../utils/common-schemas.js';
+import { parseInput } from '../utils/validate.js';
 
 /**
  * Getting data out and back in: backups, restore, clearing, and JSON Lines export and
@@ -105,54 +118,57 @@ const importCallOptionsSchema = z.object({ onInvalid: z.enum(['reject', 'skip'])
 export function createBackupApi(engine: MemoryEngine): BackupApi {
   const { store } = engine;
   return {
-    async backup(nameInput) {
-      const name = parseInput(z.string().min(1).max(100).optional(), nameInput, 'backup', 'name');
-      await engine.ready('backup');
-      return createBackup(store, {
-        directory: engine.backupDirectory(),
-        name,
-        embedder: engine.identity(),
-        scope: engine.scope,
-        now: engine.clock.now,
-      });
-    },
-    async restore(pathInput, optionsInput) {
-      const path = parseInput(z.string().min(1), pathInput, 'restore', 'path');
-      const { confirm } = parseConfirm(optionsInput, 'restore');
-      await engine.ready('restore');
-      return restoreBackup(store, path, {
-        confirm,
-        embedder: engine.identity(),
-        scope: engine.scope,
-        backupFirst: () => autoBackup(engine, 'restore'),
-      });
-    },
-    async clearAll(optionsInput) {
-      parseConfirm(optionsInput, 'clearAll');
-      await engine.ready('clearAll');
-      await autoBackup(engine, 'clear-all');
-      return clearStore(store, { scope: engine.scope });
-    },
-    async listBackups() {
-      return listBackupSummaries(engine.backupDirectory(), engine.scope);
-    },
-    async verifyBackup(pathInput) {
-      const path = parseInput(z.string().min(1), pathInput, 'verifyBackup', 'path');
-      return verifyBackupAt(path, engine.scope);
-    },
-    async inspectBackup(pathInput) {
-      const path = parseInput(z.string().min(1), pathInput, 'inspectBackup', 'path');
-      return inspectBackupAt(path);
-    },
+    ...drained<AsyncMembers<BackupApi>>({
+      async backup(nameInput) {
+        const name = parseInput(z.string().min(1).max(100).optional(), nameInput, 'backup', 'name');
+        await engine.ready('backup');
+        return createBackup(store, {
+          directory: engine.backupDirectory(),
+          name,
+          embedder: engine.identity(),
+          scope: engine.scope,
+          now: engine.clock.now,
+        });
+      },
+      async restore(pathInput, optionsInput) {
+        const path = parseInput(z.string().min(1), pathInput, 'restore', 'path');
+        const { confirm } = parseConfirm(optionsInput, 'restore');
+        await engine.ready('restore');
+        return restoreBackup(store, path, {
+          confirm,
+          embedder: engine.identity(),
+          scope: engine.scope,
+          backupFirst: () => autoBackup(engine, 'restore'),
+        });
+      },
+      async clearAll(optionsInput) {
+        parseConfirm(optionsInput, 'clearAll');
+        await engine.ready('clearAll');
+        await autoBackup(engine, 'clear-all');
+        return clearStore(store, { scope: engine.scope });
+      },
+      async listBackups() {
+        return listBackupSummaries(engine.backupDirectory(), engine.scope);
+      },
+      async verifyBackup(pathInput) {
+        const path = parseInput(z.string().min(1), pathInput, 'verifyBackup', 'path');
+        return verifyBackupAt(path, engine.scope);
+      },
+      async inspectBackup(pathInput) {
+        const path = parseInput(z.string().min(1), pathInput, 'inspectBackup', 'path');
+        return inspectBackupAt(path);
+      },
+      async import(linesInput, optionsInput) {
+        const lines: ImportLines = parseInput(importLinesSchema, linesInput, 'import', 'lines');
+        const { onInvalid } = parseInput(importCallOptionsSchema, optionsInput ?? {}, 'import', 'options');
+        await engine.ready('import');
+        return importRecords(store, lines, { embedder: engine.identity(), scope: engine.scope, onInvalid });
+      },
+    }),
+    // A stream the caller pulls, not one call: close() does not wait for a reader who may never finish.
     async *export() {
       await engine.ready('export');
       yield* exportRecords(store, { filter: { scope: engine.scope }, embedder: engine.identity() });
-    },
-    async import(linesInput, optionsInput) {
-      const lines: ImportLines = parseInput(importLinesSchema, linesInput, 'import', 'lines');
-      const { onInvalid } = parseInput(importCallOptionsSchema, optionsInput ?? {}, 'import', 'options');
-      await engine.ready('import');
-      return importRecords(store, lines, { embedder: engine.identity(), scope: engine.scope, onInvalid });
     },
   };
 }

@@ -1,11 +1,16 @@
+import {
+  DEFAULT_RETENTION_ORIGINS,
+  lastLearnedOrUsed,
+  mayExpire,
+  type RetentionOrigin,
+} from '../shared/retention/protection.js';
+import { checkNow, invalid, removeMemories } from '../shared/retention/removal.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { Logger } from '../spec/runtime.js';
 import type { MemoryStore } from '../spec/store.js';
 import { memoryPages, PAGE_SIZE } from '../utils/pages.js';
 import { storeStats } from '../utils/store-fallbacks.js';
 import { DAY_MS } from '../utils/time.js';
-import { DEFAULT_RETENTION_ORIGINS, lastLearnedOrUsed, mayExpire, type RetentionOrigin } from './protection.js';
-import { checkNow, invalid, removeMemories } from './removal.js';
 
 const textEncoder = new TextEncoder();
 

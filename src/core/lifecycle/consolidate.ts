@@ -1,9 +1,9 @@
 import { searchVector } from '../search/native-or-scan.js';
+import { isProtected } from '../shared/retention/protection.js';
+import { checkNow, invalid, removeMemories } from '../shared/retention/removal.js';
 import type { JsonValue, Memory, Metadata, Scope } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore } from '../spec/store.js';
 import { memoryPages } from '../utils/pages.js';
-import { isProtected } from './protection.js';
-import { checkNow, invalid, removeMemories } from './removal.js';
 
 /** Options of `consolidate`. */
 export interface ConsolidateOptions {

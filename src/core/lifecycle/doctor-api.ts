@@ -1,11 +1,12 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { readProcedureFiles } from '../procedures/procedure-directory.js';
-import { ProcedureFileError, parseProcedureFile } from '../procedures/procedure-file.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
+import type { BackupListing } from '../shared/backup/backup-files.js';
+import { listBackupSummaries } from '../shared/backup/backup-list.js';
+import { readProcedureFiles } from '../shared/procedure-files/procedure-directory.js';
+import { ProcedureFileError, parseProcedureFile } from '../shared/procedure-files/procedure-file.js';
 import { MemoirError } from '../spec/errors.js';
 import { type ResolvedStoreCapabilities, resolveCapabilities } from '../utils/store-capabilities.js';
 import { storeStats } from '../utils/store-fallbacks.js';
-import type { BackupListing } from './backup/backup-files.js';
-import { listBackupSummaries } from './backup/backup-list.js';
 
 /**
  * What `doctor()` found.
@@ -105,7 +106,7 @@ async function checkProcedureFiles(directory: string | undefined): Promise<Docto
 
 /** The doctor feature over an engine: the store's own check when it has one, else an open-and-count probe. */
 export function createDoctorApi(engine: MemoryEngine): DoctorApi {
-  return {
+  return drained<AsyncMembers<DoctorApi>>({
     async doctor() {
       const { store } = engine;
       // Not through engine.ready(): a damaged store cannot open, and the check must still run.
@@ -126,5 +127,5 @@ export function createDoctorApi(engine: MemoryEngine): DoctorApi {
         procedures: await checkProcedureFiles(engine.procedureDirectory()),
       };
     },
-  };
+  });
 }

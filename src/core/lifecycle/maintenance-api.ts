@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
-import { pendingEmbeddings } from '../retain/pending-embeddings.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
+import { autoBackup } from '../shared/backup/auto-backup.js';
+import { pendingEmbeddings } from '../shared/pending-embeddings.js';
+import type { RetentionOrigin } from '../shared/retention/protection.js';
+import { scheduleDaily } from '../shared/schedule/schedule.js';
 import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages } from '../utils/pages.js';
 import { countMemories, resetEmbeddings } from '../utils/store-fallbacks.js';
 import { parseInput } from '../utils/validate.js';
-import { autoBackup } from './backup/auto-backup.js';
 import { type CleanupResult, cleanup } from './cleanup.js';
 import { type ConsolidateResult, consolidate } from './consolidate.js';
-import type { RetentionOrigin } from './protection.js';
-import { scheduleDaily } from './schedule.js';
 
 const reindexOptionsSchema = z
   .object({
@@ -178,9 +179,9 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     engine.onClose(() => job.stop());
   }
 
-  return {
+  return drained<AsyncMembers<MaintenanceApi>>({
     reindex: (options) => reindex(options),
     cleanup: () => runCleanup(),
     consolidate: (options) => runConsolidate(options),
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type PipelineStats, snapshotStats } from '../engine/pipeline-stats.js';
-import { type Tally, topTallies } from '../sessions/session-summaries.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
+import { type Tally, topTallies } from '../shared/session-summaries.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { RecordCollection, StoreStats } from '../spec/store.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';
@@ -93,7 +94,7 @@ export interface StatsApi {
 /** The stats feature over an engine, with the quota it reports usage against. */
 export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: number }): StatsApi {
   const { store, metrics } = engine;
-  return {
+  return drained<AsyncMembers<StatsApi>>({
     async stats() {
       await engine.ready('stats');
       const byKind: Record<string, number> = {};
@@ -153,5 +154,5 @@ export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: numb
         embeddingCache: metrics.queryVectors.stats(),
       };
     },
-  };
+  });
 }

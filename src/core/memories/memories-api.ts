@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { filterOptionFields, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
+import { deriveAbstract, fingerprintOf, uniqueEntities } from '../shared/memory-builder.js';
+import { applyTallies } from '../shared/record-tallies.js';
+import { memoriesInScope, requireMemory } from '../shared/require-memory.js';
 import { type Memory, type MemoryPatch, memoryPatchSchema, timeInputSchema } from '../spec/memory.js';
 import { embeddingText } from '../text/memory-text.js';
 import { idSchema, idsSchema, MAX_BATCH } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
-import { deriveAbstract, fingerprintOf, uniqueEntities } from './memory-builder.js';
-import { applyTallies } from './record-tallies.js';
-import { memoriesInScope, requireMemory } from './require-memory.js';
 
 const invalidateSchema = z.union([
   z.string().trim().min(1, 'expected a non-empty reason').max(2000),
@@ -185,7 +186,7 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
     });
   }
 
-  return {
+  return drained<AsyncMembers<MemoriesApi>>({
     async get(id) {
       const memoryId = parseInput(idSchema, id, 'get', 'id');
       await engine.ready('get');
@@ -195,5 +196,5 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
     update: (id, patch) => update(id, patch),
     forget: (ids) => forget(ids),
     invalidate: (id, reason) => invalidate(id, reason),
-  };
+  });
 }

@@ -1,10 +1,15 @@
 import { basename } from 'node:path';
 import { scopeMatches } from '../search/memory-filter.js';
+import { type FileSnapshot, readProcedureDirectory } from '../shared/procedure-files/procedure-directory.js';
+import {
+  type ProcedureFile,
+  ProcedureFileError,
+  parseProcedureFile,
+  sha256,
+} from '../shared/procedure-files/procedure-file.js';
 import type { Scope } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
 import type { MemoryStore } from '../spec/store.js';
-import { type FileSnapshot, readProcedureDirectory } from './procedure-directory.js';
-import { type ProcedureFile, ProcedureFileError, parseProcedureFile, sha256 } from './procedure-file.js';
 
 // The files are the source of truth; the store's `procedures` collection is their index
 // (the seed's `procedure_embeddings` table, in whatever store the client has): each record

@@ -2,19 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import type { ProcedureOutput } from '../prompts/procedure-prompt.js';
 import type { RetainApi } from '../retain/retain-api.js';
 import { scopeMatches } from '../search/memory-filter.js';
 import { scopeForWrite } from '../search/scope-boundary.js';
 import { cosineSimilarity } from '../search/vector-math.js';
-import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
-import type { LanguageModel } from '../spec/language-model.js';
-import { scopeSchema } from '../spec/memory.js';
-import type { Procedure } from '../spec/records.js';
-import { applyRenames, type RenamedOption, warnRenamed } from '../utils/renamed-options.js';
-import { parseInput } from '../utils/validate.js';
-import { type FormatProceduresOptions, formatProcedures } from './format-procedures.js';
-import { type FormatRecordedStepsOptions, formatRecordedSteps } from './format-recorded-steps.js';
 import {
   fileOf,
   keepHistory,
@@ -23,7 +16,7 @@ import {
   slugTaken,
   withDirectoryLock,
   writeFileAtomic,
-} from './procedure-directory.js';
+} from '../shared/procedure-files/procedure-directory.js';
 import {
   isSlug,
   ProcedureFileError,
@@ -32,7 +25,15 @@ import {
   rewriteCounters,
   sha256,
   slugify,
-} from './procedure-file.js';
+} from '../shared/procedure-files/procedure-file.js';
+import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
+import type { LanguageModel } from '../spec/language-model.js';
+import { scopeSchema } from '../spec/memory.js';
+import type { Procedure } from '../spec/records.js';
+import { applyRenames, type RenamedOption, warnRenamed } from '../utils/renamed-options.js';
+import { parseInput } from '../utils/validate.js';
+import { type FormatProceduresOptions, formatProcedures } from './format-procedures.js';
+import { type FormatRecordedStepsOptions, formatRecordedSteps } from './format-recorded-steps.js';
 import {
   type BrokenProcedureFile,
   embeddedTexts,
@@ -439,214 +440,217 @@ export function createProcedureLibraryApi(
       return options.enabled && count >= options.minToolCalls && !failed;
     },
 
-    async learn(task) {
-      const parsed = parseInput(taskTraceSchema, task, 'procedures.learn', 'task');
-      engine.assertOpen('procedures.learn');
-      if (!options.enabled)
-        return { scheduled: false, reason: 'procedure learning is disabled (procedures.enabled: false)' };
-      if (!api.shouldReflect(parsed)) {
-        const reason =
-          parsed.toolCalls.length < options.minToolCalls
-            ? `${parsed.toolCalls.length} tool call(s); reflection needs at least ${options.minToolCalls}`
-            : 'the task failed';
-        engine.logger.log('debug', `no reflection: ${reason}`);
-        return { scheduled: false, reason };
-      }
-      engine.background('learnProcedure', () => learnInBackground(parsed), parsed);
-      return { scheduled: true, reason: null };
-    },
-
-    async findRelevant(query, findOptions) {
-      const text = parseInput(querySchema, query, 'procedures.findRelevant', 'query');
-      const parsed = parseInput(
-        findOptionsSchema,
-        renamedOptions(findOptions, FIND_RENAMES, 'procedures.findRelevant'),
-        'procedures.findRelevant',
-        'options',
-      );
-      const topK = parsed.k ?? options.maxPerPrompt;
-      const threshold = parsed.threshold ?? thresholds().similarity;
-      const sources = new Set(parsed.sources ?? [...FILE_SOURCES, 'recording']);
-      const wantsRecordings = sources.has('recording');
-      const candidates: Candidate[] = [];
-      // Without a directory there are no files; recorded steps are still found, as they live in the store.
-      if (
-        FILE_SOURCES.some((source) => sources.has(source)) &&
-        (engine.procedureDirectory() !== undefined || !wantsRecordings)
-      ) {
-        const state = await sync();
-        for (const entry of state.procedures) {
-          if (sources.has(entry.procedure.source)) candidates.push(entry);
-        }
-      }
-      if (wantsRecordings) {
-        await engine.ready(COMPONENT);
-        for (const entry of await cachedRecordings(engine, engine.scope)) {
-          const recording = evidenceOf(entry.procedure);
-          candidates.push({
-            procedure: withoutRecordingVectors(entry.procedure),
-            file: null,
-            vectors: entry.vectors,
-            ...(recording ? { recording } : {}),
-          });
-        }
-      }
-      if (candidates.length === 0) return [];
-      const [vector] = await embed([text]);
-      const found = candidates
-        .map((entry) => ({
-          procedure: entry.procedure,
-          file: entry.file,
-          similarity: bestSimilarity(vector!, entry.vectors),
-          ...(entry.recording ? { recording: entry.recording } : {}),
-        }))
-        .filter((entry) => entry.similarity >= threshold)
-        .sort((a, b) => b.similarity - a.similarity || a.procedure.id.localeCompare(b.procedure.id))
-        .slice(0, topK);
-      for (const entry of found) {
-        engine.logger.log(
-          'info',
-          `Relevant procedure: ${entry.file ?? `${entry.procedure.id} (recorded)`} (similarity ${entry.similarity.toFixed(2)})`,
-        );
-      }
-      return found;
-    },
-
     formatProcedures: (found, formatOptions) => formatProcedures(found, formatOptions),
 
     formatRecordedSteps: (results, formatOptions) => formatRecordedSteps(results, formatOptions),
 
-    async recordUse(id, outcome) {
-      const slug = parseInput(slugSchema, id, 'procedures.recordUse', 'id');
-      const { success } = parseInput(outcomeSchema, outcome, 'procedures.recordUse', 'outcome');
-      await engine.ready(COMPONENT);
-      // Steps cached from a recording have no file: their counters live on the store record.
-      const recorded = await recordedProcedure(slug);
-      if (recorded && (engine.procedureDirectory() === undefined || !(await readProcedureFile(dir(), slug)))) {
-        const updated: Procedure = {
-          ...recorded.stored,
-          successCount: recorded.stored.successCount + (success ? 1 : 0),
-          failureCount: recorded.stored.failureCount + (success ? 0 : 1),
-          lastUsedAt: engine.nowIso(),
-          updatedAt: engine.nowIso(),
-        };
-        await engine.store.procedures.upsert([updated]);
-        return withoutRecordingVectors(updated);
-      }
-      return locked(async () => {
-        const { snapshot, parsed } = await ownFile(slug, 'procedures.recordUse');
-        const before = parsed.procedure;
-        const counters = {
-          successCount: before.successCount + (success ? 1 : 0),
-          failureCount: before.failureCount + (success ? 0 : 1),
-          lastUsedAt: engine.nowIso(),
-        };
-        await writeFileAtomic(snapshot.path, rewriteCounters(snapshot.text, counters));
-        const indexed = await indexedOne(slug);
-        return indexed?.procedure ?? { ...before, ...counters };
-      });
-    },
+    // Every async method, declared for the drain: close() waits for calls started before it.
+    ...drained<AsyncMembers<ProcedureLibraryApi>>({
+      async learn(task) {
+        const parsed = parseInput(taskTraceSchema, task, 'procedures.learn', 'task');
+        engine.assertOpen('procedures.learn');
+        if (!options.enabled)
+          return { scheduled: false, reason: 'procedure learning is disabled (procedures.enabled: false)' };
+        if (!api.shouldReflect(parsed)) {
+          const reason =
+            parsed.toolCalls.length < options.minToolCalls
+              ? `${parsed.toolCalls.length} tool call(s); reflection needs at least ${options.minToolCalls}`
+              : 'the task failed';
+          engine.logger.log('debug', `no reflection: ${reason}`);
+          return { scheduled: false, reason };
+        }
+        engine.background('learnProcedure', () => learnInBackground(parsed), parsed);
+        return { scheduled: true, reason: null };
+      },
 
-    async stale(staleOptions) {
-      const parsed = parseInput(staleSchema, staleOptions ?? {}, 'procedures.stale', 'options');
-      const cutoff = engine.clock.now() - (parsed.days ?? options.staleAfterDays) * DAY_MS;
-      const lastUse = (procedure: Procedure) => Date.parse(procedure.lastUsedAt ?? procedure.createdAt);
-      const state = await sync();
-      return state.procedures
-        .map((entry) => entry.procedure)
-        .filter((procedure) => lastUse(procedure) < cutoff)
-        .sort((a, b) => lastUse(a) - lastUse(b) || a.id.localeCompare(b.id));
-    },
-
-    async save(input) {
-      const parsed = parseInput(procedureInputSchema, input, 'procedures.save', 'procedure');
-      // The schema's slug rule, plus the names no file system takes everywhere (con, nul, …).
-      if (parsed.id !== undefined && !isSlug(parsed.id))
-        throw new ValidationError(
-          [{ field: 'procedure.id', message: `expected a slug that can name a file everywhere, got "${parsed.id}"` }],
-          { component: 'procedures.save' },
+      async findRelevant(query, findOptions) {
+        const text = parseInput(querySchema, query, 'procedures.findRelevant', 'query');
+        const parsed = parseInput(
+          findOptionsSchema,
+          renamedOptions(findOptions, FIND_RENAMES, 'procedures.findRelevant'),
+          'procedures.findRelevant',
+          'options',
         );
-      const scope = scopeForWrite(engine.scope, parsed.scope, 'procedure.scope', 'procedures.save');
-      await engine.ready(COMPONENT);
-      return locked(async () => {
-        const now = engine.nowIso();
-        const existing = parsed.id ? await readProcedureFile(dir(), parsed.id) : null;
-        let previous: ReturnType<typeof parseProcedureFile> | undefined;
-        if (existing && parsed.id) {
-          previous = (await ownFile(parsed.id, 'procedures.save')).parsed;
-          await keepHistory(dir(), parsed.id, now);
+        const topK = parsed.k ?? options.maxPerPrompt;
+        const threshold = parsed.threshold ?? thresholds().similarity;
+        const sources = new Set(parsed.sources ?? [...FILE_SOURCES, 'recording']);
+        const wantsRecordings = sources.has('recording');
+        const candidates: Candidate[] = [];
+        // Without a directory there are no files; recorded steps are still found, as they live in the store.
+        if (
+          FILE_SOURCES.some((source) => sources.has(source)) &&
+          (engine.procedureDirectory() !== undefined || !wantsRecordings)
+        ) {
+          const state = await sync();
+          for (const entry of state.procedures) {
+            if (sources.has(entry.procedure.source)) candidates.push(entry);
+          }
         }
-        const { id, createdAt, ...fields } = parsed;
-        const procedure: Procedure = {
-          ...fields,
-          id: id ?? (await freeSlug(parsed.title)),
-          scope,
-          createdAt: createdAt ?? previous?.procedure.createdAt ?? now,
-          updatedAt: now,
-        };
-        const indexed = await writeProcedure(procedure, previous?.extraSections);
-        if (previous) {
-          engine.emit('procedure:updated', {
-            procedure: indexed.procedure,
-            previous: previous.procedure,
-            file: indexed.file,
-            similarity: 1,
-          });
-        } else {
-          engine.emit('procedure:created', { procedure: indexed.procedure, file: indexed.file });
+        if (wantsRecordings) {
+          await engine.ready(COMPONENT);
+          for (const entry of await cachedRecordings(engine, engine.scope)) {
+            const recording = evidenceOf(entry.procedure);
+            candidates.push({
+              procedure: withoutRecordingVectors(entry.procedure),
+              file: null,
+              vectors: entry.vectors,
+              ...(recording ? { recording } : {}),
+            });
+          }
         }
-        return indexed.procedure;
-      });
-    },
+        if (candidates.length === 0) return [];
+        const [vector] = await embed([text]);
+        const found = candidates
+          .map((entry) => ({
+            procedure: entry.procedure,
+            file: entry.file,
+            similarity: bestSimilarity(vector!, entry.vectors),
+            ...(entry.recording ? { recording: entry.recording } : {}),
+          }))
+          .filter((entry) => entry.similarity >= threshold)
+          .sort((a, b) => b.similarity - a.similarity || a.procedure.id.localeCompare(b.procedure.id))
+          .slice(0, topK);
+        for (const entry of found) {
+          engine.logger.log(
+            'info',
+            `Relevant procedure: ${entry.file ?? `${entry.procedure.id} (recorded)`} (similarity ${entry.similarity.toFixed(2)})`,
+          );
+        }
+        return found;
+      },
 
-    async get(id) {
-      const slug = parseInput(slugSchema, id, 'procedures.get', 'id');
-      const recorded = await recordedProcedure(slug);
-      if (recorded && engine.procedureDirectory() === undefined) return recorded.procedure;
-      return (await indexedOne(slug))?.procedure ?? recorded?.procedure ?? null;
-    },
+      async recordUse(id, outcome) {
+        const slug = parseInput(slugSchema, id, 'procedures.recordUse', 'id');
+        const { success } = parseInput(outcomeSchema, outcome, 'procedures.recordUse', 'outcome');
+        await engine.ready(COMPONENT);
+        // Steps cached from a recording have no file: their counters live on the store record.
+        const recorded = await recordedProcedure(slug);
+        if (recorded && (engine.procedureDirectory() === undefined || !(await readProcedureFile(dir(), slug)))) {
+          const updated: Procedure = {
+            ...recorded.stored,
+            successCount: recorded.stored.successCount + (success ? 1 : 0),
+            failureCount: recorded.stored.failureCount + (success ? 0 : 1),
+            lastUsedAt: engine.nowIso(),
+            updatedAt: engine.nowIso(),
+          };
+          await engine.store.procedures.upsert([updated]);
+          return withoutRecordingVectors(updated);
+        }
+        return locked(async () => {
+          const { snapshot, parsed } = await ownFile(slug, 'procedures.recordUse');
+          const before = parsed.procedure;
+          const counters = {
+            successCount: before.successCount + (success ? 1 : 0),
+            failureCount: before.failureCount + (success ? 0 : 1),
+            lastUsedAt: engine.nowIso(),
+          };
+          await writeFileAtomic(snapshot.path, rewriteCounters(snapshot.text, counters));
+          const indexed = await indexedOne(slug);
+          return indexed?.procedure ?? { ...before, ...counters };
+        });
+      },
 
-    async list() {
-      return (await sync()).procedures.map((entry) => entry.procedure);
-    },
+      async stale(staleOptions) {
+        const parsed = parseInput(staleSchema, staleOptions ?? {}, 'procedures.stale', 'options');
+        const cutoff = engine.clock.now() - (parsed.days ?? options.staleAfterDays) * DAY_MS;
+        const lastUse = (procedure: Procedure) => Date.parse(procedure.lastUsedAt ?? procedure.createdAt);
+        const state = await sync();
+        return state.procedures
+          .map((entry) => entry.procedure)
+          .filter((procedure) => lastUse(procedure) < cutoff)
+          .sort((a, b) => lastUse(a) - lastUse(b) || a.id.localeCompare(b.id));
+      },
 
-    async delete(id) {
-      const slug = parseInput(slugSchema, id, 'procedures.delete', 'id');
-      await engine.ready(COMPONENT);
-      return locked(async () => {
-        const snapshot = await readProcedureFile(dir(), slug);
-        if (!snapshot) return false;
-        await ownFile(slug, 'procedures.delete');
-        await keepHistory(dir(), slug, engine.nowIso());
-        await removeProcedureFile(dir(), slug);
-        await engine.store.procedures.delete([slug]);
-        return true;
-      });
-    },
+      async save(input) {
+        const parsed = parseInput(procedureInputSchema, input, 'procedures.save', 'procedure');
+        // The schema's slug rule, plus the names no file system takes everywhere (con, nul, …).
+        if (parsed.id !== undefined && !isSlug(parsed.id))
+          throw new ValidationError(
+            [{ field: 'procedure.id', message: `expected a slug that can name a file everywhere, got "${parsed.id}"` }],
+            { component: 'procedures.save' },
+          );
+        const scope = scopeForWrite(engine.scope, parsed.scope, 'procedure.scope', 'procedures.save');
+        await engine.ready(COMPONENT);
+        return locked(async () => {
+          const now = engine.nowIso();
+          const existing = parsed.id ? await readProcedureFile(dir(), parsed.id) : null;
+          let previous: ReturnType<typeof parseProcedureFile> | undefined;
+          if (existing && parsed.id) {
+            previous = (await ownFile(parsed.id, 'procedures.save')).parsed;
+            await keepHistory(dir(), parsed.id, now);
+          }
+          const { id, createdAt, ...fields } = parsed;
+          const procedure: Procedure = {
+            ...fields,
+            id: id ?? (await freeSlug(parsed.title)),
+            scope,
+            createdAt: createdAt ?? previous?.procedure.createdAt ?? now,
+            updatedAt: now,
+          };
+          const indexed = await writeProcedure(procedure, previous?.extraSections);
+          if (previous) {
+            engine.emit('procedure:updated', {
+              procedure: indexed.procedure,
+              previous: previous.procedure,
+              file: indexed.file,
+              similarity: 1,
+            });
+          } else {
+            engine.emit('procedure:created', { procedure: indexed.procedure, file: indexed.file });
+          }
+          return indexed.procedure;
+        });
+      },
 
-    async invalidFiles() {
-      return (await sync()).broken;
-    },
+      async get(id) {
+        const slug = parseInput(slugSchema, id, 'procedures.get', 'id');
+        const recorded = await recordedProcedure(slug);
+        if (recorded && engine.procedureDirectory() === undefined) return recorded.procedure;
+        return (await indexedOne(slug))?.procedure ?? recorded?.procedure ?? null;
+      },
 
-    async fromRecording(query, recordingOptions) {
-      const text = parseInput(querySchema, query, 'procedures.fromRecording', 'query');
-      const parsed = parseInput(
-        fromRecordingSchema,
-        renamedOptions(recordingOptions, FROM_RECORDING_RENAMES, 'procedures.fromRecording'),
-        'procedures.fromRecording',
-        'options',
-      );
-      // A per-call scope narrows the client's, never widens it; another tenant's is refused.
-      const scope = parsed.scope
-        ? scopeForWrite(engine.scope, parsed.scope, 'options.scope', 'procedures.fromRecording')
-        : engine.scope;
-      return stepsFromRecording(
-        engine,
-        { video: settings.video, retain: settings.retain, scope, similarityThreshold: thresholds().similarity },
-        text,
-        { limit: parsed.k, refresh: parsed.refresh, search: parsed.search },
-      );
-    },
+      async list() {
+        return (await sync()).procedures.map((entry) => entry.procedure);
+      },
+
+      async delete(id) {
+        const slug = parseInput(slugSchema, id, 'procedures.delete', 'id');
+        await engine.ready(COMPONENT);
+        return locked(async () => {
+          const snapshot = await readProcedureFile(dir(), slug);
+          if (!snapshot) return false;
+          await ownFile(slug, 'procedures.delete');
+          await keepHistory(dir(), slug, engine.nowIso());
+          await removeProcedureFile(dir(), slug);
+          await engine.store.procedures.delete([slug]);
+          return true;
+        });
+      },
+
+      async invalidFiles() {
+        return (await sync()).broken;
+      },
+
+      async fromRecording(query, recordingOptions) {
+        const text = parseInput(querySchema, query, 'procedures.fromRecording', 'query');
+        const parsed = parseInput(
+          fromRecordingSchema,
+          renamedOptions(recordingOptions, FROM_RECORDING_RENAMES, 'procedures.fromRecording'),
+          'procedures.fromRecording',
+          'options',
+        );
+        // A per-call scope narrows the client's, never widens it; another tenant's is refused.
+        const scope = parsed.scope
+          ? scopeForWrite(engine.scope, parsed.scope, 'options.scope', 'procedures.fromRecording')
+          : engine.scope;
+        return stepsFromRecording(
+          engine,
+          { video: settings.video, retain: settings.retain, scope, similarityThreshold: thresholds().similarity },
+          text,
+          { limit: parsed.k, refresh: parsed.refresh, search: parsed.search },
+        );
+      },
+    }),
   };
   return api;
 }

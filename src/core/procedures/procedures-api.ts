@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import type { RetainApi } from '../retain/retain-api.js';
 import type { Procedure } from '../spec/records.js';
 import { idSchema } from '../utils/common-schemas.js';
@@ -60,37 +61,39 @@ export function createProceduresApi(
   });
 
   return {
-    async detectWorkflows(options) {
-      await engine.ready('detectWorkflows');
-      const detected = await detectWorkflows(store, { ...options, ...scoped(), now: engine.clock.now() });
-      await storeWorkflows(detected, (inputs) => retain.retain(inputs));
-      return detected;
-    },
-    async createWorkflowFromSession(sessionInput, nameInput) {
-      const sessionId = parseInput(idSchema, sessionInput, 'createWorkflowFromSession', 'sessionId');
-      const name = parseInput(z.string().trim().min(1).max(200), nameInput, 'createWorkflowFromSession', 'name');
-      await engine.ready('createWorkflowFromSession');
-      const procedure = await workflowFromSession(store, sessionId, name, { now: engine.clock.now(), ...scoped() });
-      // With a procedure directory the workflow becomes a file like every procedure; without one it stays a record.
-      if (engine.procedureDirectory() !== undefined) {
-        const { updatedAt: _written, ...input } = procedure;
-        return procedures.save(input);
-      }
-      await store.procedures.upsert([procedure]);
-      return procedure;
-    },
-    async suggest(context, options) {
-      await engine.ready('suggest');
-      return suggest(store, context, { ...options, ...scoped(), embed: (texts) => engine.embed(texts, 'suggest') });
-    },
-    async warn(action) {
-      await engine.ready('warn');
-      return warn(store, action, scoped());
-    },
-    async analyzePatterns(options) {
-      await engine.ready('analyzePatterns');
-      return analyzePatterns(store, { ...options, ...scoped() });
-    },
+    ...drained<AsyncMembers<ProceduresApi>>({
+      async detectWorkflows(options) {
+        await engine.ready('detectWorkflows');
+        const detected = await detectWorkflows(store, { ...options, ...scoped(), now: engine.clock.now() });
+        await storeWorkflows(detected, (inputs) => retain.retain(inputs));
+        return detected;
+      },
+      async createWorkflowFromSession(sessionInput, nameInput) {
+        const sessionId = parseInput(idSchema, sessionInput, 'createWorkflowFromSession', 'sessionId');
+        const name = parseInput(z.string().trim().min(1).max(200), nameInput, 'createWorkflowFromSession', 'name');
+        await engine.ready('createWorkflowFromSession');
+        const procedure = await workflowFromSession(store, sessionId, name, { now: engine.clock.now(), ...scoped() });
+        // With a procedure directory the workflow becomes a file like every procedure; without one it stays a record.
+        if (engine.procedureDirectory() !== undefined) {
+          const { updatedAt: _written, ...input } = procedure;
+          return procedures.save(input);
+        }
+        await store.procedures.upsert([procedure]);
+        return procedure;
+      },
+      async suggest(context, options) {
+        await engine.ready('suggest');
+        return suggest(store, context, { ...options, ...scoped(), embed: (texts) => engine.embed(texts, 'suggest') });
+      },
+      async warn(action) {
+        await engine.ready('warn');
+        return warn(store, action, scoped());
+      },
+      async analyzePatterns(options) {
+        await engine.ready('analyzePatterns');
+        return analyzePatterns(store, { ...options, ...scoped() });
+      },
+    }),
     procedures,
   };
 }

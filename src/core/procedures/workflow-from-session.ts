@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { slugify } from '../shared/procedure-files/procedure-file.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
@@ -7,7 +8,6 @@ import type { MemoryStore } from '../spec/store.js';
 import { stableJson } from '../utils/stable-json.js';
 import { parseInput } from '../utils/validate.js';
 import { scopeFilter, scopeOption, succeeded, toolOf } from './action-memories.js';
-import { slugify } from './procedure-file.js';
 
 /** Options of `workflowFromSession`. */
 export interface WorkflowFromSessionOptions {

@@ -1,5 +1,5 @@
+import { renderMemoryEntry } from '../shared/format-context.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
-import { renderMemoryEntry } from './format-context.js';
 import type { RecallResult } from './recall-result.js';
 
 /**

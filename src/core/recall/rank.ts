@@ -1,10 +1,10 @@
 import { searchLexical, searchVector } from '../search/native-or-scan.js';
+import { citationOf } from '../shared/format-context.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore, SearchHit } from '../spec/store.js';
 import { foldText } from '../text/analyze.js';
 import type { LruCache } from '../utils/lru-cache.js';
 import { DAY_MS } from '../utils/time.js';
-import { citationOf } from './format-context.js';
 import { expansionTerms } from './query-feedback.js';
 import type { ParsedRecallOptions, ResolvedRankingOptions } from './recall-options.js';
 import type { Boost, ListEvidence, RecallResult } from './recall-result.js';

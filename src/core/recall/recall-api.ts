@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import type { CoreBlock } from '../core-block/core-block-api.js';
-import { type CoreBlockInContext, DEFAULT_CORE_SHARE, fitCoreBlock } from '../core-block/core-block-budget.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { TRANSCRIPT_CATEGORY } from '../retain/conversation/conversation-input.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { resolveTimeBound, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
+import { TRANSCRIPT_CATEGORY } from '../shared/conversation-input.js';
+import { citationOf, type FormatContextOptions, formatContext } from '../shared/format-context.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import { recordAccess } from '../utils/store-fallbacks.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
+import { type CoreBlockInContext, DEFAULT_CORE_SHARE, fitCoreBlock } from './core-block-budget.js';
 import { applyCurrentTruth, type TruthSettings } from './current-truth.js';
 import { explainScore } from './explain.js';
-import { citationOf, type FormatContextOptions, formatContext } from './format-context.js';
 import { packIntoBudget } from './pack-budget.js';
 import { asksAboutThePast } from './past-cue.js';
 import { type RecallIntent, recallIntentOf } from './recall-intent.js';
@@ -199,7 +200,7 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
   }
 
   return {
-    recall: (query, options) => recall(query, options),
+    ...drained<AsyncMembers<RecallApi>>({ recall: (query, options) => recall(query, options) }),
     formatContext: (response, options) => formatContext(response, options),
   };
 }

@@ -1,7 +1,8 @@
 /** Answering each recall kind: hybrid search, an entity's page and facts, a time span, opinions. */
+
+import { citationOf } from '../shared/format-context.js';
 import type { Memory } from '../spec/memory.js';
 import type { ListMemoriesQuery, MemoryFilter } from '../spec/store.js';
-import { citationOf } from './format-context.js';
 import { type RankingContext, rankMemories } from './rank.js';
 import type { RecallIntent } from './recall-intent.js';
 import type { ParsedRecallOptions } from './recall-options.js';

@@ -1,5 +1,5 @@
-import type { CoreBlockInContext } from '../core-block/core-block-budget.js';
 import type { Memory } from '../spec/memory.js';
+import type { CoreBlockInContext } from './core-block-budget.js';
 import type { RecallIntent } from './recall-intent.js';
 
 /**

@@ -1,5 +1,5 @@
 /** The generated part of `bank/entities/<Name>.md`: the facts that mention the entity, with citations. */
-import { citationOf } from '../recall/format-context.js';
+import { citationOf } from '../shared/format-context.js';
 import type { Memory, MemoryKind } from '../spec/memory.js';
 import { endedAt, statedRangeOf } from './current-fact.js';
 

@@ -2,11 +2,20 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
-import { type ReflectSchedule, reflectScheduleSchema, startReflectSchedule } from '../lifecycle/reflect-schedule.js';
-import { withDirectoryLock, writeFileAtomic } from '../procedures/procedure-directory.js';
-import { citationOf } from '../recall/format-context.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { filterOptionFields, resolveTimeBound } from '../search/filter-options.js';
 import { validAt } from '../search/memory-versions.js';
+import { citationOf } from '../shared/format-context.js';
+import { withDirectoryLock, writeFileAtomic } from '../shared/procedure-files/procedure-directory.js';
+import {
+  type ReflectSchedule,
+  reflectScheduleSchema,
+  startReflectSchedule,
+} from '../shared/schedule/reflect-schedule.js';
+import { generatedBody, type SectionStatus, writeGeneratedSection } from '../shared/workspace/generated-section.js';
+import { type OpinionState, parseOpinionSection, renderOpinionLine } from '../shared/workspace/opinion-state.js';
+import { MAX_WORKSPACE_FILE_BYTES } from '../shared/workspace/workspace-files.js';
+import { indexWorkspace, workspaceMark } from '../shared/workspace/workspace-index.js';
 import { ConfigError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import { analyzeTerms } from '../text/analyze.js';
@@ -19,14 +28,10 @@ import {
 } from '../utils/confined-path.js';
 import { safeFileName } from '../utils/safe-file-name.js';
 import { parseInput } from '../utils/validate.js';
-import { MAX_WORKSPACE_FILE_BYTES } from '../workspace/workspace-files.js';
-import { indexWorkspace, workspaceMark } from '../workspace/workspace-index.js';
 import { currentAt, durableAt, endedAt } from './current-fact.js';
 import { renderEntityFacts } from './entity-page.js';
-import { generatedBody, type SectionStatus, writeGeneratedSection } from './generated-section.js';
 import { evidenceFor } from './opinion-evidence.js';
 import { updateConfidence } from './opinion-rule.js';
-import { type OpinionState, parseOpinionSection, renderOpinionLine } from './opinion-state.js';
 import { createReflectBudget, type ReflectBudget, type ReflectStopReason } from './reflect-budget.js';
 
 const WEEK_MS = 7 * 86_400_000;
@@ -483,7 +488,7 @@ export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings
     if (stop !== undefined) engine.onClose(stop);
   }
 
-  return {
+  return drained<AsyncMembers<ReflectApi>>({
     reflect: (options?: unknown) => run(options, 'call'),
-  };
+  });
 }

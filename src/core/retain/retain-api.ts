@@ -1,13 +1,16 @@
 import type { z } from 'zod';
 import type { MemorySkippedEvent } from '../engine/events.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { evictForRoom } from '../lifecycle/eviction.js';
-import type { RetentionOrigin } from '../lifecycle/protection.js';
-import { buildMemory } from '../memories/memory-builder.js';
-import { applyTallies } from '../memories/record-tallies.js';
-import { memoriesInScope } from '../memories/require-memory.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { withSuperseded } from '../search/memory-versions.js';
 import { scopeForWrite } from '../search/scope-boundary.js';
+import { type ConversationInput, conversationInputSchema, isConversationInput } from '../shared/conversation-input.js';
+import { buildMemory } from '../shared/memory-builder.js';
+import { pendingEmbeddings } from '../shared/pending-embeddings.js';
+import { applyTallies } from '../shared/record-tallies.js';
+import { memoriesInScope } from '../shared/require-memory.js';
+import { evictForRoom } from '../shared/retention/eviction.js';
+import type { RetentionOrigin } from '../shared/retention/protection.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
@@ -15,11 +18,6 @@ import { findRuleSupersessions } from '../supersession/find-supersessions.js';
 import { embeddingText } from '../text/memory-text.js';
 import { MAX_BATCH } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
-import {
-  type ConversationInput,
-  conversationInputSchema,
-  isConversationInput,
-} from './conversation/conversation-input.js';
 import type { ParsedExtractionOptions } from './conversation/extraction-options.js';
 import {
   keptConversations,
@@ -36,7 +34,6 @@ import {
 } from './conversation/retain-conversation.js';
 import { correctionsByModel } from './model-corrections.js';
 import { addNeighbourContext } from './neighbour-context.js';
-import { pendingEmbeddings } from './pending-embeddings.js';
 import { type RetainOptions, type RetainResult, retainOptionsSchema } from './retain-options.js';
 import { supersededRecords } from './supersede.js';
 
@@ -340,8 +337,10 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
   }
 
   return {
-    retain: retain as RetainApi['retain'],
-    reextract: (target) => reextract(target),
+    ...drained<AsyncMembers<RetainApi>>({
+      retain: retain as RetainApi['retain'],
+      reextract: (target) => reextract(target),
+    }),
     retainAsync(input, retainOptions) {
       engine.assertOpen('retainAsync');
       // Validate now: a caller's mistake should surface at the call, not as an event later.

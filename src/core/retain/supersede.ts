@@ -1,6 +1,6 @@
 /** Correcting a fact: the memories a new one supersedes stop being valid, softly. */
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { memoriesInScope } from '../memories/require-memory.js';
+import { memoriesInScope } from '../shared/require-memory.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { autoBackup } from '../lifecycle/backup/auto-backup.js';
-import { applyTallies, sessionIdOf } from '../memories/record-tallies.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
+import { autoBackup } from '../shared/backup/auto-backup.js';
+import { applyTallies, sessionIdOf } from '../shared/record-tallies.js';
+import { type SessionSummary, summariseSession } from '../shared/session-summaries.js';
 import { NotFoundError } from '../spec/errors.js';
 import type { Session } from '../spec/records.js';
 import { idSchema, parseConfirm } from '../utils/common-schemas.js';
 import { pagesOf } from '../utils/pages.js';
 import { parseInput } from '../utils/validate.js';
-import { type SessionSummary, summariseSession } from './session-summaries.js';
 
 const listSessionsSchema = z.object({ limit: z.number().int().min(1).max(10_000).default(100) }).strict();
 
@@ -118,8 +119,10 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
 
   return {
     currentSession: () => session.current,
-    resumeSession: (id) => resumeSession(id),
-    listSessions: (options) => listSessions(options),
-    deleteSession: (id, options) => deleteSession(id, options),
+    ...drained<AsyncMembers<SessionsApi>>({
+      resumeSession: (id) => resumeSession(id),
+      listSessions: (options) => listSessions(options),
+      deleteSession: (id, options) => deleteSession(id, options),
+    }),
   };
 }

@@ -3,11 +3,13 @@
  * and what replaced it), and `correct(id, input)` retains a new version that supersedes an
  * old one in one call.
  */
+
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { memoriesInScope, requireMemory } from '../memories/require-memory.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import type { RetainApi } from '../retain/retain-api.js';
 import { supersededIds, withoutSuperseded, withSuperseded } from '../search/memory-versions.js';
+import { memoriesInScope, requireMemory } from '../shared/require-memory.js';
 import { type Memory, type MemoryInput, memoryInputSchema } from '../spec/memory.js';
 import { parseInput } from '../utils/validate.js';
 
@@ -154,7 +156,7 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
     ]);
   }
 
-  return {
+  return drained<AsyncMembers<VersionsApi>>({
     history: (id) => history(id),
     async correct(idInput, input) {
       const id = parseInput(idSchema, idInput, 'correct', 'id');
@@ -188,5 +190,5 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
       if (inPlace && successor) await relink(newId, old.id, successor);
       return { id: newId, history: await history(newId, 'correct') };
     },
-  };
+  });
 }

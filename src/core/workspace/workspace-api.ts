@@ -3,9 +3,10 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
+import { indexWorkspace, type WorkspaceIndexReport } from '../shared/workspace/workspace-index.js';
 import { ConfigError } from '../spec/errors.js';
 import { parseInput } from '../utils/validate.js';
-import { indexWorkspace, type WorkspaceIndexReport } from './workspace-index.js';
 import {
   startWorkspaceWatch,
   type WorkspaceWatch,
@@ -112,13 +113,14 @@ export function createWorkspaceApi(engine: MemoryEngine, settings: { root: strin
   return {
     workspace: {
       root,
-      async index(optionsInput?: unknown) {
-        const options = parseInput(workspaceIndexOptionsSchema, optionsInput ?? {}, 'workspace.index', 'options');
-        const at = needRoot('workspace.index');
-        return engine.track('workspace.index', () =>
-          serial(() => indexWorkspace(engine, at, { rebuild: options.rebuild ?? false })),
-        );
-      },
+      // Declared for the drain: the client runs it in engine.track, so close() waits for a run.
+      ...drained<AsyncMembers<WorkspaceFacet>>({
+        async index(optionsInput?: unknown) {
+          const options = parseInput(workspaceIndexOptionsSchema, optionsInput ?? {}, 'workspace.index', 'options');
+          const at = needRoot('workspace.index');
+          return serial(() => indexWorkspace(engine, at, { rebuild: options.rebuild ?? false }));
+        },
+      }),
       watch(optionsInput?: unknown) {
         const options = parseInput(workspaceWatchOptionsSchema, optionsInput ?? {}, 'workspace.watch', 'options');
         const at = needRoot('workspace.watch');

@@ -1,5 +1,5 @@
+import type { ParsedConversation } from '../../shared/conversation-input.js';
 import type { MemoryInput } from '../../spec/memory.js';
-import type { ParsedConversation } from './conversation-input.js';
 
 // Without a language model, a few statements are unambiguous enough to keep as facts on
 // their own: a name, a home, an employer, likes and dislikes said in the first person.

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { MemorySkippedEvent } from '../../engine/events.js';
 import { type PipelineStats, recordStage } from '../../engine/pipeline-stats.js';
 import { generateStructured } from '../../llm/model-json.js';
-import { buildMemory, fingerprintOf, uniqueEntities } from '../../memories/memory-builder.js';
 import {
   buildDedupPrompt,
   buildExtractionPrompt,
@@ -16,14 +15,15 @@ import {
   mergeOutputSchema,
 } from '../../prompts/index.js';
 import { searchVector } from '../../search/native-or-scan.js';
+import type { ParsedConversation } from '../../shared/conversation-input.js';
+import { recentTranscript } from '../../shared/conversation-input.js';
+import { buildMemory, fingerprintOf, uniqueEntities } from '../../shared/memory-builder.js';
 import type { Embedder } from '../../spec/embedder.js';
 import type { LanguageModel } from '../../spec/language-model.js';
 import type { Memory, MemoryKind, Scope } from '../../spec/memory.js';
 import type { Logger } from '../../spec/runtime.js';
 import type { MemoryStore } from '../../spec/store.js';
 import { embeddingText } from '../../text/memory-text.js';
-import type { ParsedConversation } from './conversation-input.js';
-import { recentTranscript } from './conversation-input.js';
 
 /** Settings of the conversation pipeline. */
 export interface ExtractionSettings {

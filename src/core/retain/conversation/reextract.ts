@@ -1,13 +1,13 @@
 /** Reading kept conversation turns again with the client's current model (`reextract`). */
 import { z } from 'zod';
 import type { MemorySkippedEvent } from '../../engine/events.js';
-import { isProtected } from '../../lifecycle/protection.js';
-import { fingerprintOf } from '../../memories/memory-builder.js';
+import { TRANSCRIPT_CATEGORY } from '../../shared/conversation-input.js';
+import { fingerprintOf } from '../../shared/memory-builder.js';
+import { isProtected } from '../../shared/retention/protection.js';
 import { NotFoundError, ValidationError } from '../../spec/errors.js';
 import type { Memory } from '../../spec/memory.js';
 import type { MemoryRecord } from '../../spec/store.js';
 import { memoryPages } from '../../utils/pages.js';
-import { TRANSCRIPT_CATEGORY } from './conversation-input.js';
 import type { TranscriptToExtract } from './extraction-pipeline.js';
 import { type ConversationContext, commit, extractSafely, records } from './retain-conversation.js';
 

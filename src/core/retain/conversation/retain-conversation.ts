@@ -1,14 +1,14 @@
 import type { MemoirEvents, MemorySkippedEvent } from '../../engine/events.js';
 import type { PipelineStats } from '../../engine/pipeline-stats.js';
-import { buildMemory } from '../../memories/memory-builder.js';
-import { applyTallies } from '../../memories/record-tallies.js';
+import { type ParsedConversation, TRANSCRIPT_CATEGORY, transcriptChunks } from '../../shared/conversation-input.js';
+import { buildMemory } from '../../shared/memory-builder.js';
+import { applyTallies } from '../../shared/record-tallies.js';
 import type { Embedder } from '../../spec/embedder.js';
 import type { LanguageModel } from '../../spec/language-model.js';
 import type { Memory, MemoryInput, Metadata, Scope } from '../../spec/memory.js';
 import type { Logger } from '../../spec/runtime.js';
 import type { MemoryRecord, MemoryStore } from '../../spec/store.js';
 import { embeddingText } from '../../text/memory-text.js';
-import { type ParsedConversation, TRANSCRIPT_CATEGORY, transcriptChunks } from './conversation-input.js';
 import { deterministicFacts } from './deterministic-facts.js';
 import {
   type ExtractionOutcome,

@@ -22,8 +22,8 @@ import {
 } from '../../spec/records.js';
 import type { EmbedderIdentity, MemoryRecord } from '../../spec/store.js';
 import { toValidationIssues } from '../../utils/validate.js';
-import { decodeEmbedding } from '../transfer-encoding.js';
 import { type BackupCounts, emptyCounts, invalid, MEMORIES_FILE } from './backup-manifest.js';
+import { decodeEmbedding } from './transfer-encoding.js';
 
 /**
  * The longest dump line accepted, in bytes. Every memory retain accepts fits (5 M characters

@@ -17,7 +17,6 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { StoreError } from '../../spec/errors.js';
 import type { Scope } from '../../spec/memory.js';
-import type { ExportedLine } from '../transfer.js';
 import { lineLabel, MAX_LINE_BYTES } from './backup-dump.js';
 import { linkUnique } from './backup-files.js';
 import {
@@ -32,6 +31,7 @@ import {
   sha256,
 } from './backup-manifest.js';
 import { type TarStreamInput, tarStream } from './tar-stream.js';
+import type { ExportedLine } from './transfer.js';
 
 const COMPONENT = 'backup';
 /** Spooled lines are written in chunks of about this size. */

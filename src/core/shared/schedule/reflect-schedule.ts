@@ -4,7 +4,7 @@
  * run bounded in model tokens and wall time.
  */
 import { z } from 'zod';
-import { DAY_MS } from '../utils/time.js';
+import { DAY_MS } from '../../utils/time.js';
 import { scheduleDaily, scheduleEvery } from './schedule.js';
 
 const HOUR_MS = 3_600_000;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { StoreError } from '../spec/errors.js';
+import { StoreError } from '../../spec/errors.js';
 
 /** The lock file's name in its directory. */
 export const LOCK_FILE = '.lock';

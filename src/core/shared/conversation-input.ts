@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scopeSchema, timeInputSchema } from '../../spec/memory.js';
+import { scopeSchema, timeInputSchema } from '../spec/memory.js';
 
 const MAX_MESSAGE_CHARS = 1_000_000;
 const text = z.string().max(MAX_MESSAGE_CHARS);

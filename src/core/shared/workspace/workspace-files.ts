@@ -1,7 +1,7 @@
 /** Which files of a workspace hold memory, and what each is for. */
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { isWithin, realDirectoryIfAny } from '../utils/confined-path.js';
+import { isWithin, realDirectoryIfAny } from '../../utils/confined-path.js';
 import type { FileRole, WorkspaceWarning } from './workspace-chunks.js';
 
 /**

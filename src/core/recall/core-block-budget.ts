@@ -1,5 +1,5 @@
+import type { CoreBlockState } from '../core-block/core-block-api.js';
 import type { TokenCounter } from '../utils/token-counter.js';
-import type { CoreBlockState } from './core-block-api.js';
 
 /** The share of a recall's token budget the core block may take when the call names none. */
 export const DEFAULT_CORE_SHARE = 0.5;

@@ -12,13 +12,13 @@ import { isEmptyScope } from '../../search/scope-boundary.js';
 import { ValidationError } from '../../spec/errors.js';
 import type { Scope } from '../../spec/memory.js';
 import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } from '../../spec/store.js';
-import { exportLines } from '../transfer.js';
 import { type BulkWriter, changeAtomically } from './atomic-change.js';
 import { type DumpItem, idOfItem, lineLabel } from './backup-dump.js';
 import { DEFAULT_KEEP, pruneBackups, sanitizeBackupName, stamp } from './backup-files.js';
 import { type BackupCounts, invalid } from './backup-manifest.js';
 import { openBackup, type ScannedBackup, scanBackupFile } from './backup-reader.js';
 import { writeBackupFile } from './backup-writer.js';
+import { exportLines } from './transfer.js';
 
 export { type BackupListing, listBackups, pruneBackups, sanitizeBackupName } from './backup-files.js';
 

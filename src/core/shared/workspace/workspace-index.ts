@@ -1,15 +1,15 @@
 /** Keeping the derived index in step with the Markdown files: incremental by content hash. */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { MemoryEngine } from '../engine/memory-engine.js';
-import { buildMemory, deriveAbstract } from '../memories/memory-builder.js';
-import { generatedBody } from '../reflect/generated-section.js';
-import { parseOpinionSection } from '../reflect/opinion-state.js';
-import type { Memory } from '../spec/memory.js';
-import type { MemoryRecord } from '../spec/store.js';
-import { findRuleSupersessions } from '../supersession/find-supersessions.js';
-import { embeddingText } from '../text/memory-text.js';
-import { readConfined, realDirectoryIfAny } from '../utils/confined-path.js';
+import type { MemoryEngine } from '../../engine/memory-engine.js';
+import type { Memory } from '../../spec/memory.js';
+import type { MemoryRecord } from '../../spec/store.js';
+import { findRuleSupersessions } from '../../supersession/find-supersessions.js';
+import { embeddingText } from '../../text/memory-text.js';
+import { readConfined, realDirectoryIfAny } from '../../utils/confined-path.js';
+import { buildMemory, deriveAbstract } from '../memory-builder.js';
+import { generatedBody } from './generated-section.js';
+import { parseOpinionSection } from './opinion-state.js';
 import { parseWorkspaceFile, type WorkspaceItem, type WorkspaceWarning } from './workspace-chunks.js';
 import {
   fileDate,
