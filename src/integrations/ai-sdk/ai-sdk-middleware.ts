@@ -8,11 +8,7 @@ import {
   stoppedForTools,
   withMemoryBlock,
 } from './ai-sdk-messages.js';
-import {
-  type MemoryCallInfo,
-  type MemoryMiddlewareOptions,
-  parseMiddlewareOptions,
-} from './ai-sdk-options.js';
+import { type MemoryCallInfo, type MemoryMiddlewareOptions, parseMiddlewareOptions } from './ai-sdk-options.js';
 import { watchStream } from './ai-sdk-stream.js';
 import type { AiSdkCallOptions, AiSdkPromptMessage, AiSdkResponsePart, MemoryMiddleware } from './ai-sdk-types.js';
 

@@ -62,6 +62,8 @@ export interface AiSdkCallOptions {
   providerOptions?: Record<string, Record<string, unknown>> | undefined;
   /** Aborts the call; an aborted stream is retained as far as it got. */
   abortSignal?: AbortSignal | undefined;
+  /** The HTTP headers the call sends (generateText's `headers`); a scope resolver may read a user id there. */
+  headers?: Record<string, string | undefined> | undefined;
 }
 
 /**
