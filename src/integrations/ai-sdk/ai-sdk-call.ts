@@ -27,11 +27,25 @@ export const callOptionsSchema = z
 
 /**
  * What a call may set under `providerOptions.memoir` (JSON values, as the AI SDK requires):
- * its scope, its session, and whether it recalls and is retained.
+ * its scope, its session, and whether it recalls and is retained. memoir removes the key
+ * before the provider sees the call.
  *
  * @group AI SDK
  */
-export type MemoirCallOptions = z.input<typeof callOptionsSchema>;
+export interface MemoirCallOptions {
+  /** The user whose memories this call reads and writes; adds to the middleware's scope, never changes it. */
+  userId?: string;
+  /** The agent whose memories this call reads and writes. */
+  agentId?: string;
+  /** A further partition (a project, a tenant). */
+  namespace?: string;
+  /** The session this exchange is retained under. */
+  sessionId?: string;
+  /** false: no recall for this call. */
+  recall?: boolean;
+  /** false: this exchange is not retained. */
+  capture?: boolean;
+}
 
 /** What the middleware does for one call. */
 export interface CallPlan {

@@ -41,7 +41,11 @@ type ToolTable = typeof TOOLS;
  */
 export type MemoryToolName = keyof ToolTable;
 
-/** The tools memoryTools gives when `tools` names none. */
+/**
+ * The tools memoryTools gives when `tools` names none: recall, store, forget, history, correct.
+ *
+ * @group AI SDK
+ */
 export const DEFAULT_MEMORY_TOOLS = [
   'memory_recall',
   'memory_store',

@@ -18,7 +18,7 @@
  * @module
  */
 
-export { type MemoirCallOptions, PROVIDER_KEY } from './ai-sdk-call.js';
+export type { MemoirCallOptions } from './ai-sdk-call.js';
 export { memoryMiddleware } from './ai-sdk-middleware.js';
 export type {
   CapturedMessage,

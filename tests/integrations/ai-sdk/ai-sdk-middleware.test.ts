@@ -136,7 +136,13 @@ describe.each(STORES)('memoryMiddleware on %s', (_name, make: StoreFactory) => {
     ]);
     const model = wrapLanguageModel({ model: inner, middleware: memoryMiddleware({ memory, scope: SAM }) });
     const errors: unknown[] = [];
-    const result = streamText({ model, prompt: 'Say something.', onError: ({ error }) => errors.push(error) });
+    const result = streamText({
+      model,
+      prompt: 'Say something.',
+      onError: ({ error }) => {
+        errors.push(error);
+      },
+    });
     await result.consumeStream();
     await memory.flush();
     expect(errors).toHaveLength(1);
