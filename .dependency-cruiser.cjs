@@ -47,6 +47,15 @@ module.exports = {
       to: { path: '(^|/)node_modules/@modelcontextprotocol/' },
     },
     {
+      name: 'only-the-ai-sdk-door-imports-ai',
+      severity: 'error',
+      comment:
+        'The Vercel AI SDK (`ai`, `@ai-sdk/*`) is an optional peer: only memoir/ai-sdk may touch it, and that only for types ' +
+        '(its public types are its own slice of the SDK, so the package type-checks without it).',
+      from: { path: '^src/', pathNot: '^src/integrations/ai-sdk/' },
+      to: { path: '(^|/)node_modules/(ai|@ai-sdk/[^/]+)/' },
+    },
+    {
       name: 'core-basics-import-no-feature',
       severity: 'error',
       comment: 'Utilities, text and search sit below the features; the engine sits below them too.',

@@ -15,6 +15,7 @@ export const entries = {
   recorder: 'src/recorder/index.ts',
   'memories-ai': 'src/adapters/memories-ai/index.ts',
   openclaw: 'src/integrations/openclaw/index.ts',
+  'ai-sdk': 'src/integrations/ai-sdk/index.ts',
 };
 
 /**

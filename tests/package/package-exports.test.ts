@@ -627,3 +627,88 @@ describe('the memoir command from the installed package', () => {
     expect(result.stderr).not.toMatch(/tsx/i);
   });
 });
+
+describe('memoir/ai-sdk from the tarball', () => {
+  // A chat turn through the AI SDK's own test model: the middleware adds the recalled memory to
+  // the prompt the model sees, and the tools run; `ai` is the consumer's, as a user's would be.
+  const turn = (load: string) => `${load}
+  const memory = createMemory({ store: createInMemoryStore() });
+  await memory.retain({ content: 'Sam prefers window seats.', scope: { userId: 'sam' } });
+  const inner = new MockLanguageModelV3({
+    doGenerate: async () => ({
+      content: [{ type: 'text', text: 'A window seat.' }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+      warnings: [],
+    }),
+  });
+  const model = wrapLanguageModel({ model: inner, middleware: memoryMiddleware({ memory, scope: { userId: 'sam' } }) });
+  const { text } = await generateText({ model, prompt: 'Which seat do I like?' });
+  await memory.flush();
+  const kept = await memory.list({ scope: { userId: 'sam' } });
+  await memory.close();
+  process.stdout.write(JSON.stringify({
+    text,
+    sawMemory: inner.doGenerateCalls[0].prompt[0].content.includes('Sam prefers window seats.'),
+    retained: kept.some((m) => m.content.includes('Which seat do I like?')),
+    tools: Object.keys(memoryTools(memory)),
+  }));`;
+  const expected = {
+    text: 'A window seat.',
+    sawMemory: true,
+    retained: true,
+    tools: ['memory_recall', 'memory_store', 'memory_forget', 'memory_history', 'memory_correct'],
+  };
+
+  it('imports in ESM and drives generateText', async () => {
+    const result = await script<typeof expected>(
+      'ai-sdk.mjs',
+      turn(`import { createMemory, createInMemoryStore } from 'memoir';
+import { memoryMiddleware, memoryTools } from 'memoir/ai-sdk';
+import { generateText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';`),
+    );
+    expect(result).toEqual(expected);
+  });
+
+  it('requires in CommonJS and drives generateText', async () => {
+    const result = await script<typeof expected>(
+      'ai-sdk.cjs',
+      `const { createMemory, createInMemoryStore } = require('memoir');
+const { memoryMiddleware, memoryTools } = require('memoir/ai-sdk');
+const { generateText, wrapLanguageModel } = require('ai');
+const { MockLanguageModelV3 } = require('ai/test');
+(async () => {${turn('')}
+})().catch((error) => { console.error(error); process.exit(1); });`,
+    );
+    expect(result).toEqual(expected);
+  });
+
+  it('its shipped declarations fit the real ai types, and a wrong field fails the check', async () => {
+    mkdirSync(join(packed.consumer, 'types'), { recursive: true });
+    writeFileSync(
+      join(packed.consumer, 'types/consumer-ai-sdk.ts'),
+      `import { generateText, type LanguageModelMiddleware, stepCountIs, type ToolSet, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { createMemory } from 'memoir';
+import { memoryMiddleware, memoryTools } from 'memoir/ai-sdk';
+
+const memory = createMemory();
+export const middleware: LanguageModelMiddleware = memoryMiddleware({ memory, budget: 500, captureRoles: ['user'] });
+export const model = wrapLanguageModel({ model: new MockLanguageModelV3(), middleware });
+export const tools: ToolSet = memoryTools(memory, { scope: { userId: 'sam' } });
+export const run = () => generateText({ model, tools, stopWhen: stepCountIs(3), prompt: 'hi' });
+// @ts-expect-error budget is a number of tokens
+memoryMiddleware({ memory, budget: '500' });
+// @ts-expect-error captureRoles are user, assistant and tool
+memoryMiddleware({ memory, captureRoles: ['system'] });
+// @ts-expect-error transformParams must return the call's parameters
+export const wrong: LanguageModelMiddleware = { ...middleware, transformParams: async () => ({ prompt: 'hi' }) };
+`,
+    );
+    const diagnostics = await tsc('ai-sdk', { module: 'NodeNext', moduleResolution: 'NodeNext' }, [
+      'types/consumer-ai-sdk.ts',
+    ]);
+    expect(diagnostics).toBe('');
+  }, 120_000);
+});

@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import { scopeSchema } from '../../core/spec/memory.js';
+import { parseOptions } from '../../core/utils/parse-options.js';
+import type { MemoryClient, Scope } from '../../index.js';
+import {
+  type AgentTool,
+  type AgentToolResult,
+  agentToolErrorText,
+  callAgentTool,
+  memoryCorrectTool,
+  memoryForgetTool,
+  memoryGetTool,
+  memoryHistoryTool,
+  memoryListTool,
+  memoryRecallTool,
+  memoryStoreTool,
+} from '../agent-tools.js';
+import { scopedToolClient } from '../openclaw/openclaw-scoped-client.js';
+
+// The shared agent tools (the MCP server serves the same ones, under the same names and with
+// the same arguments), as AI SDK tools. Each runs through callAgentTool, so validation, results
+// and error text are the ones every other door gives.
+
+/** Every tool memoryTools can give, by the name an agent sees. */
+const TOOLS = {
+  memory_recall: memoryRecallTool,
+  memory_store: memoryStoreTool,
+  memory_forget: memoryForgetTool,
+  memory_history: memoryHistoryTool,
+  memory_correct: memoryCorrectTool,
+  memory_get: memoryGetTool,
+  memory_list: memoryListTool,
+} as const;
+
+type ToolTable = typeof TOOLS;
+
+/**
+ * The name of a memory tool an agent sees.
+ *
+ * @group AI SDK
+ */
+export type MemoryToolName = keyof ToolTable;
+
+/**
+ * The tools memoryTools gives when `tools` names none: recall, store, forget, history, correct.
+ *
+ * @group AI SDK
+ */
+export const DEFAULT_MEMORY_TOOLS = [
+  'memory_recall',
+  'memory_store',
+  'memory_forget',
+  'memory_history',
+  'memory_correct',
+] as const satisfies readonly MemoryToolName[];
+
+/**
+ * What a memory tool returns: the text the model reads (`toModelOutput` sends it), and the
+ * same facts as JSON data for your code (`result.toolResults[i].output.structured`).
+ *
+ * @group AI SDK
+ */
+export interface MemoryToolOutput {
+  /** What the model reads: short lines with the ids it may pass to other tools. */
+  text: string;
+  /** The same as JSON data. */
+  structured: Record<string, unknown>;
+}
+
+/**
+ * One memory tool in the AI SDK's shape (what `tool()` returns): pass it in `tools` of
+ * `generateText`, `streamText` or an `Agent`.
+ *
+ * @group AI SDK
+ */
+export interface MemoryAiTool<Input> {
+  /** A function tool. */
+  readonly type: 'function';
+  /** A short human-readable title. */
+  readonly title: string;
+  /** What the tool does and when to use it, written for the model. */
+  readonly description: string;
+  /** The arguments, as the zod schema the model sees (as JSON Schema) and its call is checked against. */
+  readonly inputSchema: z.ZodType<Input>;
+  /**
+   * Run the tool. Bad arguments or a failure reject with an Error whose message is the text the
+   * model reads (the field, and what to do about it); its `cause` is memoir's error.
+   */
+  execute(input: Input, options: { abortSignal?: AbortSignal }): Promise<MemoryToolOutput>;
+  /** What the model reads of a result: its text. */
+  toModelOutput(options: { output: MemoryToolOutput }): { type: 'text'; value: string };
+}
+
+/**
+ * The tools memoryTools gives, by name.
+ *
+ * @group AI SDK
+ */
+export type MemoryTools<Name extends MemoryToolName = (typeof DEFAULT_MEMORY_TOOLS)[number]> = {
+  [Key in Name]: MemoryAiTool<z.output<ToolTable[Key]['inputSchema']>>;
+};
+
+const optionsSchema = z
+  .object({
+    /**
+     * Whose memories the tools read and change: every call is held inside it (reads narrow to
+     * it, writes are stamped with it, another scope's memory is "not found"). Default: the
+     * client's scope.
+     */
+    scope: scopeSchema.optional(),
+    /** Which tools, by name. Default: memory_recall, memory_store, memory_forget, memory_history, memory_correct. */
+    tools: z
+      .array(z.enum(Object.keys(TOOLS) as [MemoryToolName, ...MemoryToolName[]]))
+      .min(1, 'expected at least one tool name')
+      .optional(),
+  })
+  .strict();
+
+/**
+ * Options of {@link memoryTools}.
+ *
+ * @group AI SDK
+ */
+export interface MemoryToolsOptions<Name extends MemoryToolName = MemoryToolName> {
+  /**
+   * Whose memories the tools read and change: every call is held inside it (reads narrow to it,
+   * writes are stamped with it, another scope's memory is "not found"). Make the tools per
+   * request with the user's scope. Default: the client's scope.
+   */
+  scope?: Scope;
+  /**
+   * Which tools, by name: `memory_recall`, `memory_store`, `memory_forget`, `memory_history`,
+   * `memory_correct` (the default set), `memory_get`, `memory_list`.
+   */
+  tools?: readonly Name[];
+}
+
+function aiTool(tool: AgentTool, client: MemoryClient): MemoryAiTool<unknown> {
+  return {
+    type: 'function',
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    async execute(input) {
+      try {
+        const result: AgentToolResult = await callAgentTool(tool, client, input);
+        return { text: result.text, structured: result.structured };
+      } catch (error) {
+        // The AI SDK hands a tool's error message to the model: make it the text every door gives.
+        throw new Error(agentToolErrorText(error, { tool: tool.name }), { cause: error });
+      }
+    },
+    toModelOutput: ({ output }) => ({ type: 'text', value: output.text }),
+  };
+}
+
+/**
+ * memoir's memory tools for the AI SDK, under the names and with the arguments the MCP server
+ * and the OpenClaw plugin use: `memory_recall` (query, k, filters, token_budget, as_of),
+ * `memory_store` (content, type, metadata, importance, entities), `memory_forget` (memory_id or
+ * query), `memory_history` (memory_id), `memory_correct` (memory_id, content, …), and on request
+ * `memory_get` and `memory_list`. docs/guides/ai-sdk.md lists every argument.
+ *
+ * @example
+ * ```ts
+ * import { generateText, stepCountIs } from 'ai';
+ * import { memoryTools } from 'memoir/ai-sdk';
+ *
+ * const { text } = await generateText({
+ *   model,
+ *   tools: memoryTools(memory, { scope: { userId: 'sam' } }),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: 'Remember that I moved to Lisbon.',
+ * });
+ * ```
+ *
+ * @param memory - The memory client the tools work on.
+ * @param options - The scope the tools are held in, and which tools.
+ * @returns The tools by name, for `tools` of generateText / streamText.
+ * @throws ConfigError naming the option when an option is invalid.
+ * @group AI SDK
+ */
+export function memoryTools<Name extends MemoryToolName = (typeof DEFAULT_MEMORY_TOOLS)[number]>(
+  memory: MemoryClient,
+  options: MemoryToolsOptions<Name> = {},
+): MemoryTools<Name> {
+  const parsed = parseOptions(
+    z.object({ memory: z.custom<MemoryClient>(isClient, { message: 'expected a memory client (createMemory())' }) }),
+    { memory },
+    'ai-sdk',
+    'Pass memoryTools(memory), memory from createMemory().',
+  );
+  const settings = parseOptions(optionsSchema, options, 'ai-sdk', (field) => `Check memoryTools' option ${field}.`);
+  const client = settings.scope === undefined ? parsed.memory : scopedToolClient(parsed.memory, settings.scope);
+  const names = settings.tools ?? DEFAULT_MEMORY_TOOLS;
+  return Object.fromEntries(names.map((name) => [name, aiTool(TOOLS[name], client)])) as MemoryTools<Name>;
+}
+
+function isClient(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ['recall', 'retain', 'forget', 'history', 'correct'].every(
+      (method) => typeof (value as Record<string, unknown>)[method] === 'function',
+    )
+  );
+}

@@ -1,0 +1,201 @@
+import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, type MemoryClient } from '../../../src/index.js';
+import { agentToolInputJsonSchema, memoryStoreTool } from '../../../src/integrations/agent-tools.js';
+import { DEFAULT_MEMORY_TOOLS, memoryMiddleware, memoryTools } from '../../../src/integrations/ai-sdk/index.js';
+import { STORES, type StoreFactory, storeAndClient } from '../../helpers/stores.js';
+import { generateModel, memoriesOf, streamModel, textOf, textStep, toolStep } from './ai-sdk-harness.js';
+
+// memoryTools in the AI SDK's multi-step tool loop: the scripted model calls the tools, the
+// AI SDK runs them against a real store, and the next step sees what they returned.
+
+const SAM = { userId: 'sam' };
+const BOB = { userId: 'bob' };
+
+/** The text of every tool result (or tool error) the model was shown on its `index`-th call. */
+function toolOutputsSeen(model: ReturnType<typeof generateModel>, index: number): string {
+  const prompt = model.doGenerateCalls[index]?.prompt ?? [];
+  return prompt
+    .filter((message) => message.role === 'tool')
+    .flatMap((message) => message.content)
+    .map((part) => (part.type === 'tool-result' ? JSON.stringify(part.output) : ''))
+    .join('\n');
+}
+
+describe.each(STORES)('memoryTools on %s', (_name, make: StoreFactory) => {
+  let memory: MemoryClient;
+  afterEach(async () => {
+    await memory?.close();
+  });
+
+  it('a multi-step loop: the model stores, recalls, corrects and reads the history; the store changes at each step', async () => {
+    memory = storeAndClient(make).memory;
+    const tools = memoryTools(memory, { scope: SAM });
+    const inner = generateModel(
+      toolStep('memory_store', { content: 'Sam lives in Porto.', type: 'profile', entities: ['Sam'] }, 'c1'),
+      toolStep('memory_recall', { query: 'Where does Sam live?', k: 3 }, 'c2'),
+      textStep('You live in Porto.'),
+    );
+    const result = await generateText({
+      model: inner,
+      tools,
+      stopWhen: stepCountIs(5),
+      prompt: 'Remember that I live in Porto, then tell me where I live.',
+    });
+    expect(result.steps).toHaveLength(3);
+    expect(result.text).toBe('You live in Porto.');
+    const stored = await memoriesOf(memory, SAM);
+    expect(stored.map((item) => item.content)).toEqual(['Sam lives in Porto.']);
+    expect(stored[0]!.scope.userId).toBe('sam');
+    // The model read the store's answer, then the recalled memory as an untrusted block.
+    expect(toolOutputsSeen(inner, 1)).toContain(`Stored memory ${stored[0]!.id}`);
+    expect(toolOutputsSeen(inner, 2)).toContain('Sam lives in Porto.');
+    expect(toolOutputsSeen(inner, 2)).toMatch(/untrusted historical data/);
+    // Your code gets the same facts as data.
+    const storeResult = result.steps[0]!.toolResults[0]!;
+    expect(storeResult.output).toMatchObject({ structured: { id: stored[0]!.id, stored: true } });
+
+    const id = stored[0]!.id;
+    const correcting = generateModel(
+      toolStep('memory_correct', { memory_id: id, content: 'Sam lives in Lisbon.' }, 'c3'),
+      toolStep('memory_history', { memory_id: id }, 'c4'),
+      textStep('Updated: Lisbon.'),
+    );
+    await generateText({ model: correcting, tools, stopWhen: stepCountIs(5), prompt: 'I moved to Lisbon.' });
+    const history = await memory.history(id);
+    expect(history.versions.map((version) => version.memory.content)).toEqual([
+      'Sam lives in Porto.',
+      'Sam lives in Lisbon.',
+    ]);
+    expect(toolOutputsSeen(correcting, 2)).toMatch(/2 versions of the fact/);
+  });
+
+  it('forget deletes in the tools’ scope only; another user’s id is not found', async () => {
+    memory = storeAndClient(make).memory;
+    const { ids: bobIds } = await memory.retain({ content: 'Bob’s passport number is X123.', scope: BOB });
+    const { ids: samIds } = await memory.retain({ content: 'Sam’s gym is on Rua Augusta.', scope: SAM });
+    const inner = generateModel(
+      toolStep('memory_forget', { memory_id: bobIds[0] }, 'c1'),
+      toolStep('memory_forget', { memory_id: samIds[0] }, 'c2'),
+      textStep('Done.'),
+    );
+    await generateText({
+      model: inner,
+      tools: memoryTools(memory, { scope: SAM }),
+      stopWhen: stepCountIs(4),
+      prompt: 'Forget.',
+    });
+    expect(toolOutputsSeen(inner, 1)).toMatch(/Nothing deleted/);
+    expect(toolOutputsSeen(inner, 2)).toMatch(/Deleted 1 memory/);
+    expect(await textOf(memory, BOB)).toContain('X123');
+    expect(await textOf(memory, SAM)).toBe('');
+  });
+
+  it('a bad call reaches the model as a tool error naming the field, and the loop goes on', async () => {
+    memory = storeAndClient(make).memory;
+    const inner = generateModel(
+      toolStep('memory_forget', {}, 'c1'),
+      toolStep('memory_store', { content: 'x', importance: 7 }, 'c2'),
+      textStep('Sorry.'),
+    );
+    const result = await generateText({
+      model: inner,
+      tools: memoryTools(memory, { scope: SAM }),
+      stopWhen: stepCountIs(4),
+      prompt: 'Forget something.',
+    });
+    expect(result.text).toBe('Sorry.');
+    expect(toolOutputsSeen(inner, 1)).toMatch(/memory_forget: memory_id: expected a memory id, or a query/);
+    expect(toolOutputsSeen(inner, 2)).toMatch(/importance/);
+    expect(await memoriesOf(memory, SAM)).toEqual([]);
+  });
+
+  it('with the middleware, a tool loop retains the whole turn once, when it ends', async () => {
+    memory = storeAndClient(make).memory;
+    const inner = generateModel(
+      toolStep('memory_store', { content: 'Sam’s dog is called Rex.' }, 'c1'),
+      textStep('I will remember Rex.'),
+    );
+    const model = wrapLanguageModel({ model: inner, middleware: memoryMiddleware({ memory, scope: SAM }) });
+    await generateText({
+      model,
+      tools: memoryTools(memory, { scope: SAM }),
+      stopWhen: stepCountIs(3),
+      prompt: 'My dog is called Rex.',
+    });
+    await memory.flush();
+    const kept = (await memoriesOf(memory, SAM)).map((item) => item.content);
+    const turns = kept.filter((content) => content.includes('My dog is called Rex.'));
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toContain('→ memory_store(');
+    expect(turns[0]).toContain('I will remember Rex.');
+    expect(kept).toContain('Sam’s dog is called Rex.');
+  });
+
+  it('streamText runs the tools too', async () => {
+    memory = storeAndClient(make).memory;
+    const inner = streamModel([
+      { type: 'stream-start', warnings: [] },
+      {
+        type: 'tool-call',
+        toolCallId: 's1',
+        toolName: 'memory_store',
+        input: JSON.stringify({ content: 'Sam reads sci-fi.' }),
+      },
+      {
+        type: 'finish',
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 1, text: 1, reasoning: undefined },
+        },
+      },
+    ]);
+    const result = streamText({ model: inner, tools: memoryTools(memory, { scope: SAM }), prompt: 'I read sci-fi.' });
+    await result.consumeStream();
+    expect((await result.toolResults).map((item) => item.toolName)).toEqual(['memory_store']);
+    expect(await textOf(memory, SAM)).toBe('Sam reads sci-fi.');
+  });
+});
+
+describe('memoryTools: names and schemas', () => {
+  const { memory } = storeAndClient(STORES[0]![1]);
+
+  it('gives the shared tools under their MCP names, with the same descriptions and argument schemas', () => {
+    const tools = memoryTools(memory);
+    expect(Object.keys(tools)).toEqual([...DEFAULT_MEMORY_TOOLS]);
+    expect(tools.memory_store.description).toBe(memoryStoreTool.description);
+    expect(tools.memory_store.inputSchema).toBe(memoryStoreTool.inputSchema);
+    expect(agentToolInputJsonSchema(memoryStoreTool)).toMatchObject({
+      required: ['content'],
+      properties: { content: { type: 'string' } },
+    });
+  });
+
+  it('gives the tools asked for', () => {
+    expect(Object.keys(memoryTools(memory, { tools: ['memory_get', 'memory_list'] }))).toEqual([
+      'memory_get',
+      'memory_list',
+    ]);
+  });
+
+  it.each([
+    ['tools: ["memory_recal"]', { tools: ['memory_recal'] }, 'tools[0]'],
+    ['tools: []', { tools: [] }, 'tools'],
+    ['scope: { user }', { scope: { user: 'sam' } }, 'scope'],
+  ])('%s → ConfigError naming %s', (_label, options, field) => {
+    const thrown = (() => {
+      try {
+        memoryTools(memory, options as never);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(ConfigError.isInstance(thrown)).toBe(true);
+    expect((thrown as ConfigError).field).toBe(field);
+  });
+
+  it('a value that is not a client → ConfigError naming memory', () => {
+    expect(() => memoryTools({} as never)).toThrow(/memory/);
+  });
+});
