@@ -25,6 +25,15 @@ module.exports = {
       to: { path: ['^src/(adapters|recorder|integrations|cli|testing)/', '^src/[^/]+[.]ts$'] },
     },
     {
+      name: 'core-does-not-load-config',
+      severity: 'error',
+      comment:
+        'Settings (config file, environment, CLI flags → options) are read in the composition layer, src/config/, ' +
+        'which may name adapters; the core only declares its option schemas and takes options.',
+      from: { path: '^src/core/' },
+      to: { path: '^src/config/' },
+    },
+    {
       name: 'core-imports-no-native-library',
       severity: 'error',
       comment: 'Importing memoir loads no native module: only adapters touch these packages.',
