@@ -33,8 +33,9 @@ export function memoryOptionsFromConfig(config: MemoirConfig): MemoryOptions {
     const converted = CONVERT[path]?.(value) ?? value;
     if (rest.length === 0) options[head] = converted;
     else {
-      const section = (options[head] ??= {}) as Record<string, unknown>;
+      const section = (options[head] ?? {}) as Record<string, unknown>;
       section[rest.join('.')] = converted;
+      options[head] = section;
     }
   }
   return options as MemoryOptions;
