@@ -117,6 +117,8 @@ export interface GlobalOptions {
   agent?: string;
   /** `--namespace <name>`. */
   namespace?: string;
+  /** The settings given as flags (`--home`, `--retention-days`, …; see the settings registry). */
+  settings?: Partial<MemoirConfig>;
 }
 
 /** The store the CLI uses by default: SQLite at `<home>/memoir.sqlite`. */
@@ -190,11 +192,14 @@ export class CliContext {
     return this.stdout.isTTY && this.stdout.columns ? this.stdout.columns : DEFAULT_WIDTH;
   }
 
-  /** Settings: `--home` over the environment over the config file over the defaults. */
+  /** Settings: flags (`--home`, `--retention-days`, …) over the environment over the config file over the defaults. */
   get config(): MemoirConfig {
     this.loaded ??= loadConfig({
       env: this.env,
-      overrides: this.globals.home === undefined ? undefined : { home: this.globals.home },
+      overrides: {
+        ...this.globals.settings,
+        ...(this.globals.home === undefined ? {} : { home: this.globals.home }),
+      },
     });
     return this.loaded.config;
   }
