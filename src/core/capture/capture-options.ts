@@ -110,7 +110,7 @@ export const captureOptionsSchema = z
 
 /**
  * Options of `createCapture`. All optional; capture is off unless `enabled: true`. Derived
- * from {@link captureOptionsSchema}.
+ * from its zod schema, where each option is documented once.
  *
  * @group Capture
  */

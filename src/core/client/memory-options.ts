@@ -177,7 +177,7 @@ export const memoryOptionsSchema = z
 
 /**
  * Options of {@link createMemory}. All optional: `createMemory()` runs offline with defaults.
- * Derived from {@link memoryOptionsSchema}, where each option is documented.
+ * Derived from its zod schema, where each option is documented once.
  *
  * @group Client
  */

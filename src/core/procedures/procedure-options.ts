@@ -42,7 +42,7 @@ export const procedureOptionsSchema = z
 
 /**
  * Options of the procedure library: `createMemory({ procedures: { … } })`. Derived from
- * {@link procedureOptionsSchema}.
+ * its zod schema, where each option is documented once.
  *
  * @group Procedures
  */

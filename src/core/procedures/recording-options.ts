@@ -38,7 +38,7 @@ export const videoOptionsSchema = z
 
 /**
  * Where procedures from screen recordings come from: `createMemory({ video: { … } })`.
- * Derived from {@link videoOptionsSchema}.
+ * Derived from its zod schema, where each option is documented once.
  *
  * @group Procedures
  */
