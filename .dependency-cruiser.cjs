@@ -33,6 +33,15 @@ module.exports = {
       to: { path: ['^src/(adapters|recorder|integrations|cli|testing)/', '^src/[^/]+[.]ts$'] },
     },
     {
+      name: 'core-does-not-load-config',
+      severity: 'error',
+      comment:
+        'Settings (config file, environment, CLI flags → options) are read in the composition layer, src/config/, ' +
+        'which may name adapters; the core only declares its option schemas and takes options.',
+      from: { path: '^src/core/' },
+      to: { path: '^src/config/' },
+    },
+    {
       name: 'core-imports-no-native-library',
       severity: 'error',
       comment: 'Importing memoir loads no native module: only adapters touch these packages.',
@@ -119,6 +128,8 @@ module.exports = {
           '^src/integrations/',
           '^src/index[.]ts$',
           '^src/create-memory[.]ts$',
+          // The composition layer beside create-memory.ts: settings and the library defaults doors share.
+          '^src/config/',
           '^src/core/spec/',
           '^src/core/utils/',
           '^src/adapters/[^/]+/index[.]ts$',

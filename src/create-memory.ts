@@ -1,51 +1,28 @@
 import { join } from 'node:path';
 import { createLocalEmbedder } from './adapters/local-embedder/index.js';
 import { createSqliteStore } from './adapters/sqlite/index.js';
+import { withConfiguredOptions } from './config/config-options.js';
+import { loadConfig } from './config/load-config.js';
 import { createMemoryClient, type MemoryClient } from './core/client/memory-client.js';
 import type { MemoryOptions } from './core/client/memory-options.js';
-import { loadConfig, type MemoirConfig } from './core/config/load-config.js';
-import type { ProcedureOptions } from './core/procedures/procedure-options.js';
-import { createConsoleLogger } from './core/utils/runtime-defaults.js';
 
 // The zero-configuration path (no store given) takes its settings from loadConfig(): the
-// config file and MEMOIR_* variables, below whatever the caller passed explicitly.
+// config file and MEMOIR_* variables, below whatever the caller passed explicitly. With a
+// store, the caller configures the client and nothing is read.
 function withConfigDefaults(options: MemoryOptions | undefined): MemoryOptions | undefined {
   if (options !== undefined && (typeof options !== 'object' || options === null || options.store !== undefined)) {
     return options;
   }
-  const { config } = loadConfig();
-  const given = options ?? {};
-  return {
-    home: config.home,
-    recallK: config.recallK,
-    retentionDays: config.retentionDays,
-    maxSizeMb: config.maxSizeMb,
-    ...(config.maxMemories === null ? {} : { maxMemories: config.maxMemories }),
-    logger: createConsoleLogger(config.logLevel),
-    ...given,
-    capture: { enabled: config.captureEnabled, ...given.capture },
-    procedures: { ...procedureSettings(config), ...given.procedures },
-  };
-}
-
-/** The procedure options the config names (a reflection model name needs an adapter, so it is not one). */
-export function procedureSettings(config: MemoirConfig): ProcedureOptions {
-  return {
-    enabled: config.proceduresEnabled,
-    minToolCalls: config.proceduresMinToolCalls,
-    maxPerPrompt: config.proceduresMaxPerPrompt,
-    ...(config.proceduresSimilarityThreshold === null
-      ? {}
-      : { similarityThreshold: config.proceduresSimilarityThreshold }),
-    ...(config.proceduresUpdateThreshold === null ? {} : { updateThreshold: config.proceduresUpdateThreshold }),
-  };
+  return withConfiguredOptions(options ?? {}, loadConfig().config);
 }
 
 /**
  * Create a memory client. With no options it runs offline with no API key: the SQLite
  * store at `$MEMOIR_HOME/memoir.sqlite` (default `~/.memoir`) and the local hashing
- * embedder, with settings from `loadConfig()` (config file, then `MEMOIR_*` variables)
- * wherever the options don't say otherwise. better-sqlite3 loads when the store first
+ * embedder, with settings from `loadConfig()` wherever the options don't say otherwise:
+ * an option wins over a `MEMOIR_*` variable, which wins over the config file, which wins
+ * over the default (docs/guides/configuration.md lists them). Given a `store`, it reads no
+ * settings. better-sqlite3 loads when the store first
  * opens, not at import. Options are validated once, here; a bad option is a ConfigError
  * naming it.
  *

@@ -33,6 +33,14 @@
 
 export { createInMemoryStore, type InMemoryStoreOptions } from './adapters/in-memory/index.js';
 export { createLocalEmbedder, type LocalEmbedderOptions } from './adapters/local-embedder/index.js';
+export { memoryOptionsFromConfig } from './config/config-options.js';
+export {
+  type ConfigSource,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+} from './config/load-config.js';
+export { DEFAULT_CONFIG, type MemoirConfig } from './config/memoir-config.js';
 export type { CaptureApi } from './core/capture/capture-api.js';
 export {
   type AuditLine,
@@ -51,14 +59,6 @@ export {
 } from './core/capture/index.js';
 export type { MemoryClient } from './core/client/memory-client.js';
 export type { MemoryOptions } from './core/client/memory-options.js';
-export {
-  type ConfigSource,
-  DEFAULT_CONFIG,
-  type LoadConfigOptions,
-  type LoadedConfig,
-  loadConfig,
-  type MemoirConfig,
-} from './core/config/load-config.js';
 export {
   type CoreBlock,
   type CoreBlockApi,

@@ -3,15 +3,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInMemoryStore } from '../adapters/in-memory/index.js';
 import { createSqliteStore } from '../adapters/sqlite/index.js';
+import { memoryOptionsFromConfig } from '../config/config-options.js';
+import { type LoadedConfig, loadConfig } from '../config/load-config.js';
+import type { MemoirConfig } from '../config/memoir-config.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import type { MemoryOptions } from '../core/client/memory-options.js';
-import { type LoadedConfig, loadConfig, type MemoirConfig } from '../core/config/load-config.js';
 import type { Embedder } from '../core/spec/embedder.js';
 import type { Scope } from '../core/spec/memory.js';
 import type { Logger, LogLevel } from '../core/spec/runtime.js';
 import type { MemoryStore, RecordedEmbedder } from '../core/spec/store.js';
 import { isLevelEnabled } from '../core/utils/runtime-defaults.js';
-import { createMemory, procedureSettings } from '../create-memory.js';
+import { createMemory } from '../create-memory.js';
 import {
   buildEmbedder,
   describeIdentity,
@@ -115,6 +117,8 @@ export interface GlobalOptions {
   agent?: string;
   /** `--namespace <name>`. */
   namespace?: string;
+  /** The settings given as flags (`--home`, `--retention-days`, …; see the settings registry). */
+  settings?: Partial<MemoirConfig>;
 }
 
 /** The store the CLI uses by default: SQLite at `<home>/memoir.sqlite`. */
@@ -122,7 +126,11 @@ export function defaultStoreFactory({ home, logger }: StoreFactoryOptions): Memo
   return createSqliteStore({ path: join(home, 'memoir.sqlite'), logger });
 }
 
-/** The client the CLI uses by default: `createMemory` over the store and embedder, with the configured limits. */
+/**
+ * The client the CLI uses by default: `createMemory` over the store and embedder, with the
+ * options the settings name ({@link memoryOptionsFromConfig}: the same rule a zero-configuration
+ * `createMemory()` follows), under the run's scope and the command's own additions.
+ */
 export function defaultClientFactory({
   home,
   config,
@@ -132,18 +140,16 @@ export function defaultClientFactory({
   embedder,
   extra,
 }: ClientFactoryOptions): MemoryClient {
+  const configured = memoryOptionsFromConfig(config);
   return createMemory({
+    ...configured,
     ...extra,
+    capture: { ...configured.capture, ...extra?.capture },
     home,
     store,
     embedder,
     logger,
-    recallK: config.recallK,
-    retentionDays: config.retentionDays,
-    maxSizeMb: config.maxSizeMb,
-    ...(config.maxMemories === null ? {} : { maxMemories: config.maxMemories }),
     ...(scope ? { scope } : {}),
-    procedures: procedureSettings(config),
   });
 }
 
@@ -186,11 +192,14 @@ export class CliContext {
     return this.stdout.isTTY && this.stdout.columns ? this.stdout.columns : DEFAULT_WIDTH;
   }
 
-  /** Settings: `--home` over the environment over the config file over the defaults. */
+  /** Settings: flags (`--home`, `--retention-days`, …) over the environment over the config file over the defaults. */
   get config(): MemoirConfig {
     this.loaded ??= loadConfig({
       env: this.env,
-      overrides: this.globals.home === undefined ? undefined : { home: this.globals.home },
+      overrides: {
+        ...this.globals.settings,
+        ...(this.globals.home === undefined ? {} : { home: this.globals.home }),
+      },
     });
     return this.loaded.config;
   }

@@ -7,7 +7,8 @@
 import { InvalidArgumentError } from 'commander';
 import { createLocalEmbedder } from '../adapters/local-embedder/index.js';
 import { createOpenAIEmbedder } from '../adapters/openai/index.js';
-import { EMBEDDER_PROVIDERS, type EmbedderProvider, type MemoirConfig } from '../core/config/load-config.js';
+import type { MemoirConfig } from '../config/memoir-config.js';
+import { EMBEDDER_PROVIDERS, type EmbedderProvider } from '../config/setting-registry.js';
 import type { Embedder } from '../core/spec/embedder.js';
 import { ConfigError, MemoirError, ProviderError } from '../core/spec/errors.js';
 import type { EmbedderIdentity, RecordedEmbedder } from '../core/spec/store.js';

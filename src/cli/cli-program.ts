@@ -11,7 +11,7 @@ import { registerTransferCommands } from './cli-commands-transfer.js';
 import { registerVersionCommands } from './cli-commands-versions.js';
 import { registerWorkspaceCommands } from './cli-commands-workspace.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
-import { nonEmpty } from './cli-options.js';
+import { addSettingFlags, nonEmpty, settingsFromFlags } from './cli-options.js';
 import { packageVersion } from './cli-version.js';
 
 /**
@@ -27,7 +27,8 @@ export function buildProgram(context: CliContext): Command {
     .option('--debug', 'print debug logs, and stack traces with errors')
     .option('--user <id>', 'act as this user: read and change only their memories (default: $MEMOIR_USER_ID)', nonEmpty)
     .option('--agent <id>', 'act as this agent (default: $MEMOIR_AGENT_ID)', nonEmpty)
-    .option('--namespace <name>', 'act inside this namespace (default: $MEMOIR_NAMESPACE)', nonEmpty)
+    .option('--namespace <name>', 'act inside this namespace (default: $MEMOIR_NAMESPACE)', nonEmpty);
+  addSettingFlags(program)
     .version(packageVersion(), '-V, --version', 'print the version of memoir')
     .exitOverride()
     .showSuggestionAfterError(true)
@@ -52,8 +53,9 @@ update --content and import. stats, list, get, export and forget work with any s
 Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors are JSON on stderr.`,
     )
     .hook('preAction', (_program, action) => {
-      const { home, json, debug, user, agent, namespace } = action.optsWithGlobals<GlobalOptions>();
-      context.globals = { home, json, debug, user, agent, namespace };
+      const options = action.optsWithGlobals<GlobalOptions & Record<string, unknown>>();
+      const { home, json, debug, user, agent, namespace } = options;
+      context.globals = { home, json, debug, user, agent, namespace, settings: settingsFromFlags(options) };
     });
   registerMemoryCommands(program, context);
   registerVersionCommands(program, context);

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type LoadConfigOptions, loadConfig } from '../../src/core/config/load-config.js';
+import { type LoadConfigOptions, loadConfig } from '../../src/config/load-config.js';
+import { DEFAULT_CONFIG } from '../../src/config/memoir-config.js';
 import { ConfigError } from '../../src/core/spec/errors.js';
 import type { LogLevel } from '../../src/core/spec/runtime.js';
 
@@ -175,7 +176,7 @@ describe('loadConfig', () => {
     const error = configError({ env: { MEMOIR_HOME: home } });
     expect(error.field).toBe('retentionDays');
     expect(error.message).toContain(
-      `retentionDays must be a positive whole number of days, e.g. 30; got -5 from file ${path}`,
+      `retentionDays must be a positive number of days, e.g. 30; got -5 from file ${path}`,
     );
     expect(error.suggestion).toContain('"retentionDays": 30');
     expect(error.suggestion).toContain(path);
@@ -189,15 +190,15 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['MEMOIR_RETENTION_DAYS', 'thirty', 'retentionDays', 'a positive whole number of days'],
-    ['MEMOIR_RETENTION_DAYS', '1.5', 'retentionDays', 'a positive whole number of days'],
+    ['MEMOIR_RETENTION_DAYS', 'thirty', 'retentionDays', 'a positive number of days'],
+    ['MEMOIR_RETENTION_DAYS', '0', 'retentionDays', 'a positive number of days'],
     ['MEMOIR_RECALL_K', '0x10', 'recallK', 'a whole number from 1 to 1000'],
     ['MEMOIR_RECALL_K', '5000', 'recallK', 'a whole number from 1 to 1000'],
     ['MEMOIR_RECALL_MIN_SCORE', '1.5', 'recallMinScore', 'a number from 0 to 1'],
     ['MEMOIR_MAX_SIZE_MB', '-1', 'maxSizeMb', 'a positive number of megabytes'],
     ['MEMOIR_CAPTURE_ENABLED', 'maybe', 'captureEnabled', 'true or false'],
     ['MEMOIR_LOG_LEVEL', 'verbose', 'logLevel', 'one of "error", "warn", "info", "debug"'],
-    ['MEMOIR_RETENTION_DAYS', 'null', 'retentionDays', 'a positive whole number of days'],
+    ['MEMOIR_RETENTION_DAYS', 'null', 'retentionDays', 'a positive number of days'],
   ])('rejects %s=%s', (variable, raw, field, expects) => {
     const error = configError({ env: { MEMOIR_HOME: home, [variable]: raw } });
     expect(error.field).toBe(field);

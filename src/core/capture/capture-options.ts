@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Scope, scopeSchema, timeInputSchema } from '../spec/memory.js';
+import { scopeSchema, timeInputSchema } from '../spec/memory.js';
 import type { Clock, Logger } from '../spec/runtime.js';
 import type { RedactionReplacer, RedactionRule } from './redaction.js';
 
@@ -31,7 +31,8 @@ function matchesEmpty(pattern: unknown): boolean {
   return false;
 }
 
-const redactionRuleSchema = z
+// Typed as the public RedactionRule, so CaptureOptions.redact shows that documented type.
+const redactionRuleSchema: z.ZodType<RedactionRule, RedactionRule> = z
   .object({
     name: z
       .string()
@@ -70,60 +71,50 @@ export interface AuditLine {
   action: 'excluded';
 }
 
-/** The zod schema of {@link CaptureOptions}; parsed once when `createCapture` runs. */
+/** The zod schema of {@link CaptureOptions}, parsed once when `createCapture` runs; each option is documented here. */
 export const captureOptionsSchema = z
   .object({
+    /** Capture is opt-in: while false every `capture()` is a silent no-op. Default false. */
     enabled: z.boolean().default(false),
+    /**
+     * A call of the same tool with the same parameters (compared as canonical JSON) within
+     * this many seconds of the last stored one in the same session is skipped. 0 stores
+     * every call. Default 5.
+     */
     minIntervalSeconds: z.number().min(0).max(86_400).default(5),
+    /**
+     * Glob patterns on the session id (`*` any run of characters, `?` one character,
+     * case-insensitive), e.g. `banking_*`. A matching session stores nothing and writes an
+     * audit line.
+     */
     exclude: z.array(z.string().min(1, 'expected a non-empty glob pattern').max(256)).max(1000).default([]),
+    /** Extra redaction rules, applied after the built-in ones. */
     redact: z.array(redactionRuleSchema).max(200).default([]),
+    /**
+     * Apply the built-in rules (API keys, bearer tokens, passwords, e-mail addresses, card
+     * numbers) and replace the values of secret-looking parameter keys. Default true.
+     */
     builtInRedaction: z.boolean().default(true),
+    /** Session of events that don't name one. */
     sessionId: z.string().min(1).max(256).optional(),
+    /** Scope of the stored memories. Default: the client's. */
     scope: scopeSchema.optional(),
+    /** Time source for timestamps and the interval filter. Default: the wall clock. */
     clock: withMethod<Clock>('a Clock', 'now').optional(),
+    /** Diagnostics: skips at `debug`, audit lines at `info`, failures at `warn`. Default: warnings to stderr. */
     logger: withMethod<Logger>('a Logger', 'log').optional(),
+    /** Receives every privacy audit line (they are also logged at `info`). */
     onAudit: z.custom<(line: AuditLine) => void>(isFunction, { message: 'expected a function' }).optional(),
   })
   .strict();
 
 /**
- * Options of `createCapture`. All optional; capture is off unless `enabled: true`.
+ * Options of `createCapture`. All optional; capture is off unless `enabled: true`. Derived
+ * from its zod schema, where each option is documented once.
  *
  * @group Capture
  */
-export interface CaptureOptions {
-  /** Capture is opt-in: while false every `capture()` is a silent no-op. Default false. */
-  enabled?: boolean;
-  /**
-   * A call of the same tool with the same parameters (compared as canonical JSON) within
-   * this many seconds of the last stored one in the same session is skipped. 0 stores
-   * every call. Default 5.
-   */
-  minIntervalSeconds?: number;
-  /**
-   * Glob patterns on the session id (`*` any run of characters, `?` one character,
-   * case-insensitive), e.g. `banking_*`. A matching session stores nothing and writes an
-   * audit line.
-   */
-  exclude?: string[];
-  /** Extra redaction rules, applied after the built-in ones. */
-  redact?: RedactionRule[];
-  /**
-   * Apply the built-in rules (API keys, bearer tokens, passwords, e-mail addresses, card
-   * numbers) and replace the values of secret-looking parameter keys. Default true.
-   */
-  builtInRedaction?: boolean;
-  /** Session of events that don't name one. */
-  sessionId?: string;
-  /** Scope of the stored memories. Default: the client's. */
-  scope?: Scope;
-  /** Time source for timestamps and the interval filter. Default: the wall clock. */
-  clock?: Clock;
-  /** Diagnostics: skips at `debug`, audit lines at `info`, failures at `warn`. Default: warnings to stderr. */
-  logger?: Logger;
-  /** Receives every privacy audit line (they are also logged at `info`). */
-  onAudit?: (line: AuditLine) => void;
-}
+export type CaptureOptions = z.input<typeof captureOptionsSchema>;
 
 /** Options with defaults filled. */
 export type ResolvedCaptureOptions = z.output<typeof captureOptionsSchema>;

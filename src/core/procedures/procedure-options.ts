@@ -11,22 +11,29 @@ const languageModelPort = z.custom<LanguageModel>(
   { message: "expected a LanguageModel implementing specificationVersion 'v1' (members: id, generate)" },
 );
 
-/** Options of the procedure library (`createMemory({ procedures })`), checked once when the client is made. */
+/** The zod schema of {@link ProcedureOptions}, checked once when the client is made; each option is documented here. */
 export const procedureOptionsSchema = z
   .object({
-    /** Learn procedures from finished tasks. Default true; false makes `learn` a no-op (files stay readable). */
+    /** Learn procedures from finished tasks. Default true; `false` makes `learn` schedule nothing (files stay readable). */
     enabled: z.boolean().default(true),
-    /** Directory of the procedure files. Default `<home>/procedures`. */
+    /** Directory of the procedure files. Default `<home>/procedures` (`$MEMOIR_HOME/procedures`). */
     directory: z.string().min(1).optional(),
-    /** The model that reflects on tasks and merges procedures. Default: the client's `languageModel`. */
+    /** The model that reflects on finished tasks and merges procedures. Default: the client's `languageModel`. */
     reflectionModel: languageModelPort.optional(),
     /** Fewest tool calls a task needs before it is worth reflecting on. Default 3. */
     minToolCalls: z.number().int().min(1).max(1000).default(3),
-    /** Least similarity for `findRelevant`. Default per embedder: see {@link resolveProcedureThresholds}. */
+    /**
+     * Least similarity (0..1) a procedure needs to be returned by `findRelevant`. Default 0.5 for
+     * a semantic embedder; for the local lexical embedder the calibrated
+     * {@link LEXICAL_PROCEDURE_THRESHOLDS} (README, "Procedures").
+     */
     similarityThreshold: z.number().min(0).max(1).optional(),
-    /** Least similarity at which a new reflection updates a stored procedure instead of creating one. */
+    /**
+     * Least similarity (0..1) at which a new reflection updates the stored procedure instead of
+     * creating a file. Default 0.7 for a semantic embedder; calibrated for the lexical one.
+     */
     updateThreshold: z.number().min(0).max(1).optional(),
-    /** Procedures `findRelevant` returns by default. Default 2. */
+    /** Procedures `findRelevant` returns by default (the seed's "top 1-2"). Default 2. */
     maxPerPrompt: z.number().int().min(1).max(50).default(2),
     /** Days without use after which `stale()` lists a procedure. Default 90. */
     staleAfterDays: z.number().positive().max(100_000).default(90),
@@ -34,35 +41,12 @@ export const procedureOptionsSchema = z
   .strict();
 
 /**
- * Options of the procedure library: `createMemory({ procedures: { … } })`.
+ * Options of the procedure library: `createMemory({ procedures: { … } })`. Derived from
+ * its zod schema, where each option is documented once.
  *
  * @group Procedures
  */
-export interface ProcedureOptions {
-  /** Learn procedures from finished tasks. Default true; `false` makes `learn` schedule nothing. */
-  enabled?: boolean;
-  /** Directory of the procedure files. Default `<home>/procedures` (`$MEMOIR_HOME/procedures`). */
-  directory?: string;
-  /** The model that reflects on finished tasks and merges procedures. Default: the client's `languageModel`. */
-  reflectionModel?: LanguageModel;
-  /** Fewest tool calls a task needs before it is worth reflecting on. Default 3. */
-  minToolCalls?: number;
-  /**
-   * Least similarity (0..1) a procedure needs to be returned by `findRelevant`. Default 0.5 for
-   * a semantic embedder; for the local lexical embedder the calibrated
-   * {@link LEXICAL_PROCEDURE_THRESHOLDS} (README, "Procedures").
-   */
-  similarityThreshold?: number;
-  /**
-   * Least similarity (0..1) at which a new reflection updates the stored procedure instead of
-   * creating a file. Default 0.7 for a semantic embedder; calibrated for the lexical one.
-   */
-  updateThreshold?: number;
-  /** Procedures `findRelevant` returns by default (the seed's "top 1-2"). Default 2. */
-  maxPerPrompt?: number;
-  /** Days without use after which `stale()` lists a procedure. Default 90. */
-  staleAfterDays?: number;
-}
+export type ProcedureOptions = z.input<typeof procedureOptionsSchema>;
 
 /** Procedure options with defaults filled. */
 export type ParsedProcedureOptions = z.output<typeof procedureOptionsSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXTRACTION_DEFAULTS, extractionSettings } from '../../config/door-defaults.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 
 // The plugin's config, `plugins.entries.memoir.config` in openclaw.json: the seed design's
@@ -95,22 +96,20 @@ export const openClawConfigSchema = z
       .describe(
         'Lowest cosine similarity (0..1) between the prompt and a memory for it to be injected, as in memory-lancedb. A result whose similarity was not measured (found by words alone, or listed for an entity or date the prompt names) is kept; 0 turns the floor off. Default 0.3.',
       ),
-    /** New messages a session gathers before they are extracted; the rest is stored when the session ends. Default 4. */
+    /** New messages a session gathers before they are extracted; the rest is stored when the session ends. Default 4 (the library's `extraction.minMessages`). */
     extractMinMessages: z
       .number()
       .int()
       .min(1)
       .max(1000)
-      .default(4)
-      .describe('New messages a session must gather before they are extracted. Default 4.'),
-    /** Transcript characters per extraction call; longer runs are split, never cut. Default 8000. */
-    extractMaxChars: z
-      .number()
-      .int()
-      .min(200)
-      .max(1_000_000)
-      .default(8000)
-      .describe('Transcript characters per extraction call; longer runs are split, never cut. Default 8000.'),
+      .default(EXTRACTION_DEFAULTS.minMessages)
+      .describe(
+        `New messages a session must gather before they are extracted. Default ${EXTRACTION_DEFAULTS.minMessages}.`,
+      ),
+    /** Transcript characters per extraction call; longer runs are split, never cut. Default 8000 (the library's `extraction.maxChars`). */
+    extractMaxChars: extractionSettings.maxChars.describe(
+      `Transcript characters per extraction call; longer runs are split, never cut. Default ${EXTRACTION_DEFAULTS.maxChars}.`,
+    ),
     /** Capture the assistant's replies beside the user's messages. Default true. */
     captureAssistant: z
       .boolean()
