@@ -13,7 +13,9 @@ describe('the local embedder on worker threads', () => {
     const pooled = createLocalEmbedder({ workers: 2, dimensions: 64 });
     const vectors = await pooled.embed(texts);
     expect(vectors).toHaveLength(texts.length);
-    texts.forEach((text, i) => expect(Array.from(vectors[i]!)).toEqual(Array.from(localEmbeddingOf(text, 64))));
+    expect(vectors.map((vector) => Array.from(vector))).toEqual(
+      texts.map((text) => Array.from(localEmbeddingOf(text, 64))),
+    );
     // Every vector owns its memory: changing one leaves the others alone.
     vectors[0]!.fill(0);
     expect(vectors[1]!.some((value) => value !== 0)).toBe(true);
