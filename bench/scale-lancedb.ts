@@ -93,7 +93,7 @@ interface SearchSetting {
 }
 
 function withSetting(search: VectorQuery, kind: VectorKind, setting: SearchSetting, fetch: number): VectorQuery {
-  let query = search.minimumNprobes(setting.nprobes).maximumNprobes(0).refineFactor(setting.refineFactor);
+  let query = search.maximumNprobes(0).minimumNprobes(setting.nprobes).refineFactor(setting.refineFactor);
   if (kind.startsWith('ivf-hnsw')) query = query.ef(Math.max(setting.ef ?? 0, fetch * setting.refineFactor));
   return query;
 }

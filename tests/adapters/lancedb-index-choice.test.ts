@@ -71,6 +71,20 @@ describe('LanceDB vector index choice', () => {
     await store.close();
   });
 
+  it('probes more partitions than LanceDB allows by default (20) when nprobes asks for them', async () => {
+    const store = createLanceStore({
+      uri: nextDir(),
+      logger: { log() {} },
+      index: { vectorIndexMinRows: 256, background: false, nprobes: 50 },
+    });
+    await store.open({ id: 'e', dimensions: 8 });
+    await store.upsertMemories(records(0, 300, 8));
+    await store.optimize();
+    const hits = await store.searchVector({ vector: unitVector(8, 11), limit: 3 });
+    expect(hits[0]).toEqual({ id: 'm00010', score: expect.closeTo(1, 5) });
+    await store.close();
+  });
+
   it('indexes the scope columns with bitmaps', async () => {
     const store = createLanceStore({ uri: nextDir(), logger: { log() {} } });
     await store.open({ id: 'e', dimensions: 8 });

@@ -803,7 +803,7 @@ export class LanceStore implements MemoryStore {
     if (where) search = search.where(where);
     if (exact) search = search.bypassVectorIndex();
     else {
-      search = search.minimumNprobes(index.nprobes).maximumNprobes(0).refineFactor(index.refineFactor);
+      search = search.maximumNprobes(0).minimumNprobes(index.nprobes).refineFactor(index.refineFactor);
       // HNSW refuses an `ef` below the candidates it must return (limit × refine factor).
       if (index.vector === 'ivf-hnsw-sq' || index.vector === 'ivf-hnsw-pq')
         search = search.ef(Math.max(index.ef, fetch * index.refineFactor));
