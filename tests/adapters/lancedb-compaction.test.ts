@@ -36,9 +36,9 @@ describe('LanceDB table size', () => {
     const uri = nextDir();
     const store = createLanceStore({ uri, logger: quiet, index });
     await store.open({ id: 'e', dimensions: 32 });
-    for (let from = 0; from < 600; from += 10) await store.upsertMemories(batch(from, 10));
+    for (let from = 0; from < 600; from += 20) await store.upsertMemories(batch(from, 20));
     // Rewrite a third of them, as updates do: every old copy is garbage once compacted.
-    for (let from = 0; from < 200; from += 20) await store.upsertMemories(batch(from, 20));
+    for (let from = 0; from < 200; from += 40) await store.upsertMemories(batch(from, 40));
     const before = diskBytes(uri);
     await store.optimize();
     const after = diskBytes(uri);
@@ -46,7 +46,7 @@ describe('LanceDB table size', () => {
     await store.close();
     expect(after).toBeLessThan(before);
     expect(after).toBeLessThanOrEqual(1.5 * diskBytes(reference));
-  });
+  }, 60_000);
 
   it('accesses recorded by many recalls become one table version, not one each', async () => {
     const uri = nextDir();
