@@ -11,6 +11,9 @@ export function isCommitConflict(error: unknown): boolean {
   return COMMIT_CONFLICT.test(error instanceof Error ? error.message : String(error));
 }
 
+/** A vector index is trained again once the table holds this many times the rows it was trained on. */
+const REBUILD_GROWTH = 2;
+
 /** What one write of access counts adds towards `optimizeAfterCommits`. */
 const ACCESS_WRITE_WEIGHT = 0.25;
 
@@ -27,44 +30,56 @@ export async function vectorIndexName(table: LanceTable): Promise<string | null>
  */
 async function reviveStaleIndexes({ lancedb }: LanceLibraries, table: LanceTable): Promise<void> {
   for (const index of await table.listIndices()) {
-    if (index.indexType.toUpperCase() !== 'BTREE') continue;
+    const type = index.indexType.toUpperCase();
+    if (type !== 'BTREE' && type !== 'BITMAP') continue;
     const stats = await table.indexStats(index.name);
     if (!stats || stats.numIndexedRows > 0 || stats.numUnindexedRows === 0) continue;
-    await table.createIndex(index.columns[0]!, { config: lancedb.Index.btree(), replace: true });
+    const config = type === 'BTREE' ? lancedb.Index.btree() : lancedb.Index.bitmap();
+    await table.createIndex(index.columns[0]!, { config, replace: true });
   }
 }
 
-/** How many partitions an IVF index of `rows` vectors gets. */
-function partitionsFor(rows: number, kind: LanceIndexSettings['vector']): number {
-  // HNSW graphs search well when large, so few partitions; flat and PQ scan each probed partition, so ~√n.
-  if (kind === 'ivf-hnsw-sq') return Math.max(1, Math.round(rows / 250_000));
+/**
+ * How many IVF partitions an index of `rows` vectors gets. Flat and PQ partitions are scanned
+ * whole, so about √n of them keeps both the centroid scan and each partition small (1,000 at
+ * a million); an HNSW graph searches a large partition well, so those get one per ~250,000.
+ *
+ * @internal exported for the tests and the bench
+ */
+export function partitionsFor(rows: number, kind: LanceIndexSettings['vector']): number {
+  if (kind === 'ivf-hnsw-sq' || kind === 'ivf-hnsw-pq') return Math.max(1, Math.round(rows / 250_000));
   return Math.max(1, Math.round(Math.sqrt(rows)));
 }
 
-/** Build the configured vector index over the embedded rows (cosine), replacing any there is. */
+/**
+ * Build the configured vector index over the embedded rows (cosine), replacing any there is;
+ * resolves to the number of rows it was trained on.
+ */
 export async function buildVectorIndex(
   { lancedb }: LanceLibraries,
   table: LanceTable,
   settings: LanceIndexSettings,
   dimensions: number,
-): Promise<void> {
-  if (settings.vector === 'none') return;
+): Promise<number> {
+  if (settings.vector === 'none') return 0;
   const rows = await table.countRows('vector IS NOT NULL');
   const numPartitions = partitionsFor(rows, settings.vector);
+  // 8 dimensions per PQ sub-vector (32 bytes a vector at 256): 16 lost too much of the hashed
+  // local vectors for refine to make up; fewer sub-vectors for small embedders.
+  const numSubVectors = Math.max(1, Math.floor(dimensions / 8));
   // m 16 / efConstruction 150 built 50k rows in 23 s here with recall@50 1.00 under a 5 % scope
   // prefilter; m 20 / 300 took 308 s for 100k for no better recall.
+  const graph = { distanceType: 'cosine' as const, numPartitions, m: 16, efConstruction: 150 };
   const config =
     settings.vector === 'ivf-hnsw-sq'
-      ? lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions, m: 16, efConstruction: 150 })
-      : settings.vector === 'ivf-flat'
-        ? lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions })
-        : lancedb.Index.ivfPq({
-            distanceType: 'cosine',
-            numPartitions,
-            // 16 dimensions per sub-vector keeps the codes small; fewer for small embedders.
-            numSubVectors: Math.max(1, Math.floor(dimensions / 16)),
-          });
+      ? lancedb.Index.hnswSq(graph)
+      : settings.vector === 'ivf-hnsw-pq'
+        ? lancedb.Index.hnswPq({ ...graph, numSubVectors })
+        : settings.vector === 'ivf-flat'
+          ? lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions })
+          : lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions, numSubVectors });
   await table.createIndex('vector', { config, replace: true });
+  return rows;
 }
 
 /**
@@ -81,6 +96,9 @@ export class LanceMaintenance {
   #tableRows = 0;
   readonly #dirty = new Set<string>();
   #job: Promise<void> | null = null;
+  #timer: NodeJS.Timeout | undefined;
+  /** Embedded rows the vector index was trained on; null until known. */
+  #trainedOn: number | null = null;
 
   constructor(
     private readonly libraries: () => LanceLibraries,
@@ -143,20 +161,55 @@ export class LanceMaintenance {
   }
 
   /**
+   * Run a round every `everyMs` while writes are waiting for one (fewer than the thresholds
+   * of {@link noteWrites}), so a process that writes a little and then idles still compacts
+   * and cleans up old versions. The timer never holds the process open.
+   */
+  schedule(everyMs: number): void {
+    this.stop();
+    if (everyMs <= 0 || !this.settings.background) return;
+    this.#timer = setInterval(() => {
+      if (this.#job || (this.#pending === 0 && this.#commits === 0)) return;
+      this.#commits = this.settings.optimizeAfterCommits;
+      this.#maybeStart();
+    }, everyMs);
+    this.#timer.unref();
+  }
+
+  /** Stop the schedule (a running round still finishes; `drain()` waits for it). */
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
    * Compact and update every index now; with `forceVectorIndex`, build the vector index
-   * whatever the row count (when the store has an embedder and an index type).
+   * whatever the row count (when the store has an embedder and an index type). A vector index
+   * trained on half the rows the table now holds is built again, in the background like the
+   * rest, so its partitions follow the table's growth; until then new rows are folded into the
+   * partitions it has.
    */
   async run(forceVectorIndex: boolean): Promise<void> {
     const memories = await this.table(this.memoriesTable);
     const dimensions = this.dimensions();
     let built = false;
-    if (dimensions !== null && this.settings.vector !== 'none' && (await vectorIndexName(memories)) === null) {
-      const embedded = forceVectorIndex ? Number.POSITIVE_INFINITY : await memories.countRows('vector IS NOT NULL');
-      if (embedded >= this.settings.vectorIndexMinRows) {
+    if (dimensions !== null && this.settings.vector !== 'none') {
+      const name = await vectorIndexName(memories);
+      const embedded = await memories.countRows('embedded = true');
+      if (name !== null && this.#trainedOn === null) {
+        // Opened on an existing index: take it as trained on what it covers now.
+        this.#trainedOn = (await memories.indexStats(name))?.numIndexedRows ?? embedded;
+      }
+      const due =
+        name === null
+          ? forceVectorIndex || embedded >= this.settings.vectorIndexMinRows
+          : embedded >= REBUILD_GROWTH * Math.max(1, this.#trainedOn ?? embedded);
+      if (due && embedded > 0) {
         const started = performance.now();
-        await buildVectorIndex(this.libraries(), memories, this.settings, dimensions);
+        this.#trainedOn = await buildVectorIndex(this.libraries(), memories, this.settings, dimensions);
         built = true;
         this.logger.log('info', `lancedb: built the ${this.settings.vector} vector index`, {
+          rows: this.#trainedOn,
           ms: Math.round(performance.now() - started),
         });
       }
@@ -164,11 +217,11 @@ export class LanceMaintenance {
     const dirty = new Set([...this.#dirty, this.memoriesTable]);
     this.#dirty.clear();
     for (const name of dirty) {
-      // Versions older than a minute are kept for readers still on them; older ones are cleaned up.
+      // Versions younger than `keepVersionsMs` stay for readers still on them; older ones go.
       const table = await this.table(name);
       for (let attempt = 0; ; attempt++) {
         try {
-          await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+          await table.optimize({ cleanupOlderThan: new Date(Date.now() - this.settings.keepVersionsMs) });
           break;
         } catch (error) {
           if (attempt >= 4 || !isCommitConflict(error)) throw error;

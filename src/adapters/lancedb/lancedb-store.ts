@@ -103,8 +103,12 @@ function storeError(message: string, options: { suggestion?: string; cause?: unk
   return new StoreError(message, { component: COMPONENT, ...options });
 }
 
-/** Gathered accesses are written after this long, or at once when this many memories have some. */
-const ACCESS_FLUSH_MS = 1000;
+/**
+ * Gathered accesses are written after this long, or at once when this many memories have some:
+ * each write is a table version and a fragment, so recall running all day writes one every 5 s
+ * rather than one a second (or one a query).
+ */
+const ACCESS_FLUSH_MS = 5000;
 const ACCESS_FLUSH_SIZE = 5000;
 /** How long the store trusts what it read about its vector index and a filter's row count. */
 const CACHE_MS = 10_000;
@@ -258,6 +262,7 @@ export class LanceStore implements MemoryStore {
       }
       await this.#migrate(connection, libraries);
       this.#connection = connection;
+      this.#maintenance.schedule(this.#settings.index.compactEveryMs);
       const memories = await this.#table(this.#names.memories);
       this.#dimensions = vectorDimensions(await memories.schema());
       // A transaction a killed process left is undone, a bulk change it decided is finished, one
@@ -820,9 +825,10 @@ export class LanceStore implements MemoryStore {
     if (where) search = search.where(where);
     if (exact) search = search.bypassVectorIndex();
     else {
-      search = search.minimumNprobes(index.nprobes).maximumNprobes(0).refineFactor(index.refineFactor);
+      search = search.maximumNprobes(0).minimumNprobes(index.nprobes).refineFactor(index.refineFactor);
       // HNSW refuses an `ef` below the candidates it must return (limit × refine factor).
-      if (index.vector === 'ivf-hnsw-sq') search = search.ef(Math.max(index.ef, fetch * index.refineFactor));
+      if (index.vector === 'ivf-hnsw-sq' || index.vector === 'ivf-hnsw-pq')
+        search = search.ef(Math.max(index.ef, fetch * index.refineFactor));
     }
     const rows = (await search.toArray()) as Array<{ id: string; _distance: number }>;
     return rows.map((row) => ({ id: row.id, score: 1 - row._distance }));
@@ -975,6 +981,7 @@ export class LanceStore implements MemoryStore {
       release();
     }
     if (this.#connecting) await this.#connecting.catch(() => undefined);
+    this.#maintenance.stop();
     await this.#maintenance.drain();
     this.#closed = true;
     this.#intents.close();
