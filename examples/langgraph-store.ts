@@ -25,8 +25,15 @@ import { MemoirStore } from '../src/integrations/langgraph/index.js';
 const home = mkdtempSync(join(tmpdir(), 'memoir-langgraph-')); // a throwaway home for this demo
 const memory = createMemory({ home });
 const store = new MemoirStore({ memory });
-// Offline stand-in for a chat model: it replies in turn with these.
-const model = new FakeListChatModel({ responses: ['Noted, I will remember that.', 'Let me check my notes.'] });
+// Offline stand-in for a chat model: it replies with these, in turn (the prompts it gets are printed).
+const model = new FakeListChatModel({
+  responses: [
+    'Noted.',
+    'Noted.',
+    'You told me you are allergic to peanuts.',
+    'You told me you are allergic to shellfish.',
+  ],
+});
 
 const lastHuman = (messages: BaseMessage[]) =>
   String([...messages].reverse().find((message) => message instanceof HumanMessage)?.content ?? '');
@@ -71,7 +78,7 @@ await say('bob', 'friday', 'Am I allergic to anything?');
 
 // The same items, as memoir sees them: alice's client recalls her memory, with a citation.
 const alice = createMemory({ home, scope: { userId: 'alice' } });
-console.log(`\nmemoir recall for alice:\n${formatContext(await alice.recall('allergies', { k: 3 }))}`);
+console.log(`\nmemoir recall for alice:\n${formatContext(await alice.recall('what am I allergic to?', { k: 3 }))}`);
 console.log(`namespaces: ${JSON.stringify(await store.listNamespaces())}`);
 
 await alice.close();
