@@ -65,6 +65,14 @@ module.exports = {
       to: { path: '(^|/)node_modules/(ai|@ai-sdk/[^/]+)/' },
     },
     {
+      name: 'only-the-langgraph-door-imports-langchain',
+      severity: 'error',
+      comment:
+        '@langchain/langgraph and @langchain/core are optional peers: only memoir/langgraph (src/integrations/langgraph) may load them.',
+      from: { path: '^src/', pathNot: '^src/integrations/langgraph/' },
+      to: { path: '(^|/)node_modules/@langchain/' },
+    },
+    {
       name: 'core-basics-import-no-feature',
       severity: 'error',
       comment: 'Utilities, text and search sit below the features; the engine sits below them too.',

@@ -12,6 +12,7 @@ export const entries = {
   openai: 'src/adapters/openai/index.ts',
   lancedb: 'src/adapters/lancedb/index.ts',
   mcp: 'src/integrations/mcp/index.ts',
+  langgraph: 'src/integrations/langgraph/index.ts',
   recorder: 'src/recorder/index.ts',
   'memories-ai': 'src/adapters/memories-ai/index.ts',
   openclaw: 'src/integrations/openclaw/index.ts',

@@ -712,3 +712,63 @@ export const wrong: LanguageModelMiddleware = { ...middleware, transformParams: 
     expect(diagnostics).toBe('');
   }, 120_000);
 });
+
+describe('memoir/langgraph from the installed package', () => {
+  // The same script from ESM and CommonJS: the store is LangGraph's BaseStore (the peer the
+  // consumer has), puts into the SQLite home, ranks a query and reads it back.
+  const storeScript = (load: string) => `${load}
+  const store = new MemoirStore({ home: process.env.MEMOIR_HOME, scope: { userId: 'alice' } });
+  await store.put(['users', 'alice', 'facts'], 'allergy', { text: 'Alice is allergic to peanuts.', level: 3 });
+  await store.put(['users', 'alice', 'facts'], 'seat', { text: 'Alice likes window seats.' });
+  const [best] = await store.search(['users', 'alice'], { query: 'is Alice allergic to peanuts?' });
+  const item = await store.get(['users', 'alice', 'facts'], 'allergy');
+  const refused = await store.put(['users', 'bob'], 'k', { text: 'x' }).catch((error) => error.field);
+  await store.stop();
+  process.stdout.write(JSON.stringify({ isBaseStore: store instanceof BaseStore, best: best.key, value: item.value, refused }));`;
+  const expected = {
+    isBaseStore: true,
+    best: 'allergy',
+    value: { text: 'Alice is allergic to peanuts.', level: 3 },
+    refused: 'namespace[1]',
+  };
+
+  it('imports in ESM and CommonJS; MemoirStore is a LangGraph BaseStore that puts, ranks and gets in the SQLite home', async () => {
+    const esm = await script(
+      'langgraph-store.mjs',
+      storeScript(`import { BaseStore } from '@langchain/langgraph';
+import { MemoirStore } from 'memoir/langgraph';`),
+    );
+    const cjs = await script(
+      'langgraph-store.cjs',
+      `const { BaseStore } = require('@langchain/langgraph');
+const { MemoirStore } = require('memoir/langgraph');
+(async () => {${storeScript('')}
+})().catch((error) => { console.error(error); process.exit(1); });`,
+    );
+    expect(esm).toEqual(expected);
+    expect(cjs).toEqual(expected);
+  });
+
+  it('its shipped types are a BaseStore a graph compiles with; a wrong shape fails against the real LangGraph types', async () => {
+    mkdirSync(join(packed.consumer, 'types'), { recursive: true });
+    writeFileSync(
+      join(packed.consumer, 'types/langgraph-consumer.ts'),
+      `import { type BaseStore, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
+import { createMemory } from 'memoir';
+import { MemoirStore } from 'memoir/langgraph';
+
+export const store: BaseStore = new MemoirStore({ memory: createMemory() });
+export const graph = new StateGraph(MessagesAnnotation).addNode('n', () => ({})).addEdge('__start__', 'n').compile({ store });
+type Drifted = Omit<MemoirStore, 'listNamespaces'> & { listNamespaces(prefix: string[]): Promise<string[]> };
+declare const drifted: Drifted;
+// @ts-expect-error a store whose listNamespaces differs is not a BaseStore
+export const notAStore: BaseStore = drifted;
+// @ts-expect-error the option is memory, not client
+export const wrong = new MemoirStore({ client: createMemory() });
+`,
+    );
+    expect(
+      await tsc('langgraph', { module: 'NodeNext', moduleResolution: 'NodeNext' }, ['types/langgraph-consumer.ts']),
+    ).toBe('');
+  }, 120_000);
+});

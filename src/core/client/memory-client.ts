@@ -16,6 +16,7 @@ import { createReflectApi, type ReflectApi } from '../reflect/reflect-api.js';
 import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
 import type { Embedder } from '../spec/embedder.js';
+import type { Scope } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
 import { createVersionsApi, type VersionsApi } from '../versions/versions-api.js';
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
@@ -47,6 +48,11 @@ export interface MemoryClient
   readonly store: MemoryStore;
   /** The embedder in use. */
   readonly embedder: Embedder;
+  /**
+   * The scope the client was created with (a copy), or undefined for an unscoped client. Doors
+   * that address records by scope (the LangGraph store) read it; it never widens what the client sees.
+   */
+  readonly scope: Scope | undefined;
   /** Subscribe to an event. An unknown event name or a listener that is not a function is a ValidationError. */
   on<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Subscribe to the next occurrence of an event. */
@@ -108,6 +114,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const client: MemoryClient = {
     store: engine.store,
     embedder: engine.embedder,
+    scope: engine.scope ? { ...engine.scope } : undefined,
     ...features,
     on(event, listener) {
       checkListenerArgs('on', event, listener);
