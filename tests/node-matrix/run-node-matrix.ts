@@ -3,7 +3,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { type CachedNode, ensureNode } from './node-binaries.js';
 
 // `npm run test:node-matrix`: the suites that depend on the Node version — native stores
@@ -101,7 +101,7 @@ async function runLine(node: CachedNode, extra: string[]): Promise<Outcome> {
     await new Promise<void>((resolve) => log.end(resolve));
   }
   const text = readFileSync(logPath, 'utf8');
-  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(text);
   const summary = [...plain.matchAll(/^\s*(Test Files|Tests)\s+(.*)$/gm)].map((m) => `${m[1]}: ${m[2]}`).join('; ');
   const lancedb = /"version":\s*"([^"]+)"/.exec(
     (() => {
