@@ -1,0 +1,145 @@
+import { execFile, spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify, stripVTControlCharacters } from 'node:util';
+import { type CachedNode, ensureNode } from './node-binaries.js';
+
+// `npm run test:node-matrix`: the suites that depend on the Node version — native stores
+// (better-sqlite3, usearch, LanceDB), the local embedder, child-process doors (CLI, MCP), the
+// framework subpaths — on each Node release line users run beside the one CI runs on. Each
+// version gets its own copy of the checkout and its own `npm ci`, so native addons are built
+// for its ABI; on Node 22+ the LanceDB contract runs against the current LanceDB release
+// (0.38+ need Node 22), on Node 20 (`npm test`) against the pinned 0.37.1.
+
+const runFile = promisify(execFile);
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The release lines tested here, and what each installs beyond the lockfile. */
+const LINES: { node: string; extra: string[] }[] = [
+  { node: '22.23.3', extra: ['@lancedb/lancedb@0.39.0', '@types/node@22'] },
+  { node: '24.21.0', extra: ['@lancedb/lancedb@0.39.0', '@types/node@24'] },
+];
+
+/** The version-sensitive suites (`MEMOIR_MATRIX_TESTS`, space-separated, overrides them). */
+const SUITES = (
+  process.env.MEMOIR_MATRIX_TESTS ?? 'tests/adapters tests/integrations tests/cli tests/core/nothing-lost.test.ts'
+)
+  .split(/\s+/)
+  .filter(Boolean);
+
+// Heavy files whose subject does not change with the Node version (kill timing, the S3 server's
+// own emulation); `npm test` runs them on Node 20. The LanceDB contract itself runs on every line.
+const SKIPPED = ['tests/adapters/bulk-change-kill.test.ts', 'tests/adapters/lancedb-store-s3.test.ts'];
+
+interface Outcome {
+  node: string;
+  lancedb: string;
+  status: number;
+  seconds: number;
+  summary: string;
+  log: string;
+}
+
+function step(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, log: NodeJS.WritableStream) {
+  return new Promise<number>((resolve, reject) => {
+    log.write(`\n$ ${command} ${args.join(' ')}\n`);
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.once('error', reject);
+    child.once('close', (code) => resolve(code ?? 1));
+  });
+}
+
+// The tracked and untracked-but-not-ignored files: what a fresh clone of this tree holds. A
+// worktree's `node_modules` may be a symlink git does not ignore; it is never copied, since
+// `npm ci` in the copy would empty the directory it points to.
+async function copyCheckout(into: string): Promise<void> {
+  const { stdout } = await runFile('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repo,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const files = stdout.split('\0').filter((file) => file && !/(^|\/)node_modules(\/|$)/.test(file));
+  const status = await new Promise<number>((resolve, reject) => {
+    const untar = spawn('tar', ['-x', '-C', into]);
+    const pack = spawn('tar', ['-c', '--null', '--files-from=-', '--ignore-failed-read'], { cwd: repo });
+    pack.stdout.pipe(untar.stdin);
+    pack.stdin.end(files.join('\0'));
+    untar.once('error', reject);
+    untar.once('close', (code) => resolve(code ?? 1));
+  });
+  if (status !== 0) throw new Error(`copying the checkout into ${into} failed (tar exited ${status})`);
+}
+
+async function runLine(node: CachedNode, extra: string[]): Promise<Outcome> {
+  const started = Date.now();
+  const work = mkdtempSync(join(tmpdir(), `memoir-node-${node.version}-`));
+  const logPath = join(work, 'matrix.log');
+  const log = createWriteStream(logPath);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${dirname(node.bin)}${delimiter}${process.env.PATH ?? ''}`,
+    // node-gyp builds better-sqlite3 and usearch against this version's own headers.
+    npm_config_nodedir: node.nodedir,
+    MEMOIR_NODE_MATRIX: node.version,
+  };
+  const checkout = join(work, 'memoir');
+  let status = 0;
+  try {
+    await step('mkdir', ['-p', checkout], work, env, log);
+    await copyCheckout(checkout);
+    for (const [command, args] of [
+      ['npm', ['ci', '--no-audit', '--no-fund']],
+      ...(extra.length ? [['npm', ['install', '--no-save', '--no-audit', '--no-fund', ...extra]]] : []),
+      ['node', ['--version']],
+      ['npm', ['run', 'build']],
+      ['npx', ['vitest', 'run', ...SUITES, ...SKIPPED.flatMap((file) => ['--exclude', file])]],
+    ] as [string, string[]][]) {
+      status = await step(command, args, checkout, env, log);
+      if (status !== 0) break;
+    }
+  } finally {
+    await new Promise<void>((resolve) => log.end(resolve));
+  }
+  const text = readFileSync(logPath, 'utf8');
+  const plain = stripVTControlCharacters(text);
+  const summary = [...plain.matchAll(/^\s*(Test Files|Tests)\s+(.*)$/gm)].map((m) => `${m[1]}: ${m[2]}`).join('; ');
+  const lancedb = /"version":\s*"([^"]+)"/.exec(
+    (() => {
+      try {
+        return readFileSync(join(checkout, 'node_modules', '@lancedb', 'lancedb', 'package.json'), 'utf8');
+      } catch {
+        return '';
+      }
+    })(),
+  )?.[1];
+  if (status === 0) rmSync(work, { recursive: true, force: true });
+  return {
+    node: node.version,
+    lancedb: lancedb ?? '?',
+    status,
+    seconds: Math.round((Date.now() - started) / 1000),
+    summary,
+    log: status === 0 ? '' : plain.slice(-20_000),
+  };
+}
+
+async function main(): Promise<void> {
+  const outcomes: Outcome[] = [];
+  for (const line of LINES) {
+    const node = await ensureNode(line.node);
+    console.log(`node-matrix: Node ${line.node}: ${SUITES.join(' ')}`);
+    const outcome = await runLine(node, line.extra);
+    outcomes.push(outcome);
+    if (outcome.status !== 0) console.log(`--- Node ${line.node} failed; the end of its log ---\n${outcome.log}`);
+  }
+  console.log('\n| Node | LanceDB | result | time |\n|---|---|---|---:|');
+  for (const o of outcomes) {
+    console.log(`| ${o.node} | ${o.lancedb} | ${o.status === 0 ? 'pass' : 'FAIL'}: ${o.summary} | ${o.seconds} s |`);
+  }
+  if (outcomes.some((o) => o.status !== 0)) process.exit(1);
+}
+
+await main();
