@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -23,5 +24,9 @@ export default defineConfig({
     // default on a loaded 2-core machine; a hook that hangs still fails, a minute later.
     hookTimeout: 60_000,
     pool: 'forks',
+    // Many files spend most of their time waiting on child processes, servers and disks, so
+    // one worker per core leaves cores idle; vitest's default (cores - 1) runs a 2-core machine
+    // one file at a time.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

@@ -11,15 +11,16 @@ import { type CachedNode, ensureNode } from './node-binaries.js';
 // framework subpaths — on each Node release line users run beside the one CI runs on. Each
 // version gets its own copy of the checkout and its own `npm ci`, so native addons are built
 // for its ABI; on Node 22+ the LanceDB contract runs against the current LanceDB release
-// (0.38+ need Node 22), on Node 20 (`npm test`) against the pinned 0.37.1.
+// (0.38+ need Node 22), on Node 20 (`npm test`) against the pinned 0.37.1; likewise memoir/ai-sdk
+// against `ai` 7 (Node 22+) here and `ai` 6 there.
 
 const runFile = promisify(execFile);
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The release lines tested here, and what each installs beyond the lockfile. */
 const LINES: { node: string; extra: string[] }[] = [
-  { node: '22.23.3', extra: ['@lancedb/lancedb@0.39.0', '@types/node@22'] },
-  { node: '24.21.0', extra: ['@lancedb/lancedb@0.39.0', '@types/node@24'] },
+  { node: '22.23.3', extra: ['@lancedb/lancedb@0.39.0', '@types/node@22', 'ai@7'] },
+  { node: '24.21.0', extra: ['@lancedb/lancedb@0.39.0', '@types/node@24', 'ai@7'] },
 ];
 
 /** The version-sensitive suites (`MEMOIR_MATRIX_TESTS`, space-separated, overrides them). */
@@ -95,7 +96,7 @@ async function runLine(node: CachedNode, extra: string[]): Promise<Outcome> {
       ...(extra.length ? [['npm', ['install', '--no-save', '--no-audit', '--no-fund', ...extra]]] : []),
       ['node', ['--version']],
       ['npm', ['run', 'build']],
-      ['npx', ['vitest', 'run', ...SUITES, ...SKIPPED.flatMap((file) => ['--exclude', file])]],
+      ['npx', ['vitest', 'run', '--maxWorkers=1', ...SUITES, ...SKIPPED.flatMap((file) => ['--exclude', file])]],
     ] as [string, string[]][]) {
       status = await step(command, args, checkout, env, log);
       if (status !== 0) break;
