@@ -93,7 +93,13 @@ export { RETENTION_ORIGINS, type RetentionOrigin } from './core/lifecycle/protec
 export type { ReflectScheduleOptions } from './core/lifecycle/reflect-schedule.js';
 export type { MemoryStats, StatsApi } from './core/lifecycle/stats-api.js';
 export type { ImportInvalidLine, ImportResult } from './core/lifecycle/transfer.js';
-export type { InvalidateOptions, ListOptions, MemoriesApi } from './core/memories/memories-api.js';
+export type {
+  CountOptions,
+  InvalidateOptions,
+  ListEntitiesOptions,
+  ListOptions,
+  MemoriesApi,
+} from './core/memories/memories-api.js';
 export type { AnalyzePatternsOptions, PatternAnalysis, ToolPattern } from './core/procedures/analyze-patterns.js';
 export type { DetectedWorkflow, DetectWorkflowsOptions } from './core/procedures/detect-workflows.js';
 export {

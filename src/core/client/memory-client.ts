@@ -89,7 +89,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: { get: readWithinCall } }),
       ['recall'],
     ),
-    ...track(createMemoriesApi(engine), ['get', 'list', 'update', 'forget', 'invalidate']),
+    ...track(createMemoriesApi(engine), ['get', 'list', 'count', 'listEntities', 'update', 'forget', 'invalidate']),
     ...track(createSessionsApi(engine), ['resumeSession', 'listSessions', 'deleteSession']),
     ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
     ...track(procedures, ['detectWorkflows', 'createWorkflowFromSession', 'suggest', 'warn', 'analyzePatterns']),
