@@ -1,5 +1,5 @@
 /** Sessions, procedures (rendered Markdown, use counts, stale flags), recordings and entities. */
-import { citationOf, type Entity, type Procedure, type Scope } from '../../index.js';
+import { ConfigError, citationOf, type Entity, type Procedure, type Scope } from '../../index.js';
 import { link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
 import { renderMarkdown } from './ui-markdown.js';
@@ -58,8 +58,18 @@ export function procedureMarkdown(procedure: Procedure): string {
   ].join('');
 }
 
+// A client made without a home has no procedure files: its lists are empty rather than an error page.
+async function orNone<T>(work: Promise<T[]>): Promise<T[]> {
+  try {
+    return await work;
+  } catch (error) {
+    if (ConfigError.isInstance(error)) return [];
+    throw error;
+  }
+}
+
 async function visibleProcedures(request: UiRequest): Promise<Procedure[]> {
-  return (await request.client.procedures.list()).filter((procedure) => inView(request, procedure.scope));
+  return (await orNone(request.client.procedures.list())).filter((procedure) => inView(request, procedure.scope));
 }
 
 function procedureRows(request: UiRequest, procedures: readonly Procedure[], stale: ReadonlySet<string>): SafeHtml {
@@ -73,7 +83,7 @@ function procedureRows(request: UiRequest, procedures: readonly Procedure[], sta
 /** GET /procedures */
 export async function proceduresPage(request: UiRequest): Promise<Page> {
   const page = pageNumber(request.input);
-  const [all, stale] = await Promise.all([visibleProcedures(request), request.client.procedures.stale()]);
+  const [all, stale] = await Promise.all([visibleProcedures(request), orNone(request.client.procedures.stale())]);
   const shown = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   return {
     title: 'Procedures',
@@ -94,7 +104,7 @@ export async function procedurePage(request: UiRequest): Promise<Page> {
   const procedure = await request.client.procedures.get(request.params[0]!);
   if (!procedure || !inView(request, procedure.scope))
     return { title: 'Procedure not found', body: html`<p>No such procedure in this scope.</p>` };
-  const stale = (await request.client.procedures.stale()).some((each) => each.id === procedure.id);
+  const stale = (await orNone(request.client.procedures.stale())).some((each) => each.id === procedure.id);
   return {
     title: procedure.title,
     body: html`<p class="meta-line">${procedure.source} · followed ${procedure.successCount} time(s) successfully, ${procedure.failureCount} failed · last used ${shortTime(procedure.lastUsedAt)}${
