@@ -1,7 +1,24 @@
 /** What every page handler gets: the client, the view's scope, the request's parameters, and helpers for links and forms. */
 import type { MemoryClient, Scope } from '../../index.js';
+import type { Datum } from './ui-charts.js';
 import { html, query, type SafeHtml } from './ui-html.js';
 import type { LatencyLog } from './ui-latency.js';
+
+/** The counts behind the charts, as of `at`. */
+export interface HealthFigures {
+  /** When they were counted. */
+  at: string;
+  /** Memories of the scope. */
+  total: number;
+  /** Of those, the ones valid now. */
+  current: number;
+  /** Memories per kind. */
+  byKind: Datum[];
+  /** Memories per category (known ones, then `other`). */
+  byCategory: Datum[];
+  /** Memories that occurred by the end of each month. */
+  growth: Datum[];
+}
 
 /** State kept while the view runs: the last doctor report and full statistics, run on request. */
 export interface UiState {
@@ -9,6 +26,8 @@ export interface UiState {
   doctor?: { at: string; report: Awaited<ReturnType<MemoryClient['doctor']>> };
   /** The last `stats()` (a pass over the scope) and when it ran. */
   stats?: { at: string; stats: Awaited<ReturnType<MemoryClient['stats']>> };
+  /** The Health page's counts per view scope, and the recount under way. */
+  health?: Map<string, { figures?: HealthFigures; pending?: Promise<void> }>;
   /** Recall latencies seen by the client. */
   latency: LatencyLog;
 }

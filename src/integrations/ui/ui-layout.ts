@@ -55,19 +55,9 @@ ${page.body}</main>
 </body></html>`;
 }
 
-/** Previous / next links and the position in a paged list. */
-export function pager(
-  request: UiRequest,
-  path: string,
-  page: number,
-  size: number,
-  total: number,
-  params: Record<string, string | undefined>,
-): SafeHtml {
-  const pages = Math.max(1, Math.ceil(total / size));
-  const from = total === 0 ? 0 : (page - 1) * size + 1;
-  const to = Math.min(total, page * size);
-  return html`<nav class="pager" aria-label="Pages of results"><span>${from}–${to} of ${total}</span>${
-    page > 1 ? html`<a rel="prev" href="${link(request, path, { ...params, page: page - 1 })}">← Previous</a>` : ''
-  }${page < pages ? html`<a rel="next" href="${link(request, path, { ...params, page: page + 1 })}">Next →</a>` : ''}</nav>`;
+/** Previous / next links around page `page` of a list; `more` says whether a next page exists. */
+export function pager(request: UiRequest, path: string, page: number, more: boolean): SafeHtml {
+  return html`<nav class="pager" aria-label="Pages of results"><span>page ${page}</span>${
+    page > 1 ? html`<a rel="prev" href="${link(request, path, { page: page - 1 })}">← Previous</a>` : ''
+  }${more ? html`<a rel="next" href="${link(request, path, { page: page + 1 })}">Next →</a>` : ''}</nav>`;
 }

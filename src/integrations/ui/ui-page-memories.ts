@@ -1,9 +1,8 @@
 /** The memory list: one page of the scope's memories, filtered, with the total from `count`. */
 import type { Memory } from '../../index.js';
-import { link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
+import { link, scopeOption, type UiRequest } from './ui-context.js';
 import { filterInputs, filterOptions, filterValues, scopeInputs } from './ui-filters.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
-import { pager } from './ui-layout.js';
 
 /** Rows per page of every list. */
 export const PAGE_SIZE = 50;
@@ -25,20 +24,56 @@ export function memoryTable(request: UiRequest, memories: readonly Memory[], cap
   )}</tbody></table>`;
 }
 
+/**
+ * The cursor of a page: memories that occurred at or before `before`, skipping the first `skip`
+ * of them (the ones of that very instant already shown). Keyset paging on `occurredAt`, so a page
+ * deep in 100,000 memories costs what the first one does (an offset would step over every row).
+ */
+function cursorOf(input: URLSearchParams): { before?: string; skip: number } {
+  const before = input.get('before') ?? undefined;
+  const skip = Number(input.get('skip') ?? '0');
+  return {
+    ...(before && !Number.isNaN(Date.parse(before)) ? { before: new Date(before).toISOString() } : {}),
+    skip: Number.isInteger(skip) && skip >= 0 && skip <= 10_000 ? skip : 0,
+  };
+}
+
+/** The cursor after a page: its last memory's time, and how many of the page share that time. */
+function nextCursor(
+  page: readonly Memory[],
+  previous: { before?: string; skip: number },
+): { before: string; skip: number } {
+  const last = page.at(-1)!.occurredAt;
+  const ties = page.filter((memory) => memory.occurredAt === last).length;
+  return { before: last, skip: ties + (previous.before === last ? previous.skip : 0) };
+}
+
 /** GET /memories */
 export async function memoriesPage(request: UiRequest): Promise<{ title: string; body: SafeHtml }> {
   const values = filterValues(request.input);
-  const page = pageNumber(request.input);
-  const options = { ...filterOptions(values), ...scopeOption(request) };
-  const [memories, total] = await Promise.all([
-    request.client.list({ ...options, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-    request.client.count(options),
-  ]);
+  const cursor = cursorOf(request.input);
+  const filters = filterOptions(values);
+  // The cursor came from a page that already met the filter's own `until`, so it is the tighter bound.
+  const until = cursor.before ?? filters.until;
+  const memories = await request.client.list({
+    ...filters,
+    ...scopeOption(request),
+    ...(until === undefined ? {} : { until }),
+    orderBy: 'occurredAt',
+    limit: PAGE_SIZE + 1,
+    offset: cursor.skip,
+  });
+  const shown = memories.slice(0, PAGE_SIZE);
+  const more = memories.length > PAGE_SIZE;
+  const next = more ? nextCursor(shown, cursor) : undefined;
+  const nav = html`<nav class="pager" aria-label="Pages of results">${
+    cursor.before ? html`<a href="${link(request, '/memories', { ...values })}">⇤ Newest</a>` : ''
+  }${next ? html`<a rel="next" href="${link(request, '/memories', { ...values, before: next.before, skip: next.skip })}">Older →</a>` : html`<span>end of the list</span>`}</nav>`;
   return {
     title: 'Memories',
     body: html`<form method="get" action="/memories" class="filter-form" role="search" aria-label="Filter memories">${scopeInputs(request)}${filterInputs(values)}<button type="submit">Filter</button></form>
-${pager(request, '/memories', page, PAGE_SIZE, total, { ...values })}
-${memoryTable(request, memories, `Memories, newest first, page ${page}`)}
-${pager(request, '/memories', page, PAGE_SIZE, total, { ...values })}`,
+${nav}
+${memoryTable(request, shown, cursor.before ? `Memories that occurred before ${cursor.before.slice(0, 16)}, newest first` : 'Memories, newest first')}
+${nav}`,
   };
 }

@@ -214,7 +214,8 @@ export async function memoryAction(request: UiRequest, undoLog: UndoLog): Promis
           html`<p>The current text is kept as a superseded version; the new one becomes current:</p><pre class="text">${content}</pre>`,
         );
       }
-      const result = await request.client.correct(id, content);
+      // The new version belongs where the old one does: an admin view's client has no scope of its own to give it.
+      const result = await request.client.correct(id, { content, scope: memory.scope });
       return back('Corrected: this is the new version.', {}, result.id);
     }
     case 'invalidate': {

@@ -2,6 +2,7 @@
 import { ConfigError, citationOf, type Entity, type Procedure, type Scope } from '../../index.js';
 import { link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
+import { pager } from './ui-layout.js';
 import { renderMarkdown } from './ui-markdown.js';
 import { PAGE_SIZE } from './ui-page-memories.js';
 
@@ -12,12 +13,6 @@ function inView(request: UiRequest, scope: Scope): boolean {
   const chosen = request.viewScope;
   if (!chosen) return true;
   return (Object.entries(chosen) as Array<[keyof Scope, string]>).every(([key, value]) => scope[key] === value);
-}
-
-function simplePager(request: UiRequest, path: string, page: number, more: boolean): SafeHtml {
-  return html`<nav class="pager" aria-label="Pages of results"><span>page ${page}</span>${
-    page > 1 ? html`<a rel="prev" href="${link(request, path, { page: page - 1 })}">← Previous</a>` : ''
-  }${more ? html`<a rel="next" href="${link(request, path, { page: page + 1 })}">Next →</a>` : ''}</nav>`;
 }
 
 const SESSIONS_PER_PAGE = 25;
@@ -32,7 +27,7 @@ export async function sessionsPage(request: UiRequest): Promise<Page> {
   const shown = sessions.slice((page - 1) * SESSIONS_PER_PAGE, page * SESSIONS_PER_PAGE);
   return {
     title: 'Sessions',
-    body: html`${simplePager(request, '/sessions', page, sessions.length > page * SESSIONS_PER_PAGE)}${
+    body: html`${pager(request, '/sessions', page, sessions.length > page * SESSIONS_PER_PAGE)}${
       shown.length === 0
         ? html`<p class="muted">No sessions.</p>`
         : html`<table class="rows"><caption>Sessions, newest first</caption><thead><tr><th scope="col">session</th><th scope="col">started</th><th scope="col">ended</th><th scope="col">memories</th><th scope="col">top categories</th><th scope="col">summary</th></tr></thead><tbody>${shown.map(
@@ -87,7 +82,7 @@ export async function proceduresPage(request: UiRequest): Promise<Page> {
   const shown = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   return {
     title: 'Procedures',
-    body: html`${simplePager(request, '/procedures', page, all.length > page * PAGE_SIZE)}${procedureRows(request, shown, new Set(stale.map((each) => each.id)))}`,
+    body: html`${pager(request, '/procedures', page, all.length > page * PAGE_SIZE)}${procedureRows(request, shown, new Set(stale.map((each) => each.id)))}`,
   };
 }
 
@@ -148,7 +143,7 @@ export async function entitiesPage(request: UiRequest): Promise<Page> {
   });
   return {
     title: 'Entities',
-    body: html`${simplePager(request, '/entities', page, entities.length > PAGE_SIZE)}${entityRows(request, entities.slice(0, PAGE_SIZE))}`,
+    body: html`${pager(request, '/entities', page, entities.length > PAGE_SIZE)}${entityRows(request, entities.slice(0, PAGE_SIZE))}`,
   };
 }
 
@@ -157,14 +152,11 @@ export async function entityPage(request: UiRequest): Promise<Page> {
   const name = request.params[0]!;
   const page = pageNumber(request.input);
   const options = { ...scopeOption(request), entities: [name], includeInvalid: false };
-  const [facts, total] = await Promise.all([
-    request.client.list({ ...options, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
-    request.client.count(options),
-  ]);
+  const found = await request.client.list({ ...options, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  const facts = found.slice(0, PAGE_SIZE);
   return {
     title: name,
-    body: html`<p class="summary">${total} current fact(s) mention ${name}.</p>
-<h2>Cited facts</h2>${
+    body: html`<h2>Current facts that mention it, with their citations</h2>${
       facts.length === 0
         ? html`<p class="muted">None.</p>`
         : html`<ul class="facts">${facts.map(
@@ -172,6 +164,6 @@ export async function entityPage(request: UiRequest): Promise<Page> {
               html`<li data-row><a href="${link(request, `/memory/${encodeURIComponent(fact.id)}`)}">${fact.abstract || fact.content}</a> <cite>${citationOf(fact)}</cite></li>`,
           )}</ul>`
     }
-${simplePager(request, `/entity/${encodeURIComponent(name)}`, page, total > page * PAGE_SIZE)}`,
+${pager(request, `/entity/${encodeURIComponent(name)}`, page, found.length > PAGE_SIZE)}`,
   };
 }
