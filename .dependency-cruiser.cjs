@@ -170,6 +170,24 @@ module.exports = {
       },
     },
     {
+      name: 'web-view-is-a-thin-door',
+      severity: 'error',
+      comment:
+        'The web view (memoir ui) renders what a client returns: it reaches other integrations only for the shared HTTP guard, ' +
+        'and loads no host SDK and no client framework.',
+      from: { path: '^src/integrations/ui/' },
+      to: {
+        path: ['^src/integrations/(?!ui/|http-guard/)', '(^|/)node_modules/(@modelcontextprotocol|react|vue|preact|svelte|lit)/'],
+      },
+    },
+    {
+      name: 'http-guard-stands-alone',
+      severity: 'error',
+      comment: 'The loopback guard every HTTP door shares depends on nothing but the spec and utilities.',
+      from: { path: '^src/integrations/http-guard/' },
+      to: { path: '^src/', pathNot: ['^src/integrations/http-guard/', '^src/core/(spec|utils)/'] },
+    },
+    {
       name: 'contracts-use-the-public-api',
       severity: 'error',
       comment:

@@ -87,7 +87,13 @@ export type { ConsolidateResult, ConsolidationRecord } from './core/lifecycle/co
 export type { DoctorApi, DoctorReport } from './core/lifecycle/doctor-api.js';
 export type { MaintenanceApi, ReindexOptions, ReindexResult } from './core/lifecycle/maintenance-api.js';
 export type { MemoryStats, StatsApi } from './core/lifecycle/stats-api.js';
-export type { InvalidateOptions, ListOptions, MemoriesApi } from './core/memories/memories-api.js';
+export type {
+  CountOptions,
+  InvalidateOptions,
+  ListEntitiesOptions,
+  ListOptions,
+  MemoriesApi,
+} from './core/memories/memories-api.js';
 export type { AnalyzePatternsOptions, PatternAnalysis, ToolPattern } from './core/procedures/analyze-patterns.js';
 export type { DetectedWorkflow, DetectWorkflowsOptions } from './core/procedures/detect-workflows.js';
 export {

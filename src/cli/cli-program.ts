@@ -8,6 +8,7 @@ import { registerMemoryCommands } from './cli-commands-memory.js';
 import { registerProcedureCommands } from './cli-commands-procedures.js';
 import { registerRecordCommands } from './cli-commands-record.js';
 import { registerTransferCommands } from './cli-commands-transfer.js';
+import { registerUiCommands } from './cli-commands-ui.js';
 import { registerVersionCommands } from './cli-commands-versions.js';
 import { registerWorkspaceCommands } from './cli-commands-workspace.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
@@ -67,5 +68,6 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
   registerCoreCommands(program, context);
   registerMcpCommands(program, context);
   registerRecordCommands(program, context);
+  registerUiCommands(program, context);
   return program;
 }

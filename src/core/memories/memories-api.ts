@@ -7,8 +7,10 @@ import { deriveAbstract, fingerprintOf, uniqueEntities } from '../shared/memory-
 import { applyTallies } from '../shared/record-tallies.js';
 import { memoriesInScope, requireMemory } from '../shared/require-memory.js';
 import { type Memory, type MemoryPatch, memoryPatchSchema, timeInputSchema } from '../spec/memory.js';
+import type { Entity } from '../spec/records.js';
 import { embeddingText } from '../text/memory-text.js';
 import { idSchema, idsSchema, MAX_BATCH } from '../utils/common-schemas.js';
+import { countMemories } from '../utils/store-fallbacks.js';
 import { parseInput } from '../utils/validate.js';
 
 const invalidateSchema = z.union([
@@ -43,6 +45,44 @@ const listOptionsSchema = z
   })
   .strict();
 
+const countOptionsSchema = z
+  .object({
+    ...filterOptionFields,
+    /** Only bookmarked (true) or only unbookmarked (false) memories. */
+    bookmarked: z.boolean().optional(),
+    /** Count invalidated memories too. Default true, as `list` lists them. */
+    includeInvalid: z.boolean().default(true),
+  })
+  .strict();
+
+const listEntitiesSchema = z
+  .object({
+    /** Narrow the client's scope (a scoped client can never see outside its own). Default: the client's scope. */
+    scope: filterOptionFields.scope,
+    /** Page size, 1..1000. Default 100. */
+    limit: z.number().int().min(1).max(1000).default(100),
+    /** Entities to skip. Default 0. */
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+// The core block of a scope without a workspace is kept as an entity record of this id prefix
+// (core-block-api.ts); it is not something memories mention.
+const CORE_BLOCK_PREFIX = 'core-block:';
+
+/**
+ * Options of `count`: the filters `list` takes, without its order and paging.
+ *
+ * @group Memories and sessions
+ */
+export type CountOptions = z.input<typeof countOptionsSchema>;
+/**
+ * Options of `listEntities`: a page of the entities of the client's scope.
+ *
+ * @group Memories and sessions
+ */
+export type ListEntitiesOptions = z.input<typeof listEntitiesSchema>;
+
 /**
  * Options of `invalidate`: a reason, or a reason with the replacing memory and the time it stopped holding.
  *
@@ -66,6 +106,17 @@ export interface MemoriesApi {
   get(id: string): Promise<Memory>;
   /** Memories matching filters, newest first by default, including invalidated ones unless asked not to. */
   list(options?: ListOptions): Promise<Memory[]>;
+  /**
+   * How many memories match the filters `list` takes (invalidated ones included unless
+   * `includeInvalid: false`), counted by the store without reading them: the total behind a
+   * paged `list`.
+   */
+  count(options?: CountOptions): Promise<number>;
+  /**
+   * A page of the entities (people, projects, things) the scope's memories mention, ordered by
+   * id, each with the number of memories mentioning it and the page reflect wrote, if any.
+   */
+  listEntities(options?: ListEntitiesOptions): Promise<Entity[]>;
   /** Change fields of a memory; re-embeds when its text changes. Resolves to the updated memory. */
   update(id: string, patch: MemoryPatch): Promise<Memory>;
   /** Hard-delete one memory or several; resolves to the number deleted. Unknown ids are ignored. */
@@ -186,6 +237,35 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
     });
   }
 
+  async function count(optionsInput?: unknown): Promise<number> {
+    const options = parseInput(countOptionsSchema, optionsInput ?? {}, 'count', 'options');
+    await engine.ready('count');
+    if (options.sessionId === 'current') {
+      if (engine.session.current === null) return 0;
+      options.sessionId = engine.session.current;
+    }
+    const scope = narrowScope(engine.scope, options.scope);
+    if (scope === null) return 0;
+    const now = engine.clock.now();
+    return countMemories(
+      store,
+      toStoreFilter(options, scope, options.includeInvalid ? undefined : new Date(now).toISOString(), now),
+    );
+  }
+
+  async function listEntities(optionsInput?: unknown): Promise<Entity[]> {
+    const options = parseInput(listEntitiesSchema, optionsInput ?? {}, 'listEntities', 'options');
+    await engine.ready('listEntities');
+    const scope = narrowScope(engine.scope, options.scope);
+    if (scope === null) return [];
+    const page = await store.entities.list({
+      ...(scope ? { scope } : {}),
+      limit: options.limit,
+      offset: options.offset,
+    });
+    return page.filter((entity) => !entity.id.startsWith(CORE_BLOCK_PREFIX));
+  }
+
   return drained<AsyncMembers<MemoriesApi>>({
     async get(id) {
       const memoryId = parseInput(idSchema, id, 'get', 'id');
@@ -193,6 +273,8 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
       return requireMemory(engine, memoryId, 'get');
     },
     list: (options) => list(options),
+    count: (options) => count(options),
+    listEntities: (options) => listEntities(options),
     update: (id, patch) => update(id, patch),
     forget: (ids) => forget(ids),
     invalidate: (id, reason) => invalidate(id, reason),

@@ -2,18 +2,15 @@
  * Streamable HTTP serving: the official SDK's handler behind a bearer token, on a loopback
  * address unless told otherwise, with the Host and Origin headers checked against DNS rebinding.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { ConfigError } from '../../core/spec/errors.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import type { Logger } from '../../index.js';
+import { createHttpGuard, urlHost } from '../http-guard/http-guard.js';
 import { markProtoArguments } from './raw-arguments.js';
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 /** The largest request body read: the SDK's own default (4 MiB); a larger one is answered 413. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -66,28 +63,6 @@ export interface McpHttpEndpoint {
   readonly port: number;
   /** Stop listening and end open exchanges. */
   close(): Promise<void>;
-}
-
-function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (bare === 'localhost' || bare === '::1') return true;
-  return isIP(bare) === 4 && bare.startsWith('127.');
-}
-
-// The hostname of a Host header or an Origin URL, brackets kept for IPv6, port dropped.
-function hostnameOf(value: string, isOrigin: boolean): string | undefined {
-  try {
-    return new URL(isOrigin ? value : `http://${value}`).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
-function sameToken(header: string | undefined, token: Buffer): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!match) return false;
-  const given = Buffer.from(match[1]!, 'utf8');
-  return given.length === token.length && timingSafeEqual(given, token);
 }
 
 function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
@@ -160,18 +135,14 @@ async function forward(
  */
 export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHttpEndpoint> {
   const parsed = parseOptions(optionsSchema, options, 'mcp-http', 'Pass serveMcpHttp({ server, token }).');
-  if (!parsed.allowRemote && !isLoopback(parsed.host)) {
-    throw new ConfigError(`host: ${parsed.host} is not a loopback address`, {
-      component: 'mcp-http',
-      field: 'host',
-      suggestion: 'Listen on 127.0.0.1, or allow remote clients explicitly (allowRemote, `--allow-remote`).',
-    });
-  }
-  const allowed = new Set([
-    ...LOOPBACK_NAMES,
-    ...(parsed.allowRemote ? [parsed.host, ...parsed.allowedHosts].map((name) => name.toLowerCase()) : []),
-  ]);
-  const token = Buffer.from(parsed.token, 'utf8');
+  // The same guard as every loopback HTTP door (bind address, Host/Origin, token).
+  const guard = createHttpGuard({
+    component: 'mcp-http',
+    token: parsed.token,
+    host: parsed.host,
+    allowRemote: parsed.allowRemote,
+    allowedHosts: parsed.allowedHosts,
+  });
   const handler = createMcpHandler(options.server, {
     onerror: (error) => parsed.logger?.log('debug', `mcp http: ${error.message}`),
   });
@@ -180,16 +151,11 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
   });
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    const host = hostnameOf(req.headers.host ?? '', false);
-    if (host === undefined || !allowed.has(host)) return refuse(res, 403, 'Forbidden: this host name is not allowed');
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      const from = hostnameOf(origin, true);
-      if (from === undefined || !allowed.has(from)) return refuse(res, 403, 'Forbidden: this origin is not allowed');
-    }
+    const refusal = guard.checkAddressing(req);
+    if (refusal) return refuse(res, refusal.status, refusal.message);
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== parsed.path) return refuse(res, 404, `Not found: the MCP endpoint is ${parsed.path}`);
-    if (!sameToken(req.headers.authorization, token)) {
+    if (!guard.isBearer(req.headers.authorization)) {
       return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer' });
     }
     forward(serve, req, res).catch((error: unknown) => {
@@ -209,9 +175,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
   });
   const address = http.address();
   const port = typeof address === 'object' && address !== null ? address.port : parsed.port;
-  const shownHost = parsed.host.includes(':') && !parsed.host.startsWith('[') ? `[${parsed.host}]` : parsed.host;
   return {
-    url: `http://${shownHost}:${port}${parsed.path}`,
+    url: `http://${urlHost(parsed.host)}:${port}${parsed.path}`,
     port,
     async close() {
       await handler.close();
