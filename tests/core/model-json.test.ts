@@ -422,7 +422,8 @@ describe('hostile replies are parsed in linear time', () => {
       bestMs(() => parseUncapped(small), 25),
       0.05,
     );
-    const bigMs = bestMs(() => parseUncapped(big), 1);
+    // Best of three, as the small one is best of many: one run can meet a GC pause or a busy core.
+    const bigMs = bestMs(() => parseUncapped(big), 3);
     return bigMs / smallMs / (big.length / small.length);
   }
 
