@@ -396,7 +396,8 @@ describe('the installed package', () => {
         expect.arrayContaining(['createScriptedLanguageModel', 'createTestEmbedder', 'createTestStore']),
       );
     }
-  });
+    // Twelve subpaths, each loaded in two fresh processes: 30 s is not enough on a busy 2-core machine.
+  }, 120_000);
 
   it('an ESM script retains and recalls with the default SQLite store in MEMOIR_HOME', async () => {
     const home = newHome();
