@@ -396,7 +396,7 @@ describe('the installed package', () => {
         expect.arrayContaining(['createScriptedLanguageModel', 'createTestEmbedder', 'createTestStore']),
       );
     }
-    // Twelve subpaths, each loaded in two fresh processes: 30 s is not enough on a busy 2-core machine.
+    // Twelve subpaths loaded by an ESM and a CommonJS process: over 30 s on a busy 2-core machine.
   }, 120_000);
 
   it('an ESM script retains and recalls with the default SQLite store in MEMOIR_HOME', async () => {
