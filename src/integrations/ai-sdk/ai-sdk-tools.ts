@@ -88,7 +88,19 @@ export interface MemoryAiTool<Input> {
    */
   execute(input: Input, options: { abortSignal?: AbortSignal }): Promise<MemoryToolOutput>;
   /** What the model reads of a result: its text. */
-  toModelOutput(options: { output: MemoryToolOutput }): { type: 'text'; value: string };
+  toModelOutput(options: { output: MemoryToolOutput }): MemoryToolModelOutput;
+}
+
+/**
+ * A tool result as the model is given it (the AI SDK's text tool output).
+ *
+ * @group AI SDK
+ */
+export interface MemoryToolModelOutput {
+  /** Always `text`: memory tools answer the model in short lines. */
+  type: 'text';
+  /** The lines the model reads. */
+  value: string;
 }
 
 /**

@@ -31,6 +31,7 @@ export type {
 export {
   DEFAULT_MEMORY_TOOLS,
   type MemoryAiTool,
+  type MemoryToolModelOutput,
   type MemoryToolName,
   type MemoryToolOutput,
   type MemoryTools,
