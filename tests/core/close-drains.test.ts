@@ -26,7 +26,9 @@ describe.each(STORES)('close() drains calls in flight (%s)', (_name, makeStore) 
       await reopened.close();
     }
     // 1,000 one-memory transactions: LanceDB writes a manifest per commit (~20–40 ms a retain here).
-  }, 120_000);
+    // LanceDB logs each transaction's rows before writing them (seven commits a retain, so a
+    // kill cannot leave half of one): 1,000 retains take a minute alone, more on a busy machine.
+  }, 300_000);
 
   it('background work queued by calls in flight is done before close() resolves', async () => {
     const memory = createMemory({ store: makeStore(), logger: quiet });
