@@ -70,7 +70,15 @@ export async function ensureHost(): Promise<OpenClawHost> {
 
 /** The environment every host command runs in: a private HOME, no Bonjour, no update checks. */
 export function hostEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, OPENCLAW_DISABLE_BONJOUR: '1', ...extra };
+  // The handshake deadline (15 s by default, on both sides) is too short when the gateway
+  // shares two cores with the unit tests; a stalled handshake is not what this test checks.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    OPENCLAW_DISABLE_BONJOUR: '1',
+    OPENCLAW_HANDSHAKE_TIMEOUT_MS: '120000',
+    ...extra,
+  };
   // The memoir plugin must run offline unless the test configures a model for it.
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;

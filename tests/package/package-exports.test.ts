@@ -269,7 +269,8 @@ beforeAll(async () => {
   // Reported by its own test; never an unhandled rejection meanwhile.
   typeChecks.catch(() => {});
   const { copy, pack, install } = packed.timings;
-  process.stdout.write(`package test: copy ${copy} s, npm pack (with the build) ${pack} s, install ${install} s\n`);
+  const build = packed.prebuilt ? 'the fresh dist/ of the checkout' : 'with the build';
+  process.stdout.write(`package test: copy ${copy} s, npm pack (${build}) ${pack} s, install ${install} s\n`);
   // The build inside npm pack takes about 2 minutes alone, and several times that on a 2-core
   // machine running other test files beside it.
 }, 600_000);

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-// Packs memoir as `npm pack` does for a release (its prepack script builds dist/) and
+// Packs memoir as `npm pack` does for a release (its prepack script builds dist/, unless the
+// checkout's dist/ is newer than every build input, as in CI right after `npm run build`) and
 // installs the tarball into a new consumer project, so tests can use the package
 // exactly as a user who installed it would.
 
@@ -26,6 +27,8 @@ export interface PackedPackage {
   consumer: string;
   /** Where the tarball is installed: `<consumer>/node_modules/memoir`. */
   installed: string;
+  /** Whether the checkout's fresh dist/ was packed as it is (no prepack build). */
+  prebuilt: boolean;
   /** Seconds spent copying, packing (the build) and installing. */
   timings: Record<'copy' | 'pack' | 'install', number>;
 }
@@ -75,8 +78,13 @@ export async function packAndInstall(): Promise<PackedPackage> {
     }
   });
 
+  // A dist/ built after every input changed is what prepack would build again (about 2 minutes
+  // alone, several times that beside other tests): pack it as it is, and run no scripts.
+  const prebuilt = freshBuild();
+  if (prebuilt) cpSync(join(root, 'dist'), join(source, 'dist'), { recursive: true });
+  const packArgs = ['pack', '--pack-destination', dir, '--loglevel', 'error', ...(prebuilt ? ['--ignore-scripts'] : [])];
   const pack = await timed(() =>
-    exec('npm', ['pack', '--pack-destination', dir, '--loglevel', 'error'], {
+    exec('npm', packArgs, {
       cwd: source,
       env: childEnvironment(),
       maxBuffer: 64 * 1024 * 1024,
@@ -107,5 +115,36 @@ export async function packAndInstall(): Promise<PackedPackage> {
     await exec('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
   });
 
-  return { dir, tarball, files, consumer, installed, timings: { copy, pack, install } };
+  return { dir, tarball, files, consumer, installed, prebuilt, timings: { copy, pack, install } };
+}
+
+/** What the build reads: when one of these is newer than dist/, dist/ is stale. */
+const BUILD_INPUTS = ['src', 'bin', 'package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json'];
+
+function newestChange(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, entry)));
+  return newest;
+}
+
+function oldestFile(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const entry of readdirSync(path)) oldest = Math.min(oldest, oldestFile(join(path, entry)));
+  return oldest;
+}
+
+/**
+ * Whether the checkout's dist/ was built after every build input last changed (tsup cleans
+ * dist/ first, so its oldest file dates the build). `MEMOIR_PACK_REBUILD=1` always rebuilds.
+ */
+export function freshBuild(): boolean {
+  if (process.env.MEMOIR_PACK_REBUILD === '1') return false;
+  const dist = join(root, 'dist');
+  if (!existsSync(join(dist, 'index.js'))) return false;
+  const inputs = BUILD_INPUTS.map((name) => join(root, name)).filter((path) => existsSync(path));
+  return oldestFile(dist) > Math.max(...inputs.map(newestChange));
 }
