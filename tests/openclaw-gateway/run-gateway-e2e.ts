@@ -188,7 +188,18 @@ async function turn(
   message: string,
 ): Promise<string> {
   const started = Date.now();
-  const args = ['agent', '--agent', 'main', '--to', who.to, '--session-key', sessionKey, '--message', message, '--json'];
+  const args = [
+    'agent',
+    '--agent',
+    'main',
+    '--to',
+    who.to,
+    '--session-key',
+    sessionKey,
+    '--message',
+    message,
+    '--json',
+  ];
   let stdout = '';
   // On a loaded machine the gateway's event loop can stall past the client's connect deadline.
   // "Gateway not reachable" is a socket-level failure before the turn was sent, so retrying it

@@ -82,7 +82,14 @@ export async function packAndInstall(): Promise<PackedPackage> {
   // alone, several times that beside other tests): pack it as it is, and run no scripts.
   const prebuilt = freshBuild();
   if (prebuilt) cpSync(join(root, 'dist'), join(source, 'dist'), { recursive: true });
-  const packArgs = ['pack', '--pack-destination', dir, '--loglevel', 'error', ...(prebuilt ? ['--ignore-scripts'] : [])];
+  const packArgs = [
+    'pack',
+    '--pack-destination',
+    dir,
+    '--loglevel',
+    'error',
+    ...(prebuilt ? ['--ignore-scripts'] : []),
+  ];
   const pack = await timed(() =>
     exec('npm', packArgs, {
       cwd: source,
