@@ -113,6 +113,18 @@ describe.each(STORES)('versions on %s', (_name, makeStore: StoreFactory) => {
     expect(contents(await memory.history(old))).toEqual(contents(corrected.history));
   });
 
+  it('an admin client’s correction stays in the corrected memory’s scope, seen by its owner', async () => {
+    const store = makeStore();
+    const admin = client(undefined, store);
+    const alice = client({ userId: 'alice' }, store);
+    const { ids } = await alice.retain({ ...BERLIN });
+    const corrected = await admin.correct(ids[0]!, 'Peter lives in Hamburg.');
+    const created = await admin.get(corrected.id);
+    expect(created?.scope).toEqual({ userId: 'alice' });
+    expect((await alice.get(corrected.id))?.content).toBe('Peter lives in Hamburg.');
+    expect((await alice.history(ids[0]!)).current).toBe(corrected.id);
+  });
+
   it('correct keeps what the new input sets over the old memory’s defaults', async () => {
     const memory = client();
     const old = (await memory.retain({ content: 'Mia likes jazz.', kind: 'opinion', entities: ['Mia'] })).ids[0]!;

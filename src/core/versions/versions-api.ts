@@ -181,6 +181,9 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
           kind: old.kind,
           category: old.category,
           entities: old.entities,
+          // A version belongs to its fact's owner: an unscoped (admin) client must not leave it
+          // scopeless, where the owner's scoped client would never see the correction.
+          scope: old.scope,
           ...given,
           supersedes: [...new Set([...(given.supersedes ?? []), target])],
         },
