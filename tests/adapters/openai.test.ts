@@ -473,9 +473,13 @@ describe('failures and retries', () => {
   });
 
   it('rejects with the signal reason when aborted mid-request', async () => {
-    script({ delayMs: 5000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the server holds the request (a fixed delay from the call can fire before
+    // the request leaves on a loaded machine, and then proves nothing).
+    script(() => {
+      setTimeout(() => controller.abort(), 50);
+      return { delayMs: 5000 };
+    });
     const started = Date.now();
     const error = await rejection(embedderAt().embed(['x'], { signal: controller.signal }));
     expect(error).toBe(controller.signal.reason);
@@ -493,9 +497,11 @@ describe('failures and retries', () => {
 
   it('rejects at once when aborted during the backoff before a retry', async () => {
     // The wait before the retry (retry-after 30 s, capped at 5 s) must wake on the abort.
-    script({ status: 503, headers: { 'retry-after': '30' }, body: { error: { message: 'overloaded' } } });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    script(() => {
+      setTimeout(() => controller.abort(), 100);
+      return { status: 503, headers: { 'retry-after': '30' }, body: { error: { message: 'overloaded' } } };
+    });
     const started = Date.now();
     const error = await rejection(
       chatAt().generate({ messages: [{ role: 'user', content: 'hi' }], signal: controller.signal }),
