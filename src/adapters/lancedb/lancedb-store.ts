@@ -31,6 +31,7 @@ import { type LanceConnection, type LanceLibraries, type LanceTable, loadLanceLi
 import { andSql, memoryWhere, sqlIn, sqlString } from './lancedb-filter.js';
 import { IntentLog, type IntentTransaction } from './lancedb-intent-log.js';
 import { isCommitConflict, LanceMaintenance, vectorIndexName } from './lancedb-maintenance.js';
+import { type AddressedRow, RowAddresses } from './lancedb-row-addresses.js';
 import { type MemoryRow, memoryToRow, plainRow, rowToMemory, toMs } from './lancedb-rows.js';
 import {
   LANCE_MIGRATIONS,
@@ -179,6 +180,8 @@ export class LanceStore implements MemoryStore {
   readonly #access = new PendingAccess();
   #indexedCache: { indexed: boolean; until: number } | undefined;
   readonly #countCache = new Map<string, { count: number; until: number }>();
+  /** Where the rows recent searches found sit, so reading them next is a take by address. */
+  readonly #addresses = new RowAddresses();
   #accessTimer: NodeJS.Timeout | undefined;
   #closing = false;
   #closed = false;
@@ -426,6 +429,7 @@ export class LanceStore implements MemoryStore {
     this.#maintenance.noteWrites(table, ids.length);
     this.#indexedCache = undefined;
     this.#countCache.clear();
+    this.#addresses.clear();
   }
 
   async #arrowRows(table: LanceTable, rows: readonly object[]) {
@@ -538,17 +542,31 @@ export class LanceStore implements MemoryStore {
   getMemories(ids: readonly string[]): Promise<Memory[]> {
     return this.#read(this.#names.memories, async (table) => {
       if (ids.length === 0) return [];
-      const rows = (await table
-        .query()
-        .where(sqlIn('id', [...new Set(ids)]))
-        .select(MEMORY_COLUMNS)
-        .toArray()) as MemoryRow[];
-      const byId = new Map(rows.map((row) => [row.id, row]));
+      const byId = await this.#memoryRowsById(table, [...new Set(ids)]);
       return ids.flatMap((id) => {
         const row = byId.get(id);
         return row ? [this.#access.overlay(rowToMemory(row))] : [];
       });
     });
+  }
+
+  // Rows a search just found are taken by address (see lancedb-row-addresses.ts); the rest by id.
+  async #memoryRowsById(table: LanceTable, ids: readonly string[]): Promise<Map<string, MemoryRow>> {
+    const byId = new Map<string, MemoryRow>();
+    const { addresses, unknown } = this.#addresses.lookup(ids);
+    if (addresses.length > 0) {
+      const wanted = new Set(ids);
+      const taken = (await table.takeRowIds(addresses).select(MEMORY_COLUMNS).withRowId().toArray()) as Array<
+        MemoryRow & AddressedRow
+      >;
+      for (const row of taken) if (wanted.has(row.id) && this.#addresses.holds(row)) byId.set(row.id, row);
+    }
+    const missing = addresses.length === 0 ? unknown : ids.filter((id) => !byId.has(id));
+    if (missing.length > 0) {
+      const rows = (await table.query().where(sqlIn('id', missing)).select(MEMORY_COLUMNS).toArray()) as MemoryRow[];
+      for (const row of rows) byId.set(row.id, row);
+    }
+    return byId;
   }
 
   /** Check and convert a batch of memories to rows, by id (a later one wins); nothing is written. */
@@ -751,9 +769,11 @@ export class LanceStore implements MemoryStore {
           .query()
           .fullTextSearch(new MatchQuery(terms.join(' '), 'lexical_terms', { operator: Operator.Or }))
           .select(['id', '_score'])
+          .withRowId()
           .limit(fetch);
         if (where) search = search.where(where);
-        const rows = (await search.toArray()) as Array<{ id: string; _score: number }>;
+        const rows = (await search.toArray()) as Array<AddressedRow & { _score: number }>;
+        this.#addresses.note(rows);
         return rows.map((row) => ({ id: row.id, score: row._score }));
       });
     });
@@ -821,7 +841,7 @@ export class LanceStore implements MemoryStore {
     exact: boolean,
   ): Promise<SearchHit[]> {
     const index = this.#settings.index;
-    let search = table.vectorSearch(vector).distanceType('cosine').select(['id', '_distance']).limit(fetch);
+    let search = table.vectorSearch(vector).distanceType('cosine').select(['id', '_distance']).withRowId().limit(fetch);
     if (where) search = search.where(where);
     if (exact) search = search.bypassVectorIndex();
     else {
@@ -830,7 +850,8 @@ export class LanceStore implements MemoryStore {
       if (index.vector === 'ivf-hnsw-sq' || index.vector === 'ivf-hnsw-pq')
         search = search.ef(Math.max(index.ef, fetch * index.refineFactor));
     }
-    const rows = (await search.toArray()) as Array<{ id: string; _distance: number }>;
+    const rows = (await search.toArray()) as Array<AddressedRow & { _distance: number }>;
+    this.#addresses.note(rows);
     return rows.map((row) => ({ id: row.id, score: 1 - row._distance }));
   }
 

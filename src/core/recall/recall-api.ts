@@ -154,6 +154,10 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
       // Transcripts repeat what was extracted from them: shown only when asked for by category.
       ...(options.categories?.includes(TRANSCRIPT_CATEGORY) ? {} : { hidden: isTranscript }),
     };
+    // The core block is read beside the search, not after it: one round trip less per recall.
+    const coreRead = coreFor(settings.core, options, scope);
+    // A failed search leaves it unawaited; its own failure, if any, is then of no interest.
+    coreRead.catch(() => undefined);
     // A call asking for another tenant's scope finds nothing, as if it were empty.
     const intent =
       scope === null
@@ -167,7 +171,7 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
       k,
       citationOf,
     );
-    const core = await coreFor(settings.core, options, scope);
+    const core = await coreRead;
     let response: RecallResponse;
     if (options.tokenBudget !== undefined) {
       // The core block takes its share first; memories are packed into what it leaves.

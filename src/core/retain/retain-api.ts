@@ -14,7 +14,7 @@ import type { RetentionOrigin } from '../shared/retention/protection.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
-import { findRuleSupersessions } from '../supersession/find-supersessions.js';
+import { batchClaims, findRuleSupersessions } from '../supersession/find-supersessions.js';
 import { embeddingText } from '../text/memory-text.js';
 import { MAX_BATCH } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
@@ -184,7 +184,10 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
     const found = correctionMode === 'model' ? await correctionsByModel(engine, memories, now) : [];
     // An embedder that fails does not lose the text: it is stored now and embedded later.
-    const { vectors, failure } = await pending.embedOrDefer(memories.map(embeddingText), 'retain');
+    const embedding = pending.embedOrDefer(memories.map(embeddingText), 'retain');
+    // The rules read the claims while the embedder works (off this thread when it has workers).
+    const claims = correctionMode !== 'marked' ? batchClaims(memories) : undefined;
+    const { vectors, failure } = await embedding;
 
     const outcome = await store.transaction(async () => {
       // Only inputs that bring their own id can clash with a stored memory.
@@ -227,6 +230,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
           ? await findRuleSupersessions(
               engine,
               records.map((record) => record.memory),
+              claims,
             )
           : undefined;
       if (ruled) for (const record of records) record.memory = ruled.batch.get(record.memory.id) ?? record.memory;

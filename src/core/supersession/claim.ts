@@ -88,6 +88,13 @@ export interface ClaimRule {
   onNegation: 'negate' | 'flip' | 'skip';
   /** The opposite value for `flip`. */
   flip?: (value: string) => string | undefined;
+  /**
+   * A cheap test on the clause in lower case that is true whenever `match` could find
+   * anything (the words every one of its patterns needs): most facts state none of the
+   * concerns, and the patterns cost far more than a word lookup. It may say yes wrongly,
+   * never no wrongly.
+   */
+  mayMatch(lowerCaseClause: string): boolean;
   /** Every statement of the concern in one clause. */
   match(clause: string): RuleMatch[];
 }

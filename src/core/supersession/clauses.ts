@@ -40,6 +40,22 @@ function possessiveSubject(word: string, single: string | undefined, self: strin
   return single;
 }
 
+// Entity patterns by name: a batch names the same few entities thousands of times. Bounded,
+// so a stream of distinct names cannot grow it without end.
+const ENTITY_PATTERNS = new Map<string, RegExp>();
+const MAX_ENTITY_PATTERNS = 4096;
+
+function entityPattern(entity: string): RegExp {
+  let found = ENTITY_PATTERNS.get(entity);
+  if (!found) {
+    const spelled = escapeRegExp(entity).replace(/[-_]+/g, '[-_ ]+');
+    found = new RegExp(String.raw`\b${spelled}(['’]s)?\b`, 'giu');
+    if (ENTITY_PATTERNS.size >= MAX_ENTITY_PATTERNS) ENTITY_PATTERNS.clear();
+    ENTITY_PATTERNS.set(entity, found);
+  }
+  return found;
+}
+
 /** Every place in `text` that names a subject, in order. */
 function mentionsIn(text: string, entities: readonly string[], self: string): SubjectMention[] {
   const single = entities.length === 1 && entities[0] ? entitySubject(entities[0]) : undefined;
@@ -53,8 +69,7 @@ function mentionsIn(text: string, entities: readonly string[], self: string): Su
   for (const match of matchesOf(PRONOUN, text)) add(match, single, false);
   for (const match of matchesOf(POSSESSIVE, text)) add(match, possessiveSubject(match[0], single, self), true);
   for (const entity of entities) {
-    const spelled = escapeRegExp(entity).replace(/[-_]+/g, '[-_ ]+');
-    for (const match of matchesOf(new RegExp(String.raw`\b${spelled}(['’]s)?\b`, 'giu'), text))
+    for (const match of matchesOf(entityPattern(entity), text))
       add(match, entitySubject(entity), match[1] !== undefined);
   }
   const start = START_NAME.exec(text);

@@ -1,7 +1,7 @@
 /** Reading a fact's claims: every rule over every clause, subjects resolved, negation applied. */
-import type { Claim } from './claim.js';
+import type { Claim, ClaimRule } from './claim.js';
 import { type ClauseContext, clausesOf, subjectAt } from './clauses.js';
-import { normaliseValue } from './phrases.js';
+import { containsAny, normaliseValue } from './phrases.js';
 import { RULES, SHARED_FAMILIES } from './rule-set.js';
 
 // A negation right before the predicate ("doesn't live in", "no longer works at", "never liked").
@@ -15,11 +15,33 @@ const NAMED = /^\S+.*?\s\p{Lu}/u;
 /** Longest text a fact is read over: claims sit in the first sentences, and rules stay linear. */
 const MAX_CHARS = 4_000;
 
-/** The claims a fact makes, deduplicated. Empty when no rule reads it. */
-export function extractClaims(text: string, context: ClauseContext): Claim[] {
+/**
+ * The rules that may read something in `body` (normalised as the clauses are). Rewriting a
+ * correction ("not X but Y") joins text around what it drops; without a "not" every clause
+ * is a slice of the body, so a rule whose words are nowhere in the body reads none of them.
+ */
+// The rewrites that drop text ("not X but Y", "X, not Y") start at the word "not".
+const MAY_REWRITE = containsAny(['not']);
+
+function rulesFor(body: string, rules: readonly ClaimRule[]): readonly ClaimRule[] {
+  const lower = body.toLowerCase();
+  return MAY_REWRITE(lower) ? rules : rules.filter((rule) => rule.mayMatch(lower));
+}
+
+/**
+ * The claims a fact makes, deduplicated. Empty when no rule reads it. `ruleSet` is the
+ * whole rule set unless a test compares against another.
+ */
+export function extractClaims(text: string, context: ClauseContext, ruleSet: readonly ClaimRule[] = RULES): Claim[] {
   const claims = new Map<string, Claim>();
-  for (const clause of clausesOf(text.slice(0, MAX_CHARS), context)) {
-    for (const rule of RULES) {
+  const body = text.slice(0, MAX_CHARS).normalize('NFKC');
+  const rules = rulesFor(body.replace(/[’]/g, "'"), ruleSet);
+  // Most facts state nothing the rules read: then the clauses need not be read at all.
+  if (rules.length === 0) return [];
+  for (const clause of clausesOf(body, context)) {
+    const lower = clause.text.toLowerCase();
+    for (const rule of rules) {
+      if (!rule.mayMatch(lower)) continue;
       for (const match of rule.match(clause.text)) {
         let subject = match.subject ?? subjectAt(clause, match.index);
         // Settings, schedules, prices and tools without an owner belong to the scope's world,

@@ -72,16 +72,26 @@ async function candidatesFor(engine: MemoryEngine, memory: Memory, claims: reado
 }
 
 /**
+ * The claims of each memory of a batch that takes part, by id: what {@link findRuleSupersessions}
+ * reads, computed ahead (retain does it while the embedder works).
+ */
+export function batchClaims(batch: readonly Memory[]): Map<string, Claim[]> {
+  return new Map(batch.map((memory) => [memory.id, takesPart(memory) ? claimsOf(memory) : []]));
+}
+
+/**
  * Decide supersession for `batch` (built, not yet written) against each other and the
  * store. Conservative: only memories whose claims the rules read, only the same scope,
- * never a memory invalidated by hand.
+ * never a memory invalidated by hand. `claimsRead` holds claims already read (by
+ * {@link batchClaims}) for memories whose text has not changed since.
  */
 export async function findRuleSupersessions(
   engine: MemoryEngine,
   batch: readonly Memory[],
+  claimsRead?: ReadonlyMap<string, Claim[]>,
 ): Promise<RuleSupersessions> {
   const result: RuleSupersessions = { stored: [], batch: new Map(), links: [] };
-  const claims = new Map<string, Claim[]>();
+  const claims = new Map<string, Claim[]>(claimsRead);
   const readClaims = (memory: Memory) => {
     let found = claims.get(memory.id);
     if (!found) {

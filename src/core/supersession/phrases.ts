@@ -119,6 +119,25 @@ export function timeAt(text: string): string | undefined {
   return TIME_WORD.test(value) ? value : undefined;
 }
 
+/**
+ * A test for a rule's `mayMatch`: whether lower-case `text` has a word that starts with one
+ * of `words` (a phrase counts by its first word, since the patterns allow any spacing). The
+ * patterns find these words after `\b` or a space, so a word inside another never counts;
+ * a word opening with punctuation (`'m`) counts anywhere. One plain pattern, no Unicode
+ * classes: it runs on every clause of every fact, so it must cost far less than the rules.
+ */
+export function containsAny(words: readonly string[]): (text: string) => boolean {
+  const needles = [...new Set(words.map((word) => word.toLowerCase().split(/\s+/u)[0] ?? '').filter(Boolean))];
+  const atWordStart = needles.filter((needle) => /^[a-z0-9_]/u.test(needle)).map(escapeRegExp);
+  const anywhere = needles.filter((needle) => !/^[a-z0-9_]/u.test(needle)).map(escapeRegExp);
+  const parts = [
+    ...(atWordStart.length > 0 ? [`(?:^|[^a-z0-9_])(?:${atWordStart.join('|')})`] : []),
+    ...(anywhere.length > 0 ? [`(?:${anywhere.join('|')})`] : []),
+  ];
+  const test = new RegExp(parts.join('|'));
+  return (text) => test.test(text);
+}
+
 /** Escape text for use inside a RegExp. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -129,10 +148,27 @@ export function pattern(source: string): RegExp {
   return new RegExp(source, 'giu');
 }
 
-/** Every match of `regex` in `text` (a fresh iteration each call). */
+// One global copy per pattern: compiling a large Unicode pattern costs more than matching a
+// short clause with it, and every clause of every retained memory goes through here.
+const GLOBAL_COPIES = new WeakMap<RegExp, RegExp>();
+
+function globalCopy(regex: RegExp): RegExp {
+  let global = GLOBAL_COPIES.get(regex);
+  if (!global) {
+    global = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
+    GLOBAL_COPIES.set(regex, global);
+  }
+  return global;
+}
+
+/**
+ * Every match of `regex` in `text` (a fresh iteration each call). The copy it runs is shared,
+ * which is safe because the matches are collected before anything else can run.
+ */
 export function matchesOf(regex: RegExp, text: string): RegExpExecArray[] {
   const out: RegExpExecArray[] = [];
-  const global = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
+  const global = globalCopy(regex);
+  global.lastIndex = 0;
   for (let match = global.exec(text); match; match = global.exec(text)) {
     out.push(match);
     if (match[0] === '') global.lastIndex++;

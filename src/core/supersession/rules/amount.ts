@@ -47,6 +47,8 @@ export const amountRule: ClaimRule = {
   name: 'amount',
   families: { amount: { keyMatch: 'subset' }, version: { keyMatch: 'exact' } },
   onNegation: 'skip',
+  // Every amount is read by moneyAt and every version by VERSION: both need a digit.
+  mayMatch: (clause) => /[0-9]/u.test(clause),
   match(clause) {
     const versions = [
       ...[...clause.matchAll(UPGRADED)].map((match) => ({ match, tool: match[1], version: match[3] })),

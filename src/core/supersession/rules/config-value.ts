@@ -5,7 +5,7 @@
  * branch, email, …), so "the weather is nice" is not read.
  */
 import type { ClaimRule } from '../claim.js';
-import { normaliseValue, valueAt } from '../phrases.js';
+import { containsAny, normaliseValue, valueAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const SETTING_WORD =
@@ -37,6 +37,8 @@ export const configRule: ClaimRule = {
   name: 'setting',
   families: { setting: { keyMatch: 'exact' } },
   onNegation: 'skip',
+  // IS and SET both name the setting (KEY).
+  mayMatch: containsAny(SETTING_WORD.split('|')),
   match(clause) {
     const read = (rest: string, match: RegExpExecArray) => {
       const value = settingValue(rest);

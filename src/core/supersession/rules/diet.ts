@@ -3,6 +3,7 @@
  * being vegetarian". One diet at a time.
  */
 import type { ClaimRule } from '../claim.js';
+import { containsAny } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const DIETS = 'vegan|vegetarian|pescatarian|pescetarian|keto|paleo|carnivore|flexitarian|omnivore|raw vegan|fruitarian';
@@ -26,6 +27,8 @@ export const dietRule: ClaimRule = {
   name: 'diet',
   families: { diet: { keyMatch: 'exact' } },
   onNegation: 'negate',
+  // IS and STOPPED need a diet's name, FOLLOWS the word diet, MEAT what is eaten.
+  mayMatch: containsAny([...DIETS.split('|'), 'diet', 'meat', 'everything', 'anything']),
   match(clause) {
     const diet = (rest: string) => {
       const value = DIET_AT.exec(rest)?.[1]?.toLowerCase().replace('pescetarian', 'pescatarian');

@@ -5,7 +5,7 @@
  * attribute, and "has a dog" is none.
  */
 import type { ClaimRule, RuleMatch } from '../claim.js';
-import { normaliseValue, objectAt } from '../phrases.js';
+import { containsAny, normaliseValue, objectAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const KINDS: Record<string, readonly string[]> = {
@@ -84,6 +84,14 @@ export const ownershipRule: ClaimRule = {
   name: 'ownership',
   families: { owns: { keyMatch: 'exact' } },
   onNegation: 'skip',
+  // DRIVES, GOT, IS (a kind of thing) and SOLD each need one of these.
+  mayMatch: containsAny([
+    ...['driv', 'drov', 'own', 'has', 'have', 'had', 'bought', 'buy', 'got', 'gets', 'purchased', 'ordered'],
+    ...['getting', 'upgraded', 'switched', 'replaced', 'traded'],
+    ...['car', 'vehicle', 'phone', 'smartphone', 'laptop', 'computer', 'tablet', 'bike', 'bicycle', 'watch', 'camera'],
+    ...['headphones', 'console', 'tv', 'motor'],
+    ...['sold', 'sell', 'gave', 'rid', 'total', 'lost', 'crashed'],
+  ]),
   match(clause) {
     const thing = (kind?: string) => (rest: string) => {
       const value = normaliseValue(

@@ -5,7 +5,7 @@
  * are about one.
  */
 import type { ClaimRule } from '../claim.js';
-import { normaliseValue, objectAt, valueAt } from '../phrases.js';
+import { containsAny, normaliseValue, objectAt, valueAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const LIKE =
@@ -28,6 +28,11 @@ export const preferenceRule: ClaimRule = {
   families: { stance: { keyMatch: 'exact' }, favourite: { keyMatch: 'exact' } },
   onNegation: 'flip',
   flip: (value) => (value === 'like' ? 'dislike' : undefined),
+  // LIKE, DISLIKE and FAVOURITE each need one of these.
+  mayMatch: containsAny([
+    ...['like', 'love', 'enjoy', 'ador', 'prefer', 'into', 'fan', 'obsessed', 'crazy'],
+    ...['dislike', 'hate', 'detest', 'loath', 'stand', 'tired', 'sick', 'stopped', 'favo'],
+  ]),
   match(clause) {
     const stance = (value: string) => (rest: string) => {
       const about = object(rest);

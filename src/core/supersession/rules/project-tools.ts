@@ -6,7 +6,7 @@
  * when neither is catalogued.
  */
 import type { ClaimRule, RuleMatch } from '../claim.js';
-import { normaliseValue } from '../phrases.js';
+import { containsAny, normaliseValue } from '../phrases.js';
 
 const ROLES: Record<string, readonly string[]> = {
   'test runner': [
@@ -199,6 +199,13 @@ export const projectToolsRule: ClaimRule = {
   name: 'project tools',
   families: { tool: { keyMatch: 'exact' } },
   onNegation: 'negate',
+  // SWITCH, SWITCH_TO, REPLACED, REPLACES and USES open with one of these verbs; ROLE_IS names a role.
+  mayMatch: containsAny([
+    ...['switch', 'mov', 'migrat', 'chang', 'went', 'transition', 'port', 'convert', 'replac', 'swap', 'ditch'],
+    ...['use', 'using', 'run', 'rely', 'relies', 'built', 'bundled', 'tested', 'linted', 'formatted', 'deployed'],
+    ...['hosted', 'written', 'chose', 'picked', 'settled', 'adopted', 'standardi'],
+    ...ROLE_NAMES,
+  ]),
   match(clause) {
     const out: RuleMatch[] = [];
     for (const match of clause.matchAll(SWITCH)) out.push(...switched(match.index, match[1], match[2]));

@@ -4,7 +4,7 @@
  * when given, is part of the value.
  */
 import type { ClaimRule } from '../claim.js';
-import { nameAt } from '../phrases.js';
+import { containsAny, nameAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const STATUS =
@@ -19,6 +19,11 @@ export const relationshipRule: ClaimRule = {
   name: 'relationship',
   families: { relationship: { keyMatch: 'exact' } },
   onNegation: 'skip',
+  // STATUS needs a status word; DATING, TOGETHER and BROKE_UP their verbs.
+  mayMatch: containsAny([
+    ...['single', 'married', 'engaged', 'divorced', 'separated', 'widowed'],
+    ...['dating', 'seeing', 'going', 'relationship', 'broke', 'split', 'breaks', 'called'],
+  ]),
   match(clause) {
     const withPartner = (status: string, rest: string) => {
       const partner = nameAt(rest);

@@ -4,7 +4,7 @@
  * name, so "lives in a small flat" or "moved to Thursday" are not read.
  */
 import type { ClaimRule } from '../claim.js';
-import { nameAt } from '../phrases.js';
+import { containsAny, nameAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const LIVES =
@@ -18,6 +18,8 @@ export const residenceRule: ClaimRule = {
   name: 'residence',
   families: { residence: { keyMatch: 'exact' } },
   onNegation: 'negate',
+  // LIVES, MOVED and MOVED_OUT each open with one of these.
+  mayMatch: containsAny(['liv', 'resid', 'settled', 'stays', 'based', 'home', 'mov', 'relocat', 'emigrat', 'immigrat']),
   match(clause) {
     const place = (rest: string) => {
       const name = nameAt(rest);

@@ -5,7 +5,7 @@
  * cancellation.
  */
 import type { ClaimRule, RuleMatch } from '../claim.js';
-import { normaliseValue, timeAt } from '../phrases.js';
+import { containsAny, normaliseValue, timeAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const EVENT_WORD =
@@ -40,6 +40,8 @@ export const scheduleRule: ClaimRule = {
   name: 'schedule',
   families: { schedule: { keyMatch: 'subset' } },
   onNegation: 'skip',
+  // Every pattern names the event (EVENT).
+  mayMatch: containsAny(EVENT_WORD.split('|')),
   match(clause) {
     const when = (rest: string, match: RegExpExecArray) => {
       const key = eventKey(match[1] ?? '');

@@ -5,7 +5,7 @@
  * end in a job word, so "works at home" or "is a big fan" are not read.
  */
 import type { ClaimRule, RuleMatch } from '../claim.js';
-import { nameAt, valueAt } from '../phrases.js';
+import { containsAny, nameAt, valueAt } from '../phrases.js';
 import { readAfter } from './read-after.js';
 
 const EMPLOYER =
@@ -35,6 +35,12 @@ export const workRule: ClaimRule = {
   name: 'work',
   families: { employer: { keyMatch: 'exact' }, 'job title': { keyMatch: 'exact' } },
   onNegation: 'negate',
+  // EMPLOYER, LEFT_EMPLOYER and AS_TITLE each need one of these.
+  mayMatch: containsAny([
+    ...['work', 'employ', 'join', 'job', 'position', 'role', 'offer', 'hired'],
+    ...['left', 'leav', 'quit', 'resign', 'laid', 'fired', 'retired'],
+    ...['start', 'serv', 'title', 'promot', 'becam', 'becom', 'is', 'am', "'m", 'are'],
+  ]),
   match(clause) {
     const employer = (rest: string) => {
       const name = nameAt(rest);
