@@ -8,10 +8,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 //
 // Calls that overlap on one handle are another matter: measured on 0.39.0 (400 mixed calls at
 // once on one table — counts, adds, merges, updates, deletes, queries, index listing and stats,
-// optimize — and on its connection), none is refused, and 0.37.1 the same; only `close()`
-// borrows a handle mutably. So calls are not serialised (that would queue every count and
-// search behind a minutes-long index build), only counted: a handle's `close()` is put off until
-// its calls have settled.
+// optimize — and on its connection), none is refused, and 0.37.1 the same. Two things borrow a
+// handle mutably: `close()`, and reading a table's `name` (a native field, whose getter napi-rs
+// 3 borrows mutably, so `table.name` throws while a count or a write on that table runs). So
+// calls are not serialised (that would queue every count and search behind a minutes-long index
+// build, and slow 0.37.1 for nothing): a handle's `close()` is put off until its calls have
+// settled, and a table's name is read once, when the gate first sees the table (no call can be
+// running on it yet), and answered from there.
 //
 // The gate does this for every handle it has seen, without the code that uses the handles
 // knowing: `track()` wraps a connection in a proxy whose tables (what its promises resolve to)
@@ -32,6 +35,17 @@ interface HandleState {
   readonly calls: Set<Promise<unknown>>;
   /** Its deferred close, once asked for. */
   closing: Promise<void> | undefined;
+  /** A table's name, read when the gate first saw it (see the top of this file). */
+  name: unknown;
+}
+
+/** A table's name, or undefined for a handle without one (a connection). */
+function readName(handle: object): unknown {
+  try {
+    return 'name' in handle ? Reflect.get(handle, 'name', handle) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the gate does with a deferred close that fails. */
@@ -75,7 +89,7 @@ export class LanceCallGate {
   track<T extends object>(handle: T): T {
     let state = this.#states.get(handle);
     if (!state) {
-      state = { calls: new Set(), closing: undefined };
+      state = { calls: new Set(), closing: undefined, name: readName(handle) };
       this.#states.set(handle, state);
     }
     return this.#wrap(handle, state, true);
@@ -95,6 +109,7 @@ export class LanceCallGate {
     const gate = this;
     const proxy: T = new Proxy(target, {
       get(object, key) {
+        if (root && key === 'name' && state.name !== undefined) return state.name;
         const value: unknown = Reflect.get(object, key, object);
         if (typeof value !== 'function') return value;
         if (root && key === 'close') return () => gate.#closeWhenIdle(state, () => value.call(object));
