@@ -103,21 +103,19 @@ describe('LanceDB calls in flight', () => {
     await expect(closing).resolves.toEqual([undefined, undefined]);
   });
 
-  it('1,000 concurrent retains through the client all land, with recalls beside them', async () => {
+  // 1,000 at once run in tests/core/close-drains.test.ts (minutes for LanceDB: three commits a
+  // retain); 150 here keep this file fast while as many calls overlap on each handle.
+  it('150 concurrent retains through the client all land, with recalls beside them', async () => {
     const uri = nextDir();
     const memory = createMemory({ store: createLanceStore({ uri, logger: quiet }), logger: quiet });
-    const started = performance.now();
-    const retains = Array.from({ length: 1000 }, (_, n) => memory.retain(`note number ${n} about the garden`));
+    const retains = Array.from({ length: 150 }, (_, n) => memory.retain(`note number ${n} about the garden`));
     const recalls = Array.from({ length: 10 }, () => memory.recall('garden note'));
     const settled = await Promise.allSettled([...retains, ...recalls]);
-    const seconds = (performance.now() - started) / 1000;
     expect(rejected(settled)).toEqual([]);
-    expect((await memory.stats()).memories).toBe(1000);
+    expect((await memory.stats()).memories).toBe(150);
     await memory.close();
     const reopened = createMemory({ store: createLanceStore({ uri, logger: quiet }), logger: quiet });
-    expect((await reopened.stats()).memories).toBe(1000);
+    expect((await reopened.stats()).memories).toBe(150);
     await reopened.close();
-    // eslint-free note of the figure for the report; the bound is the test timeout.
-    console.log(`lancedb: 1,000 concurrent retains in ${seconds.toFixed(1)} s`);
-  }, 300_000);
+  }, 120_000);
 });

@@ -352,7 +352,9 @@ export class LanceStore implements MemoryStore {
     }
   }
 
-  #read<R>(name: string, operation: (table: LanceTable) => Promise<R>): Promise<R> {
+  // Async, so a closed store rejects rather than throws (the checks before the first await
+  // still run when the call is made).
+  async #read<R>(name: string, operation: (table: LanceTable) => Promise<R>): Promise<R> {
     this.#assertOpen();
     return this.#calls.run(async () => {
       await this.#connect();
@@ -362,7 +364,7 @@ export class LanceStore implements MemoryStore {
     });
   }
 
-  #write<R>(name: string, ids: readonly string[], operation: (table: LanceTable) => Promise<R>): Promise<R> {
+  async #write<R>(name: string, ids: readonly string[], operation: (table: LanceTable) => Promise<R>): Promise<R> {
     this.#assertOpen();
     return this.#calls.run(() => this.#writeNow(name, ids, operation));
   }
@@ -889,7 +891,7 @@ export class LanceStore implements MemoryStore {
    * table; a process killed before that commit leaves the live tables untouched, one killed
    * after it leaves a plan the next open finishes (see lancedb-staging.ts).
    */
-  stageChange(options: StageChangeOptions = {}): Promise<StagedChange> {
+  async stageChange(options: StageChangeOptions = {}): Promise<StagedChange> {
     this.#assertOpen();
     return this.#calls.run(async () => {
       await this.#connect();
@@ -965,7 +967,6 @@ export class LanceStore implements MemoryStore {
    * rejecting; changes nothing.
    */
   check(): Promise<StoreCheck> {
-    this.#assertOpen();
     return this.#calls.run(() => this.#checkNow());
   }
 
@@ -1003,7 +1004,7 @@ export class LanceStore implements MemoryStore {
    * indexes, and build the vector index when the table is past `index.vectorIndexMinRows`
    * (or whatever its size, with `vectorIndex: true`). Waits for background work first.
    */
-  optimize(options: { vectorIndex?: boolean } = {}): Promise<void> {
+  async optimize(options: { vectorIndex?: boolean } = {}): Promise<void> {
     this.#assertOpen();
     return this.#calls.run(async () => {
       await this.#connect();
