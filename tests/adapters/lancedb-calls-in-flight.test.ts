@@ -1,6 +1,8 @@
 import { makeMemory, makeOpinion, unitVector } from 'memoir/testing';
 import { describe, expect, it } from 'vitest';
 import { createLanceStore } from '../../src/adapters/lancedb/index.js';
+import { LanceCallGate } from '../../src/adapters/lancedb/lancedb-call-gate.js';
+import { loadLanceLibraries } from '../../src/adapters/lancedb/lancedb-driver.js';
 import { createMemory } from '../../src/index.js';
 import { freshPaths, quiet } from '../helpers/stores.js';
 
@@ -65,6 +67,42 @@ const rejected = (settled: PromiseSettledResult<unknown>[]) =>
   );
 
 describe('LanceDB calls in flight', () => {
+  it('a table or connection behind the gate closes only once the calls on it have settled', async () => {
+    const { lancedb } = await loadLanceLibraries('error');
+    const errors: unknown[] = [];
+    const gate = new LanceCallGate({ onCloseError: (error) => errors.push(error) });
+    const connection = gate.track(await lancedb.connect(nextDir()));
+    const rows = Array.from({ length: 500 }, (_, n) => ({ id: `id${n}`, n }));
+    const table = await connection.createTable('t', rows);
+    // Every kind of call a handle takes: its own, a builder's, and its name read during them.
+    const calls = [
+      table.countRows(),
+      table.add([{ id: 'x', n: -1 }]),
+      table
+        .mergeInsert('id')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute([{ id: 'y', n: -2 }]),
+      table.query().where('n > 10').limit(5).toArray(),
+      table.listIndices(),
+      connection.tableNames(),
+    ];
+    expect(table.name).toBe('t');
+    expect(gate.inFlight(table)).toBeGreaterThan(0);
+    table.close();
+    connection.close();
+    table.close();
+    // Put off while its calls run.
+    expect(table.isOpen()).toBe(true);
+    const results = await Promise.all(calls);
+    expect(results[0]).toBe(500);
+    expect(results[5]).toEqual(['t']);
+    await gate.closed();
+    expect(errors).toEqual([]);
+    expect(table.isOpen()).toBe(false);
+    await expect(table.countRows()).rejects.toThrow(/closed/i);
+  });
+
   it('close() waits for every call started before it, whichever stage each is at, then closes', async () => {
     // close() at once, after a turn of the event loop, and a few milliseconds in: calls are
     // caught before, inside and between their LanceDB calls.

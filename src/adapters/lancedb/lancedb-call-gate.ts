@@ -92,7 +92,9 @@ export class LanceCallGate {
       state = { calls: new Set(), closing: undefined, name: readName(handle) };
       this.#states.set(handle, state);
     }
-    return this.#wrap(handle, state, true);
+    const proxy = this.#wrap(handle, state, true);
+    this.#states.set(proxy, state);
+    return proxy;
   }
 
   /** How many calls are running on `handle` (a proxy from `track` or what it wraps). */
