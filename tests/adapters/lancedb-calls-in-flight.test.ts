@@ -127,9 +127,9 @@ describe('LanceDB calls in flight', () => {
   it('many calls at once on the same tables all succeed', async () => {
     const store = await openStore();
     await seed(store);
-    const settled = await Promise.allSettled(Array.from({ length: 12 }, (_, round) => mixedCalls(store, round)).flat());
+    const settled = await Promise.allSettled(Array.from({ length: 6 }, (_, round) => mixedCalls(store, round)).flat());
     expect(rejected(settled)).toEqual([]);
-    expect(await store.countMemories()).toBe(20 + 12 * 2);
+    expect(await store.countMemories()).toBe(20 + 6 * 2);
     await store.close();
   }, 120_000);
 
@@ -142,18 +142,18 @@ describe('LanceDB calls in flight', () => {
   });
 
   // 1,000 at once run in tests/core/close-drains.test.ts (minutes for LanceDB: three commits a
-  // retain); 150 here keep this file fast while as many calls overlap on each handle.
-  it('150 concurrent retains through the client all land, with recalls beside them', async () => {
+  // retain); 60 here keep this file fast while as many calls overlap on each handle.
+  it('60 concurrent retains through the client all land, with recalls beside them', async () => {
     const uri = nextDir();
     const memory = createMemory({ store: createLanceStore({ uri, logger: quiet }), logger: quiet });
-    const retains = Array.from({ length: 150 }, (_, n) => memory.retain(`note number ${n} about the garden`));
+    const retains = Array.from({ length: 60 }, (_, n) => memory.retain(`note number ${n} about the garden`));
     const recalls = Array.from({ length: 10 }, () => memory.recall('garden note'));
     const settled = await Promise.allSettled([...retains, ...recalls]);
     expect(rejected(settled)).toEqual([]);
-    expect((await memory.stats()).memories).toBe(150);
+    expect((await memory.stats()).memories).toBe(60);
     await memory.close();
     const reopened = createMemory({ store: createLanceStore({ uri, logger: quiet }), logger: quiet });
-    expect((await reopened.stats()).memories).toBe(150);
+    expect((await reopened.stats()).memories).toBe(60);
     await reopened.close();
   }, 120_000);
 });
