@@ -11,20 +11,25 @@ import { type CachedNode, ensureNode } from './node-binaries.js';
 // framework subpaths — on each Node release line users run beside the one CI runs on. Each
 // version gets its own copy of the checkout and its own `npm ci`, so native addons are built
 // for its ABI. memoir/ai-sdk runs against `ai` 7 here (it needs Node 22) and `ai` 6 on Node 20.
-// LanceDB stays at the pinned 0.37.1 on every line: 0.38 and 0.39 refuse two calls in flight on
-// one table handle ("cannot be borrowed mutably while another borrow is active"), which the
-// store does whenever retains run concurrently; until the store serialises per handle, the peer
-// range stays ~0.37.1.
+// LanceDB: Node 20 (`npm test`) runs the pinned 0.37.1, the last release for Node 20; these
+// lines install the current one (0.39, which needs Node 22, with the apache-arrow it accepts
+// and the @types/node ≥ 22 it asks for as a peer), so the LanceDB contract runs on both ends of
+// the peer range. 0.38 and later refuse to close a handle while a call on it runs and throw on
+// a table's `name` during a call ("cannot be borrowed mutably while another borrow is
+// active"); the store's call gate (src/adapters/lancedb/lancedb-call-gate.ts) handles both.
 
 const runFile = promisify(execFile);
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The current LanceDB release and what it takes beside it (its peers: apache-arrow ≤ 18.1.0, @types/node ≥ 22). */
+const CURRENT_LANCEDB = ['@lancedb/lancedb@~0.39.0', 'apache-arrow@18.1.0', '@types/node@22'];
 
 /** The release lines tested here, and what each installs beyond the lockfile. */
 // better-sqlite3 13 (Node >= 22) ships N-API prebuilds, so nothing compiles; npm picks it on
 // these lines for a user too (its engines rule out Node 20, where the range resolves to 12).
 const LINES: { node: string; extra: string[] }[] = [
-  { node: '22.23.3', extra: ['ai@7', 'better-sqlite3@^13.2.0'] },
-  { node: '24.21.0', extra: ['ai@7', 'better-sqlite3@^13.2.0'] },
+  { node: '22.23.3', extra: ['ai@7', 'better-sqlite3@^13.2.0', ...CURRENT_LANCEDB] },
+  { node: '24.21.0', extra: ['ai@7', 'better-sqlite3@^13.2.0', ...CURRENT_LANCEDB] },
 ];
 
 /**
@@ -39,6 +44,8 @@ const SUITES = (
   [
     'tests/adapters/sqlite-store.test.ts',
     'tests/adapters/lancedb-store.test.ts',
+    'tests/adapters/lancedb-calls-in-flight.test.ts',
+    'tests/adapters/lancedb-kill.test.ts',
     'tests/adapters/local-embedder.test.ts',
     'tests/integrations/ai-sdk',
     'tests/integrations/langgraph',

@@ -17,8 +17,19 @@ function quietNativeLog(level: string): void {
 }
 
 /**
+ * The LanceDB release to suggest on this Node: 0.38 and later need Node 22, and 0.37.1 is the
+ * last that runs on Node 20; both are tested (docs/guides/lancedb.md, "Versions").
+ */
+function lanceInstallHint(nodeVersion: string = process.versions.node): string {
+  const major = Number(nodeVersion.split('.')[0]);
+  return major >= 22
+    ? 'npm install @lancedb/lancedb@~0.39.0 apache-arrow@18.1.0'
+    : 'npm install @lancedb/lancedb@0.37.1 apache-arrow@18.1.0';
+}
+
+/**
  * `@lancedb/lancedb` and `apache-arrow`, imported on first use; a missing install is a
- * StoreError naming both packages and the versions that run on Node 20.
+ * StoreError naming both packages and the versions that run on this Node.
  */
 export function loadLanceLibraries(nativeLogLevel: string): Promise<LanceLibraries> {
   loading ??= (async () => {
@@ -32,8 +43,7 @@ export function loadLanceLibraries(nativeLogLevel: string): Promise<LanceLibrari
     throw new StoreError('cannot load @lancedb/lancedb and apache-arrow', {
       component: 'lancedb-store',
       cause: error,
-      suggestion:
-        'Install them with `npm install @lancedb/lancedb@0.37.1 apache-arrow@18.1.0` (LanceDB 0.38 and later need Node 22).',
+      suggestion: `Install them with \`${lanceInstallHint()}\` (LanceDB 0.37.1 on Node 20; 0.38 and later need Node 22).`,
     });
   });
   return loading;

@@ -26,6 +26,7 @@ import { Mutex } from '../../core/utils/mutex.js';
 import { compareHits } from '../../core/utils/top-hits.js';
 import { PendingAccess } from './lancedb-access.js';
 import { memoryRowsTable } from './lancedb-arrow.js';
+import { LanceCallGate, StoreCallsInFlight } from './lancedb-call-gate.js';
 import { LanceCollection, type LanceCollectionHost } from './lancedb-collection.js';
 import { type LanceConnection, type LanceLibraries, type LanceTable, loadLanceLibraries } from './lancedb-driver.js';
 import { andSql, memoryWhere, sqlIn, sqlString } from './lancedb-filter.js';
@@ -176,6 +177,14 @@ export class LanceStore implements MemoryStore {
   #connection: LanceConnection | undefined;
   #connecting: Promise<LanceConnection> | undefined;
   readonly #tables = new Map<string, LanceTable>();
+  readonly #opening = new Map<string, Promise<LanceTable>>();
+  // Every handle comes through the gate, which closes it only once no call is running on it;
+  // close() waits for the store's calls (see lancedb-call-gate.ts).
+  readonly #gate = new LanceCallGate({
+    onCloseError: (error) =>
+      this.#settings.logger.log('debug', `lancedb: closing a handle failed: ${messageOf(error).slice(0, 300)}`),
+  });
+  readonly #calls = new StoreCallsInFlight();
   #dimensions: number | null = null;
   readonly #access = new PendingAccess();
   #indexedCache: { indexed: boolean; until: number } | undefined;
@@ -247,15 +256,17 @@ export class LanceStore implements MemoryStore {
       );
       let connection: LanceConnection;
       try {
-        connection = await libraries.lancedb.connect(
-          uri,
-          {
-            storageOptions,
-            readConsistencyInterval,
-            ...(apiKey ? { apiKey } : {}),
-            ...(region ? { region } : {}),
-          },
-          session,
+        connection = this.#gate.track(
+          await libraries.lancedb.connect(
+            uri,
+            {
+              storageOptions,
+              readConsistencyInterval,
+              ...(apiKey ? { apiKey } : {}),
+              ...(region ? { region } : {}),
+            },
+            session,
+          ),
         );
       } catch (cause) {
         throw storeError(`cannot open LanceDB at ${uri}: ${messageOf(cause)}`, {
@@ -265,7 +276,7 @@ export class LanceStore implements MemoryStore {
       }
       await this.#migrate(connection, libraries);
       this.#connection = connection;
-      this.#maintenance.schedule(this.#settings.index.compactEveryMs);
+      this.#calls.outside(() => this.#maintenance.schedule(this.#settings.index.compactEveryMs));
       const memories = await this.#table(this.#names.memories);
       this.#dimensions = vectorDimensions(await memories.schema());
       // A transaction a killed process left is undone, a bulk change it decided is finished, one
@@ -315,33 +326,53 @@ export class LanceStore implements MemoryStore {
     }
   }
 
+  // One handle per table: callers asking at once share one open rather than each open one and
+  // leave all but the last unclosed.
   async #table(name: string): Promise<LanceTable> {
     const cached = this.#tables.get(name);
     if (cached) return cached;
-    const connection = this.#connection ?? (await this.#connect());
-    const table = await connection.openTable(name);
-    this.#tables.set(name, table);
-    return table;
+    let opening = this.#opening.get(name);
+    if (!opening) {
+      opening = (async () => {
+        const connection = this.#connection ?? (await this.#connect());
+        const table = await connection.openTable(name);
+        this.#tables.set(name, table);
+        return table;
+      })();
+      this.#opening.set(name, opening);
+      const done = () => this.#opening.delete(name);
+      opening.then(done, done);
+    }
+    return opening;
   }
 
   #assertOpen(): void {
-    if (this.#closed || (this.#closing && !this.#transaction.getStore())) {
+    // While closing, calls started before close() (and those they make) carry on.
+    if (this.#closed || (this.#closing && !this.#transaction.getStore() && !this.#calls.inside)) {
       throw storeError(`store at ${this.#settings.uri} is closed`, {
         suggestion: 'Create a new store with createLanceStore().',
       });
     }
   }
 
+  // Async, so a closed store rejects rather than throws (the checks before the first await
+  // still run when the call is made).
   async #read<R>(name: string, operation: (table: LanceTable) => Promise<R>): Promise<R> {
     this.#assertOpen();
-    await this.#connect();
-    await this.#recoverDue();
-    const table = await this.#table(name);
-    return this.#wrap(() => operation(table));
+    return this.#calls.run(async () => {
+      await this.#connect();
+      await this.#recoverDue();
+      const table = await this.#table(name);
+      return this.#wrap(() => operation(table));
+    });
   }
 
   async #write<R>(name: string, ids: readonly string[], operation: (table: LanceTable) => Promise<R>): Promise<R> {
     this.#assertOpen();
+    return this.#calls.run(() => this.#writeNow(name, ids, operation));
+  }
+
+  async #writeNow<R>(name: string, ids: readonly string[], operation: (table: LanceTable) => Promise<R>): Promise<R> {
     await this.#connect();
     const table = await this.#table(name);
     const transaction = this.#transaction.getStore();
@@ -716,7 +747,11 @@ export class LanceStore implements MemoryStore {
     }
     this.#access.add(unique, toMs(at));
     if (this.#access.size >= ACCESS_FLUSH_SIZE) await this.#flushAccess();
-    else this.#accessTimer ??= setTimeout(() => void this.#flushAccess().catch(() => undefined), ACCESS_FLUSH_MS);
+    else {
+      this.#accessTimer ??= this.#calls.outside(() =>
+        setTimeout(() => void this.#flushAccess().catch(() => undefined), ACCESS_FLUSH_MS),
+      );
+    }
   }
 
   /**
@@ -879,10 +914,12 @@ export class LanceStore implements MemoryStore {
    */
   async stageChange(options: StageChangeOptions = {}): Promise<StagedChange> {
     this.#assertOpen();
-    await this.#connect();
-    // Accesses gathered before the change are written before it, as for a transaction.
-    await this.#flushAccess();
-    return new LanceStagedChange(this.#stagingHost(), options);
+    return this.#calls.run(async () => {
+      await this.#connect();
+      // Accesses gathered before the change are written before it, as for a transaction.
+      await this.#flushAccess();
+      return new LanceStagedChange(this.#stagingHost(), options);
+    });
   }
 
   // ---- transactions, stats, maintenance, close ----
@@ -894,6 +931,10 @@ export class LanceStore implements MemoryStore {
       });
     }
     this.#assertOpen();
+    return this.#calls.run(() => this.#transactionNow(work));
+  }
+
+  async #transactionNow<T>(work: () => Promise<T>): Promise<T> {
     await this.#connect();
     await this.#recoverDue();
     // Accesses gathered before it are written before it, so a rollback cannot undo them.
@@ -946,7 +987,11 @@ export class LanceStore implements MemoryStore {
    * Open every table and read its counts and indexes, reporting what fails instead of
    * rejecting; changes nothing.
    */
-  async check(): Promise<StoreCheck> {
+  check(): Promise<StoreCheck> {
+    return this.#calls.run(() => this.#checkNow());
+  }
+
+  async #checkNow(): Promise<StoreCheck> {
     const problems: string[] = [];
     const details: Record<string, string | number | boolean | null> = { uri: this.#settings.uri };
     try {
@@ -982,10 +1027,12 @@ export class LanceStore implements MemoryStore {
    */
   async optimize(options: { vectorIndex?: boolean } = {}): Promise<void> {
     this.#assertOpen();
-    await this.#connect();
-    await this.#maintenance.drain();
-    await this.#wrap(() => this.#maintenance.run(options.vectorIndex === true));
-    this.#indexedCache = undefined;
+    return this.#calls.run(async () => {
+      await this.#connect();
+      await this.#maintenance.drain();
+      await this.#wrap(() => this.#maintenance.run(options.vectorIndex === true));
+      this.#indexedCache = undefined;
+    });
   }
 
   close(): Promise<void> {
@@ -996,8 +1043,10 @@ export class LanceStore implements MemoryStore {
   async #shutdown(): Promise<void> {
     if (this.#connection) await this.#flushAccess();
     this.#closing = true;
-    // Queued writes and a running transaction finish first; from inside one that would deadlock.
-    if (!this.#transaction.getStore()) {
+    // Every call started before close() finishes first — a queued write, a running transaction,
+    // a read between two LanceDB calls; from inside one that would deadlock.
+    if (!this.#transaction.getStore() && !this.#calls.inside) {
+      await this.#calls.settled();
       const release = await this.#mutex.acquire();
       release();
     }
@@ -1006,10 +1055,13 @@ export class LanceStore implements MemoryStore {
     await this.#maintenance.drain();
     this.#closed = true;
     this.#intents.close();
+    for (const opening of this.#opening.values()) await opening.catch(() => undefined);
     for (const table of this.#tables.values()) table.close();
     this.#tables.clear();
     this.#connection?.close();
     this.#connection = undefined;
+    // Each close above runs once the calls still running on its handle have settled.
+    await this.#gate.closed();
   }
 }
 
