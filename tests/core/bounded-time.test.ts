@@ -105,9 +105,14 @@ describe('close() is bounded when a provider hangs', () => {
 
   it('aborts an OpenAI request whose body trickles, dropping the connection, within closeTimeoutMs', async () => {
     let dropped = 0;
+    let arrived: () => void = () => {};
+    const requested = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     const server: Server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
+        arrived();
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"object":"list","data":[');
         const timer = setInterval(() => res.write(' '), 50);
@@ -130,13 +135,15 @@ describe('close() is bounded when a provider hangs', () => {
       });
       const memory = client({ embedder, closeTimeoutMs: 500 });
       const retained = settle(memory.retain({ content: 'The hallway NAS holds the backups.' }));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Closed once the request is on the wire: a fixed wait can end before it leaves on a loaded
+      // machine, and then no connection is there to drop.
+      await requested;
 
       const started = performance.now();
       await memory.close();
       expect(performance.now() - started).toBeLessThan(500 + MARGIN_MS);
       await retained;
-      await expect.poll(() => dropped).toBe(1);
+      await expect.poll(() => dropped, { timeout: 5000 }).toBe(1);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
