@@ -128,20 +128,12 @@ export async function packAndInstall(): Promise<PackedPackage> {
 /** What the build reads: when one of these is newer than dist/, dist/ is stale. */
 const BUILD_INPUTS = ['src', 'bin', 'package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json'];
 
-function newestChange(path: string): number {
+/** The modification times under `path`: of its files, and of its directories when `directories`. */
+function modificationTimes(path: string, directories: boolean): number[] {
   const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, entry)));
-  return newest;
-}
-
-function oldestFile(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let oldest = Number.POSITIVE_INFINITY;
-  for (const entry of readdirSync(path)) oldest = Math.min(oldest, oldestFile(join(path, entry)));
-  return oldest;
+  if (!stat.isDirectory()) return [stat.mtimeMs];
+  const nested = readdirSync(path).flatMap((entry) => modificationTimes(join(path, entry), directories));
+  return directories ? [stat.mtimeMs, ...nested] : nested;
 }
 
 /**
@@ -153,5 +145,6 @@ export function freshBuild(): boolean {
   const dist = join(root, 'dist');
   if (!existsSync(join(dist, 'index.js'))) return false;
   const inputs = BUILD_INPUTS.map((name) => join(root, name)).filter((path) => existsSync(path));
-  return oldestFile(dist) > Math.max(...inputs.map(newestChange));
+  const newestInput = Math.max(...inputs.flatMap((path) => modificationTimes(path, true)));
+  return Math.min(...modificationTimes(dist, false)) > newestInput;
 }

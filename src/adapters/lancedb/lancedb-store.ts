@@ -584,7 +584,7 @@ export class LanceStore implements MemoryStore {
   // Rows a search just found are taken by address (see lancedb-row-addresses.ts); the rest by id.
   async #memoryRowsById(table: LanceTable, ids: readonly string[]): Promise<Map<string, MemoryRow>> {
     const byId = new Map<string, MemoryRow>();
-    const { addresses, unknown } = this.#addresses.lookup(ids);
+    const { addresses } = this.#addresses.lookup(ids);
     if (addresses.length > 0) {
       const wanted = new Set(ids);
       const taken = (await table.takeRowIds(addresses).select(MEMORY_COLUMNS).withRowId().toArray()) as Array<
@@ -592,7 +592,7 @@ export class LanceStore implements MemoryStore {
       >;
       for (const row of taken) if (wanted.has(row.id) && this.#addresses.holds(row)) byId.set(row.id, row);
     }
-    const missing = addresses.length === 0 ? unknown : ids.filter((id) => !byId.has(id));
+    const missing = ids.filter((id) => !byId.has(id));
     if (missing.length > 0) {
       const rows = (await table.query().where(sqlIn('id', missing)).select(MEMORY_COLUMNS).toArray()) as MemoryRow[];
       for (const row of rows) byId.set(row.id, row);

@@ -15,14 +15,14 @@ const NAMED = /^\S+.*?\s\p{Lu}/u;
 /** Longest text a fact is read over: claims sit in the first sentences, and rules stay linear. */
 const MAX_CHARS = 4_000;
 
+// The rewrites that drop text ("not X but Y", "X, not Y") start at the word "not".
+const MAY_REWRITE = containsAny(['not']);
+
 /**
  * The rules that may read something in `body` (normalised as the clauses are). Rewriting a
  * correction ("not X but Y") joins text around what it drops; without a "not" every clause
  * is a slice of the body, so a rule whose words are nowhere in the body reads none of them.
  */
-// The rewrites that drop text ("not X but Y", "X, not Y") start at the word "not".
-const MAY_REWRITE = containsAny(['not']);
-
 function rulesFor(body: string, rules: readonly ClaimRule[]): readonly ClaimRule[] {
   const lower = body.toLowerCase();
   return MAY_REWRITE(lower) ? rules : rules.filter((rule) => rule.mayMatch(lower));
