@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -11,6 +11,11 @@ export interface LocalS3 {
   bucket: string;
   /** LanceDB storage options for the server: valid once `beforeAll` has run. */
   storageOptions(): Record<string, string>;
+  /**
+   * Copy every object under `from/` in the bucket to `to/`, as a server-side copy would: on the
+   * server's disk, without a request per object.
+   */
+  copyPrefix(from: string, to: string): Promise<void>;
 }
 
 /**
@@ -51,6 +56,10 @@ export function useLocalS3(bucket = 'memoir'): LocalS3 {
     storageOptions() {
       if (!options) throw new Error('the local S3 server is not running yet: read storageOptions() inside a test');
       return options;
+    },
+    async copyPrefix(from, to) {
+      // s3rver keeps an object under <directory>/<bucket>/<key>, beside its metadata files.
+      await cp(join(directory, bucket, from), join(directory, bucket, to), { recursive: true, errorOnExist: true });
     },
   };
 }

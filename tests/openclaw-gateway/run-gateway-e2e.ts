@@ -201,16 +201,18 @@ async function turn(
     '--json',
   ];
   let stdout = '';
-  // On a loaded machine the gateway's event loop can stall past the client's connect deadline.
-  // "Gateway not reachable" is a socket-level failure before the turn was sent, so retrying it
-  // cannot run the turn twice; any other failure is the test's verdict.
+  // Two refusals happen at the connection, before the turn is sent, so retrying them cannot run
+  // the turn twice: on a loaded machine the gateway's event loop can stall past the client's
+  // connect deadline ("Gateway not reachable"), and a gateway that already listens refuses
+  // connections while its channels and sidecars still start ("gateway starting; retry shortly",
+  // which the gateway marks retryable). Any other failure is the test's verdict.
   for (let attempt = 1; ; attempt += 1) {
     try {
       ({ stdout } = await openclaw(host, args, env));
       break;
     } catch (error) {
-      const unreachable = /Gateway not reachable/.test((error as Error).message);
-      if (!unreachable || attempt === 3) throw error;
+      const refusedAtConnect = /Gateway not reachable|gateway starting; retry shortly/.test((error as Error).message);
+      if (!refusedAtConnect || attempt === 6) throw error;
       console.log(`e2e: the gateway did not take the connection (attempt ${attempt}); retrying`);
       await new Promise((resolve) => setTimeout(resolve, 5_000 * attempt));
     }
