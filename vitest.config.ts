@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowFilesFirst } from './tests/helpers/slow-files-first.js';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -28,5 +29,6 @@ export default defineConfig({
     // one worker per core leaves cores idle; vitest's default (cores - 1) runs a 2-core machine
     // one file at a time.
     maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: SlowFilesFirst },
   },
 });

@@ -8,9 +8,9 @@ import { type CachedNode, ensureNode } from './node-binaries.js';
 
 // `npm run test:node-matrix`: the suites that depend on the Node version — native stores
 // (better-sqlite3, usearch, LanceDB), the local embedder, child-process doors (CLI, MCP), the
-// framework subpaths — on each Node release line users run beside the one CI runs on. Each
-// version gets its own copy of the checkout and its own `npm ci`, so native addons are built
-// for its ABI. memoir/ai-sdk runs against `ai` 7 here (it needs Node 22) and `ai` 6 on Node 20.
+// framework subpaths — on each Node release line users run beside the one CI runs on. Lines
+// that install the same packages share a copy of the checkout and one `npm ci` (every native
+// module there is N-API, so one install loads on each version). memoir/ai-sdk runs against `ai` 7 here (it needs Node 22) and `ai` 6 on Node 20.
 // LanceDB: Node 20 (`npm test`) runs the pinned 0.37.1, the last release for Node 20; these
 // lines install the current one (0.39, which needs Node 22, with the apache-arrow it accepts
 // and the @types/node ≥ 22 it asks for as a peer), so the LanceDB contract runs on both ends of
@@ -96,70 +96,120 @@ async function copyCheckout(into: string): Promise<void> {
   if (status !== 0) throw new Error(`copying the checkout into ${into} failed (tar exited ${status})`);
 }
 
-async function runLine(node: CachedNode, extra: string[]): Promise<Outcome> {
-  const started = Date.now();
-  const work = mkdtempSync(join(tmpdir(), `memoir-node-${node.version}-`));
-  const logPath = join(work, 'matrix.log');
-  const log = createWriteStream(logPath);
-  const env: NodeJS.ProcessEnv = {
+/** The environment commands of `node`'s line run in: its binary first on PATH, its headers for node-gyp. */
+function lineEnv(node: CachedNode): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     PATH: `${dirname(node.bin)}${delimiter}${process.env.PATH ?? ''}`,
-    // node-gyp builds better-sqlite3 and usearch against this version's own headers.
     npm_config_nodedir: node.nodedir,
     MEMOIR_NODE_MATRIX: node.version,
   };
-  const checkout = join(work, 'memoir');
+}
+
+/** Run `commands` in order, logging to `logPath`; resolves to the first non-zero status, or 0. */
+async function steps(commands: [string, string[]][], cwd: string, env: NodeJS.ProcessEnv, logPath: string) {
+  const log = createWriteStream(logPath, { flags: 'a' });
   let status = 0;
   try {
-    await step('mkdir', ['-p', checkout], work, env, log);
-    await copyCheckout(checkout);
-    for (const [command, args] of [
-      // No install scripts: the lockfile's better-sqlite3 12 would compile for minutes only to be
-      // replaced below; usearch and esbuild load their prebuilt binaries without one.
-      ['npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund']],
-      ...(extra.length ? [['npm', ['install', '--no-save', '--no-audit', '--no-fund', ...extra]]] : []),
-      ['node', ['--version']],
-      ['npx', ['vitest', 'run', '--maxWorkers=1', ...SUITES]],
-    ] as [string, string[]][]) {
-      status = await step(command, args, checkout, env, log);
+    for (const [command, args] of commands) {
+      status = await step(command, args, cwd, env, log);
       if (status !== 0) break;
     }
   } finally {
     await new Promise<void>((resolve) => log.end(resolve));
   }
-  const text = readFileSync(logPath, 'utf8');
-  const plain = stripVTControlCharacters(text);
-  const summary = [...plain.matchAll(/^\s*(Test Files|Tests)\s+(.*)$/gm)].map((m) => `${m[1]}: ${m[2]}`).join('; ');
-  const lancedb = /"version":\s*"([^"]+)"/.exec(
-    (() => {
-      try {
-        return readFileSync(join(checkout, 'node_modules', '@lancedb', 'lancedb', 'package.json'), 'utf8');
-      } catch {
-        return '';
-      }
-    })(),
-  )?.[1];
-  // A passing line's copy goes, in the background: removing a node_modules of some 30,000 files
+  return status;
+}
+
+function installedLanceDb(checkout: string): string {
+  try {
+    const manifest = readFileSync(join(checkout, 'node_modules', '@lancedb', 'lancedb', 'package.json'), 'utf8');
+    return /"version":\s*"([^"]+)"/.exec(manifest)?.[1] ?? '?';
+  } catch {
+    return '?';
+  }
+}
+
+/**
+ * The lines that install the same packages share one copy and one install, made with the oldest
+ * of their Node versions (npm checks `engines` against the Node it runs on): every native
+ * module there is N-API (better-sqlite3 13 and usearch prebuilds, LanceDB's napi-rs binary), so
+ * the same node_modules loads on each, and an install is minutes of a loaded machine's CPU.
+ */
+async function runGroup(nodes: CachedNode[], extra: string[]): Promise<Outcome[]> {
+  const work = mkdtempSync(join(tmpdir(), `memoir-node-${nodes.map((node) => node.version).join('-')}-`));
+  const checkout = join(work, 'memoir');
+  const installLog = join(work, 'install.log');
+  const started = Date.now();
+  await runFile('mkdir', ['-p', checkout]);
+  await copyCheckout(checkout);
+  const installStatus = await steps(
+    [
+      // No install scripts: the lockfile's better-sqlite3 12 would compile for minutes only to be
+      // replaced below; usearch and esbuild load their prebuilt binaries without one.
+      ['npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund']],
+      ...(extra.length
+        ? [['npm', ['install', '--no-save', '--no-audit', '--no-fund', ...extra]] as [string, string[]]]
+        : []),
+    ],
+    checkout,
+    lineEnv(nodes[0]!),
+    installLog,
+  );
+  const installSeconds = (Date.now() - started) / 1000;
+  const outcomes: Outcome[] = [];
+  for (const node of nodes) {
+    const lineStarted = Date.now();
+    const logPath = join(work, `node-${node.version}.log`);
+    const status =
+      installStatus !== 0
+        ? installStatus
+        : await steps(
+            [
+              ['node', ['--version']],
+              ['npx', ['vitest', 'run', '--maxWorkers=1', ...SUITES]],
+            ],
+            checkout,
+            lineEnv(node),
+            logPath,
+          );
+    const plain = stripVTControlCharacters(
+      installStatus !== 0 ? readFileSync(installLog, 'utf8') : readFileSync(logPath, 'utf8'),
+    );
+    const summary = [...plain.matchAll(/^\s*(Test Files|Tests)\s+(.*)$/gm)].map((m) => `${m[1]}: ${m[2]}`).join('; ');
+    outcomes.push({
+      node: node.version,
+      lancedb: installedLanceDb(checkout),
+      status,
+      // The shared install counts towards the first line that used it.
+      seconds: Math.round((Date.now() - lineStarted) / 1000 + (outcomes.length === 0 ? installSeconds : 0)),
+      summary,
+      log: status === 0 ? '' : plain.slice(-20_000),
+    });
+  }
+  // A passing group's copy goes, in the background: removing a node_modules of some 30,000 files
   // takes minutes on a busy disk, and nothing waits for it.
-  if (status === 0) spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref();
-  return {
-    node: node.version,
-    lancedb: lancedb ?? '?',
-    status,
-    seconds: Math.round((Date.now() - started) / 1000),
-    summary,
-    log: status === 0 ? '' : plain.slice(-20_000),
-  };
+  if (outcomes.every((outcome) => outcome.status === 0)) {
+    spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref();
+  }
+  return outcomes;
 }
 
 async function main(): Promise<void> {
   const outcomes: Outcome[] = [];
+  const groups = new Map<string, { extra: string[]; nodes: CachedNode[] }>();
   for (const line of LINES) {
-    const node = await ensureNode(line.node);
-    console.log(`node-matrix: Node ${line.node}: ${SUITES.join(' ')}`);
-    const outcome = await runLine(node, line.extra);
-    outcomes.push(outcome);
-    if (outcome.status !== 0) console.log(`--- Node ${line.node} failed; the end of its log ---\n${outcome.log}`);
+    const key = line.extra.join(' ');
+    const group = groups.get(key) ?? { extra: line.extra, nodes: [] };
+    group.nodes.push(await ensureNode(line.node));
+    groups.set(key, group);
+  }
+  for (const { extra, nodes } of groups.values()) {
+    for (const node of nodes) console.log(`node-matrix: Node ${node.version}: ${SUITES.join(' ')}`);
+    for (const outcome of await runGroup(nodes, extra)) {
+      outcomes.push(outcome);
+      if (outcome.status !== 0) console.log(`--- Node ${outcome.node} failed; the end of its log ---\n${outcome.log}`);
+    }
   }
   console.log('\n| Node | LanceDB | result | time |\n|---|---|---|---:|');
   for (const o of outcomes) {
