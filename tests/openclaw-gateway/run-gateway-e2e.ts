@@ -212,9 +212,9 @@ async function turn(
       break;
     } catch (error) {
       const refusedAtConnect = /Gateway not reachable|gateway starting; retry shortly/.test((error as Error).message);
-      if (!refusedAtConnect || attempt === 6) throw error;
+      if (!refusedAtConnect || attempt === 8) throw error;
       console.log(`e2e: the gateway did not take the connection (attempt ${attempt}); retrying`);
-      await new Promise((resolve) => setTimeout(resolve, 5_000 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000 * attempt, 15_000)));
     }
   }
   const reply = JSON.parse(stdout) as { status?: string; result?: { payloads?: Array<{ text?: string }> } };
