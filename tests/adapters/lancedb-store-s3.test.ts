@@ -14,9 +14,11 @@ let prefix = 0;
 // indexes add), about 2 s of s3rver time a store; the contract opens a fresh store for each of
 // its 100 cases. So the store is created once, through the server, and each case opens its own
 // copy of it. The tests below create theirs from nothing.
+const storeAt = (name: string) =>
+  createLanceStore({ uri: `s3://${s3.bucket}/${name}`, storageOptions: s3.storageOptions() });
 let template: Promise<void> | undefined;
 const createTemplate = async () => {
-  const store = createLanceStore({ uri: `s3://${s3.bucket}/template`, storageOptions: s3.storageOptions() });
+  const store = storeAt('template');
   await store.countMemories();
   await store.close();
 };
@@ -25,7 +27,7 @@ const nextStore = async () => {
   await template;
   const name = `store-${++prefix}`;
   await s3.copyPrefix('template', name);
-  return createLanceStore({ uri: `s3://${s3.bucket}/${name}`, storageOptions: s3.storageOptions() });
+  return storeAt(name);
 };
 
 describe('on s3:// (s3rver)', () => {

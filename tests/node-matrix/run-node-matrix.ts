@@ -10,7 +10,8 @@ import { type CachedNode, ensureNode } from './node-binaries.js';
 // (better-sqlite3, usearch, LanceDB), the local embedder, child-process doors (CLI, MCP), the
 // framework subpaths — on each Node release line users run beside the one CI runs on. Lines
 // that install the same packages share a copy of the checkout and one `npm ci` (every native
-// module there is N-API, so one install loads on each version). memoir/ai-sdk runs against `ai` 7 here (it needs Node 22) and `ai` 6 on Node 20.
+// module there is N-API, so one install loads on each version). memoir/ai-sdk runs against
+// `ai` 7 here (it needs Node 22) and `ai` 6 on Node 20.
 // LanceDB: Node 20 (`npm test`) runs the pinned 0.37.1, the last release for Node 20; these
 // lines install the current one (0.39, which needs Node 22, with the apache-arrow it accepts
 // and the @types/node ≥ 22 it asks for as a peer), so the LanceDB contract runs on both ends of
@@ -101,6 +102,7 @@ function lineEnv(node: CachedNode): NodeJS.ProcessEnv {
   return {
     ...process.env,
     PATH: `${dirname(node.bin)}${delimiter}${process.env.PATH ?? ''}`,
+    // Should anything build from source, node-gyp uses this version's own headers.
     npm_config_nodedir: node.nodedir,
     MEMOIR_NODE_MATRIX: node.version,
   };
@@ -157,6 +159,7 @@ async function runGroup(nodes: CachedNode[], extra: string[]): Promise<Outcome[]
     installLog,
   );
   const installSeconds = (Date.now() - started) / 1000;
+  const lancedb = installedLanceDb(checkout);
   const outcomes: Outcome[] = [];
   for (const node of nodes) {
     const lineStarted = Date.now();
@@ -173,13 +176,11 @@ async function runGroup(nodes: CachedNode[], extra: string[]): Promise<Outcome[]
             lineEnv(node),
             logPath,
           );
-    const plain = stripVTControlCharacters(
-      installStatus !== 0 ? readFileSync(installLog, 'utf8') : readFileSync(logPath, 'utf8'),
-    );
+    const plain = stripVTControlCharacters(readFileSync(installStatus !== 0 ? installLog : logPath, 'utf8'));
     const summary = [...plain.matchAll(/^\s*(Test Files|Tests)\s+(.*)$/gm)].map((m) => `${m[1]}: ${m[2]}`).join('; ');
     outcomes.push({
       node: node.version,
-      lancedb: installedLanceDb(checkout),
+      lancedb,
       status,
       // The shared install counts towards the first line that used it.
       seconds: Math.round((Date.now() - lineStarted) / 1000 + (outcomes.length === 0 ? installSeconds : 0)),
