@@ -132,7 +132,8 @@ function parseRetainInputs(input: unknown, clientScope: Scope | undefined): z.ou
       { component: 'retain' },
     );
   }
-  return items.map((item, index) => {
+  // Array.from visits the holes of a sparse array, which `map` would skip and keep as holes.
+  return Array.from(items, (item, index) => {
     const field = single ? 'input' : `input[${index}]`;
     const parsed = parseInput(memoryInputSchema, typeof item === 'string' ? { content: item } : item, 'retain', field);
     return { ...parsed, scope: scopeForWrite(clientScope, parsed.scope, `${field}.scope`, 'retain') };

@@ -137,5 +137,6 @@ export function parseOperations(input: unknown): ParsedOperation[] {
       component: COMPONENT,
     });
   }
-  return input.map((operation, index) => parseOperation(operation, `operations[${index}]`));
+  // Array.from visits the holes of a sparse array, so each one is refused like any missing operation.
+  return Array.from(input, (operation: unknown, index) => parseOperation(operation, `operations[${index}]`));
 }

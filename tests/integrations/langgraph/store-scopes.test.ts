@@ -81,6 +81,18 @@ describe.each(STORES)('MemoirStore scopes on %s', (_name, makeStore) => {
     });
   });
 
+  it('a hole in a batch is refused by its index before any operation runs', async () => {
+    await withClients(async (clients) => {
+      const store = new MemoirStore({ memory: clients({ userId: 'alice' }) });
+      const put = { namespace: ['facts'], key: 'diet', value: { text: 'vegetarian' } };
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the input under test
+      const error = await rejectionOf(store.batch([put, , put] as never));
+      expect(ValidationError.isInstance(error)).toBe(true);
+      expect((error as ValidationError).field).toBe('operations[1]');
+      expect(await store.get(['facts'], 'diet')).toBeNull();
+    });
+  });
+
   it('scoped stores writing the same unscoped address keep separate items; the admin store sees neither', async () => {
     await withClients(async (clients) => {
       const alice = new MemoirStore({ memory: clients({ userId: 'alice' }) });
