@@ -129,6 +129,17 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** One part of the address, decoded; a part that is not valid percent-encoding is the caller's error, not the server's. */
+function decodePathPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new ValidationError([{ field: 'path', message: `"${part.slice(0, 80)}" is not valid percent-encoding` }], {
+      component: 'ui',
+    });
+  }
+}
+
 function plainPage(title: string, message: string): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · memoir</title><link rel="stylesheet" href="/assets/ui.css"></head><body><main id="main"><h1>${title}</h1><p>${message}</p></main></body></html>`
     .text;
@@ -278,7 +289,7 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
       input = form;
     }
 
-    const params = (route.pattern.exec(url.pathname) ?? []).slice(1).map((part) => decodeURIComponent(part));
+    const params = (route.pattern.exec(url.pathname) ?? []).slice(1).map(decodePathPart);
     const request: UiRequest = {
       client,
       admin,

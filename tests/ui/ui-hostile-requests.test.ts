@@ -1,0 +1,170 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInMemoryStore, createMemory, type MemoryClient } from '../../src/index.js';
+import { serveUi, type UiEndpoint } from '../../src/integrations/ui/index.js';
+
+// Whatever a request carries — any path under the pages, any parameters, any form — the view
+// answers it as the caller's mistake (4xx) or a page, never a server error, and a scoped view
+// never shows another user's memory. No browser needed: plain HTTP with the view's cookie.
+
+const TOKEN = 'hostile-requests-token-0123456789';
+const ALICE_TEXT = 'Alice keeps the spare keys under the blue pot.';
+const BOB_TEXT = 'Bob stores the router password in a drawer.';
+
+let client: MemoryClient;
+let admin: UiEndpoint;
+let alice: UiEndpoint;
+let ids: string[];
+
+interface Session {
+  ui: UiEndpoint;
+  cookie: string;
+  csrf: string;
+}
+
+async function open(ui: UiEndpoint): Promise<Session> {
+  const first = await fetch(ui.url, { redirect: 'manual' });
+  const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+  // Alice's memory is in both views; its page carries the action forms and their CSRF value.
+  const page = await (await fetch(`${ui.origin}/memory/${ids[0]}`, { headers: { cookie } })).text();
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
+  expect(csrf, 'the memory page carries forms with their CSRF value').toBeTruthy();
+  return { ui, cookie, csrf: csrf! };
+}
+
+beforeAll(async () => {
+  client = createMemory({ store: createInMemoryStore(), logger: { log: () => {} } });
+  ({ ids } = await client.retain([
+    { content: ALICE_TEXT, entities: ['Alice'], kind: 'opinion', scope: { userId: 'alice' } },
+    { content: BOB_TEXT, entities: ['Bob'], scope: { userId: 'bob' } },
+  ]));
+  admin = await serveUi({ client, token: TOKEN });
+  const aliceClient = createMemory({ store: client.store, scope: { userId: 'alice' }, logger: { log: () => {} } });
+  alice = await serveUi({ client: aliceClient, scope: { userId: 'alice' }, token: TOKEN });
+});
+
+afterAll(async () => {
+  await alice?.close();
+  await admin?.close();
+  await client?.close();
+});
+
+const PARAMETERS = [
+  ...['q', 'k', 'page', 'before', 'skip', 'done', 'undo', 'confirm', 'content', 'reason', 'csrf', 'token'],
+  ...['kind', 'category', 'entity', 'session', 'since', 'until', 'userId', 'agentId', 'namespace'],
+];
+const value = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.integer().map(String),
+  fc.constantFrom(
+    '',
+    '-1',
+    '0',
+    '1e309',
+    'NaN',
+    '2025-13-45',
+    '30d',
+    'true',
+    'alice',
+    'bob',
+    '%',
+    '\u0000',
+    'x'.repeat(3000),
+  ),
+);
+const parameters = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMETERS), fc.string({ maxLength: 4 })), value, {
+  maxKeys: 5,
+});
+// A path segment: ids that exist, ones that do not, and text that is not valid percent-encoding.
+const segment = fc.oneof(
+  fc.constantFrom('mem_missing', 'Alice', 'Bob', '%ZZ', '%E0%A4%A', '%', '..', '%2F..%2F'),
+  fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent),
+);
+const path = fc.oneof(
+  fc.constantFrom(
+    '/memories',
+    '/search',
+    '/sessions',
+    '/procedures',
+    '/recordings',
+    '/entities',
+    '/opinions',
+    '/health',
+  ),
+  fc.tuple(fc.constantFrom('memory', 'procedure', 'entity', 'opinion'), segment).map(([page, id]) => `/${page}/${id}`),
+);
+
+async function get(session: Session, target: string, query: Record<string, string>) {
+  const response = await fetch(`${session.ui.origin}${target}?${new URLSearchParams(query)}`, {
+    headers: { cookie: session.cookie },
+    redirect: 'manual',
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+describe('the web view under hostile requests', () => {
+  it('a path that is not valid percent-encoding is a 400 that names it, not a server error', async () => {
+    const session = await open(admin);
+    for (const target of ['/memory/%ZZ', '/entity/%E0%A4%A', '/opinion/%']) {
+      const { status, body } = await get(session, target, {});
+      expect(status, target).toBe(400);
+      expect(body).toContain('is not valid percent-encoding');
+    }
+  });
+
+  it('any page with any parameters answers without a server error (admin view)', async () => {
+    const session = await open(admin);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(path, fc.constant(`/memory/${ids[0]}`)), parameters, async (target, query) => {
+        const { status } = await get(session, target, query);
+        expect(status, `${target}?${new URLSearchParams(query)}`).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a scoped view never shows another user’s memory, whatever the request asks for', async () => {
+    const session = await open(alice);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(path, fc.constantFrom(`/memory/${ids[1]}`, `/opinion/${ids[1]}`, '/entity/Bob')),
+        parameters,
+        async (target, query) => {
+          const { status, body } = await get(session, target, query);
+          expect(status).toBeLessThan(500);
+          expect(body).not.toContain(BOB_TEXT);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect((await get(session, '/memories', {})).body).toContain(ALICE_TEXT);
+  });
+
+  it('any form posted to a memory action is refused or applied, never a server error', async () => {
+    const session = await open(admin);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(ids[0]!, 'mem_missing', '%ZZ'),
+        fc.constantFrom('edit', 'correct', 'invalidate', 'forget', 'undo', 'unknown'),
+        parameters,
+        fc.boolean(),
+        async (id, action, form, withCsrf) => {
+          const response = await fetch(`${admin.origin}/memory/${id}/${action}`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: {
+              cookie: session.cookie,
+              origin: admin.origin,
+              'content-type': 'application/x-www-form-urlencoded',
+            },
+            body: new URLSearchParams({ ...form, ...(withCsrf ? { csrf: session.csrf } : {}) }),
+          });
+          await response.text();
+          expect(response.status, `${action} ${new URLSearchParams(form)}`).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
