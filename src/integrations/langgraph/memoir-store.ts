@@ -23,7 +23,7 @@ import type {
   LangGraphOperationResults,
   LangGraphSearchItem,
 } from './langgraph-types.js';
-import { matchesFilter, searchableText } from './langgraph-value.js';
+import { isPlainObject, matchesFilter, searchableText } from './langgraph-value.js';
 
 /** The category of every memory that holds a LangGraph item. */
 export const LANGGRAPH_CATEGORY = 'langgraph';
@@ -159,7 +159,7 @@ export class MemoirStore {
     namespacePrefix: string[],
     options: { filter?: Record<string, unknown>; limit?: number; offset?: number; query?: string } = {},
   ): Promise<LangGraphSearchItem[]> {
-    const [items] = await this.#single({ namespacePrefix, ...withoutUndefinedFields(options) });
+    const [items] = await this.#single({ namespacePrefix, ...withoutUndefinedFields(optionsArgument(options)) });
     return items as LangGraphSearchItem[];
   }
 
@@ -180,7 +180,7 @@ export class MemoirStore {
   async listNamespaces(
     options: { prefix?: string[]; suffix?: string[]; maxDepth?: number; limit?: number; offset?: number } = {},
   ): Promise<string[][]> {
-    const { prefix, suffix, maxDepth, limit = 100, offset = 0 } = options;
+    const { prefix, suffix, maxDepth, limit = 100, offset = 0 } = optionsArgument(options) as typeof options;
     const matchConditions = [
       ...(prefix ? [{ matchType: 'prefix' as const, path: prefix }] : []),
       ...(suffix ? [{ matchType: 'suffix' as const, path: suffix }] : []),
@@ -428,4 +428,13 @@ export class MemoirStore {
 
 function withoutUndefinedFields(options: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
+
+/** The options argument of a method, checked before it is read: absent is `{}`, anything but an object is refused. */
+function optionsArgument(options: unknown): Record<string, unknown> {
+  if (options === undefined) return {};
+  if (isPlainObject(options)) return options;
+  throw new ValidationError([{ field: 'options', message: 'expected an object of options' }], {
+    component: COMPONENT,
+  });
 }

@@ -93,6 +93,23 @@ describe.each(STORES)('MemoirStore scopes on %s', (_name, makeStore) => {
     });
   });
 
+  it('search and listNamespaces refuse options that are not an object, naming the argument', async () => {
+    await withClients(async (clients) => {
+      const store = new MemoirStore({ memory: clients({ userId: 'alice' }) });
+      for (const options of [null, 'limit=5', 5, ['prefix'], new Map()]) {
+        for (const call of [
+          () => store.search(['facts'], options as never),
+          () => store.listNamespaces(options as never),
+        ]) {
+          const error = await rejectionOf(call());
+          expect(ValidationError.isInstance(error), String(error)).toBe(true);
+          expect((error as ValidationError).field).toBe('options');
+        }
+      }
+      expect(await store.search(['facts'], undefined)).toEqual([]);
+    });
+  });
+
   it('scoped stores writing the same unscoped address keep separate items; the admin store sees neither', async () => {
     await withClients(async (clients) => {
       const alice = new MemoirStore({ memory: clients({ userId: 'alice' }) });
