@@ -155,6 +155,48 @@ describe('junk into every public function', () => {
     });
   }
 
+  // The list above reaches deep; this one reaches wide: every function a client has, nested
+  // ones included (procedures.*, core.*, workspace.*), so a new method is covered the day it lands.
+  it('every other function on the client: a result or a MemoirError, whatever it is given', async () => {
+    const home = tempDir('memoir-junk-everywhere-');
+    const memory = createMemory({ store: createInMemoryStore(), home, logger: { log: () => {} } });
+    await memory.retain([
+      { content: 'Peter prefers concise replies.', entities: ['Peter'] },
+      'The Castle is a home server.',
+    ]);
+    const covered = new Set([...Object.keys(calls), 'close', 'flush', 'on', 'once', 'off']);
+    const targets: [string, (...args: unknown[]) => unknown][] = [];
+    for (const [name, member] of Object.entries(memory)) {
+      if (covered.has(name) || name === 'store' || name === 'embedder') continue;
+      if (typeof member === 'function') targets.push([name, member as never]);
+      else if (member !== null && typeof member === 'object')
+        for (const [inner, fn] of Object.entries(member))
+          if (typeof fn === 'function') targets.push([`${name}.${inner}`, fn as never]);
+    }
+    expect(targets.length).toBeGreaterThan(40);
+    for (const [name, fn] of targets) {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(anyArgument, fc.string()), anyArgument, async (a, b) => {
+          try {
+            const result = await fn(a, b);
+            // A watcher a junk call managed to start is stopped again.
+            if (
+              result !== null &&
+              typeof result === 'object' &&
+              'close' in result &&
+              typeof result.close === 'function'
+            )
+              await result.close();
+          } catch (error) {
+            expect(MemoirError.isInstance(error), `${name} threw ${String(error)}`).toBe(true);
+          }
+        }),
+        { numRuns: 40 },
+      );
+    }
+    await memory.close();
+  });
+
   // A counterexample fast-check once found: `map` skips the hole of `[,]`, so it reached the store code.
   it('retain refuses the hole of a sparse batch by its index', async () => {
     const { memory } = await seededClient();
