@@ -71,7 +71,8 @@ function describeNonJson(value: unknown): string {
   return name ? `a ${name}` : 'an object';
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** True for `{…}` and `Object.create(null)`, false for arrays, maps, class instances and primitives. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;

@@ -1,13 +1,7 @@
+import { isPlainObject } from '../../core/spec/memory.js';
 import type { JsonValue } from '../../index.js';
 
 // An item's value: what memoir searches in it (its text) and how `filter` matches it.
-
-/** True for `{…}` and `Object.create(null)`, false for arrays, maps, class instances and primitives. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
 
 /**
  * `value` with object properties that are `undefined` left out, as JSON (and LangGraph's

@@ -1,6 +1,6 @@
 import { BaseStore } from '@langchain/langgraph';
 import { z } from 'zod';
-import { metadataSchema, scopeSchema } from '../../core/spec/memory.js';
+import { isPlainObject, metadataSchema, scopeSchema } from '../../core/spec/memory.js';
 import { toValidationIssues } from '../../core/utils/validate.js';
 import { createMemory } from '../../create-memory.js';
 import type { JsonValue, Memory, MemoryClient, Metadata, Scope } from '../../index.js';
@@ -23,7 +23,7 @@ import type {
   LangGraphOperationResults,
   LangGraphSearchItem,
 } from './langgraph-types.js';
-import { isPlainObject, matchesFilter, searchableText } from './langgraph-value.js';
+import { matchesFilter, searchableText } from './langgraph-value.js';
 
 /** The category of every memory that holds a LangGraph item. */
 export const LANGGRAPH_CATEGORY = 'langgraph';
