@@ -53,6 +53,12 @@ describe('option vocabulary: the library', () => {
     const error = await memory.procedures.fromRecording('open a terminal', { limit: 1, k: 2 }).catch((e: unknown) => e);
     expect(ValidationError.isInstance(error)).toBe(true);
     expect((error as ValidationError).message).toMatch(/limit is the old name of k/);
+    // Values JSON cannot write (a BigInt) are described, not serialised: still the ValidationError.
+    const odd = await memory.procedures
+      .fromRecording('open a terminal', { limit: '', k: 0n } as never)
+      .catch((e: unknown) => e);
+    expect(ValidationError.isInstance(odd), String(odd)).toBe(true);
+    expect((odd as ValidationError).message).toMatch(/limit is the old name of k, .* \("" and bigint\)/);
     await memory.close();
   });
 

@@ -8,6 +8,7 @@
  */
 import { ValidationError } from '../spec/errors.js';
 import type { Logger } from '../spec/runtime.js';
+import { describeReceived } from './validate.js';
 
 /** One renamed option: `from` is the old name, `to` the one to use. */
 export interface RenamedOption {
@@ -69,7 +70,7 @@ export function applyRenames(
     throw new ValidationError(
       conflicts.map((rename) => ({
         field: dotted(prefix, rename.from),
-        message: `${rename.from} is the old name of ${rename.to}, and both were given with different values (${JSON.stringify(input[rename.from])} and ${JSON.stringify(input[rename.to])})`,
+        message: `${rename.from} is the old name of ${rename.to}, and both were given with different values (${describeReceived(input[rename.from])} and ${describeReceived(input[rename.to])})`,
       })),
       {
         component: where.component,
