@@ -202,11 +202,14 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
     await page.getByLabel('Importance (0..1)').fill('0.9');
     await page.getByRole('button', { name: 'Edit…' }).click();
     await page.getByRole('button', { name: 'Yes, edit' }).click();
+    // The click only submits: the page the redirect lands on says when the edit was applied.
+    await expect(page.locator('[role="status"]').textContent()).resolves.toContain('Saved');
     expect((await alice.get(ids.peanuts!)).importance).toBe(0.9);
     await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.locator('[role="status"]').textContent()).resolves.toContain('Edit undone');
     expect((await alice.get(ids.peanuts!)).importance).toBe(0.5);
     await page.close();
-  });
+  }, 60_000);
 
   it('a forget asks first, and only the confirmation deletes', async () => {
     const page = await open();
