@@ -83,11 +83,23 @@ export async function buildVectorIndex(
 }
 
 /**
+ * Runs one commit-making step of a round (an optimise, an index build) so that it cannot commit
+ * at the same moment as the store's own writes, where the storage cannot tell two commits of one
+ * table version apart.
+ */
+export type CommitLock = <R>(commit: () => Promise<R>) => Promise<R>;
+
+/**
  * Keeps a table's indexes up with its writes, in the background: builds the vector index
  * once enough rows are embedded, and after every `optimizeAfterRows` written rows compacts
  * small fragments and folds the new rows into the full-text, scalar and vector indexes.
- * One job at a time; writers never wait for it (a writer that loses a commit race to it
- * retries). `drain()` waits for the running job, as `close()` must.
+ * One job at a time. On a directory writers never wait for it: LanceDB commits a version by a
+ * rename that fails when the version exists, so the loser of a race retries. An object store
+ * must refuse a second put of the same manifest (a conditional write) for that to hold, and
+ * an S3-compatible server that ignores `If-None-Match` (s3rver does) silently keeps the
+ * last — an acknowledged write vanished under a concurrent optimise, or the manifest came
+ * back torn — so there each step takes the store's write lock (`commitLock`).
+ * `drain()` waits for the running job, as `close()` must.
  */
 export class LanceMaintenance {
   #pending = 0;
@@ -107,6 +119,7 @@ export class LanceMaintenance {
     private readonly settings: LanceIndexSettings,
     private readonly dimensions: () => number | null,
     private readonly logger: Logger,
+    private readonly commitLock: CommitLock = (commit) => commit(),
   ) {}
 
   /**
@@ -206,7 +219,9 @@ export class LanceMaintenance {
           : embedded >= REBUILD_GROWTH * Math.max(1, this.#trainedOn ?? embedded);
       if (due && embedded > 0) {
         const started = performance.now();
-        this.#trainedOn = await buildVectorIndex(this.libraries(), memories, this.settings, dimensions);
+        this.#trainedOn = await this.commitLock(() =>
+          buildVectorIndex(this.libraries(), memories, this.settings, dimensions),
+        );
         built = true;
         this.logger.log('info', `lancedb: built the ${this.settings.vector} vector index`, {
           rows: this.#trainedOn,
@@ -221,14 +236,16 @@ export class LanceMaintenance {
       const table = await this.table(name);
       for (let attempt = 0; ; attempt++) {
         try {
-          await table.optimize({ cleanupOlderThan: new Date(Date.now() - this.settings.keepVersionsMs) });
+          await this.commitLock(() =>
+            table.optimize({ cleanupOlderThan: new Date(Date.now() - this.settings.keepVersionsMs) }),
+          );
           break;
         } catch (error) {
           if (attempt >= 4 || !isCommitConflict(error)) throw error;
         }
       }
     }
-    await reviveStaleIndexes(this.libraries(), memories);
+    await this.commitLock(() => reviveStaleIndexes(this.libraries(), memories));
     if (built) this.#pending = 0;
     this.#tableRows = await memories.countRows();
   }

@@ -226,6 +226,8 @@ export class LanceStore implements MemoryStore {
       settings.index,
       () => this.#dimensions,
       settings.logger,
+      // See CommitLock: on a directory a collision is detected and retried, so writers never wait.
+      isLocalUri(settings.uri) ? undefined : (commit) => this.#underWriteLock(commit),
     );
   }
 
@@ -441,6 +443,16 @@ export class LanceStore implements MemoryStore {
       await this.#wrap(() => this.#recovering!);
     } finally {
       this.#recovering = undefined;
+    }
+  }
+
+  /** Run `commit` holding the write lock, whether or not the store is closing (close waits for it). */
+  async #underWriteLock<R>(commit: () => Promise<R>): Promise<R> {
+    const release = await this.#mutex.acquire();
+    try {
+      return await commit();
+    } finally {
+      release();
     }
   }
 
@@ -1026,6 +1038,12 @@ export class LanceStore implements MemoryStore {
    * (or whatever its size, with `vectorIndex: true`). Waits for background work first.
    */
   async optimize(options: { vectorIndex?: boolean } = {}): Promise<void> {
+    // A round takes the write lock on object storage, which the transaction holds.
+    if (this.#transaction.getStore()) {
+      throw storeError('optimize() was called inside a running transaction', {
+        suggestion: 'Call optimize() after the transaction has finished.',
+      });
+    }
     this.#assertOpen();
     return this.#calls.run(async () => {
       await this.#connect();
