@@ -1,8 +1,8 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createGzip } from 'node:zlib';
 import { tarStream } from '../../src/core/shared/backup/index.js';
 import { FIXTURE_TIME } from '../contracts/memory-fixtures.js';
