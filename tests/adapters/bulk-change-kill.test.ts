@@ -18,8 +18,8 @@ const worker = resolve(import.meta.dirname, 'fixtures/bulk-change-worker.ts');
 const root = tempDir('memoir-bulk-kill-');
 const OLD_MEMORIES = 100;
 const NEW_MEMORIES = 400;
-/** Killed runs per change; with the uncut runs that measure them, 15 runs per store. */
-const KILLS = { restore: 5, import: 4, clear: 3 } as const;
+/** Killed runs per change; with the uncut runs that measure them, 10 runs per store. */
+const KILLS = { restore: 3, import: 2, clear: 2 } as const;
 type Operation = keyof typeof KILLS;
 
 const PERSISTENT = [
