@@ -68,8 +68,11 @@ export class MemoriesAiHttp {
     });
     try {
       await previous;
-      const wait = this.lastStart + this.options.minIntervalMs - Date.now();
-      if (wait > 0) await sleep(wait, signal);
+      // Timers may fire a millisecond or so early: wait again until the interval has passed.
+      for (let wait = this.lastStart + this.options.minIntervalMs - Date.now(); wait > 0; ) {
+        await sleep(wait, signal);
+        wait = this.lastStart + this.options.minIntervalMs - Date.now();
+      }
       this.lastStart = Date.now();
     } finally {
       release();
