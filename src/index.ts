@@ -75,6 +75,7 @@ export type {
   ProcedureUpdatedEvent,
   RecallEvent,
   ReflectStoppedEvent,
+  SkippedWorkspaceFile,
   SkipReason,
   WorkspaceIndexedEvent,
 } from './core/engine/events.js';

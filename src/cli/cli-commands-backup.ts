@@ -118,9 +118,11 @@ export function registerBackupCommands(program: Command, context: CliContext): v
         note: (text) => context.note(text),
       });
       if (!flags.confirm) {
+        // The command to run keeps the scope flags given: without them it would replace every scope.
+        const scoped = context.scope ? `${scopeFlags(context.scope)} ` : '';
         throw new CliUsageError(
-          'restore replaces every memory and record with the backup’s and needs --confirm to go ahead',
-          `Run \`memoir restore ${file} --confirm\`; the current data is backed up first (an auto-before-restore backup).`,
+          `restore replaces every memory and record${context.scope ? ` of ${describeScope(context.scope)}` : ''} with the backup’s and needs --confirm to go ahead`,
+          `Run \`memoir ${scoped}restore ${file} --confirm\`; the current data is backed up first (an auto-before-restore backup).`,
         );
       }
       const path = resolve(file);

@@ -53,6 +53,9 @@ async function runUi(context: CliContext, flags: UiFlags): Promise<void> {
   context.note(`memoir ui: ${context.config.home}, ${what}${flags.readOnly ? ', read-only' : ''}. Open:`);
   // The URL alone on stdout, so a script can read it.
   context.stdout.write(`${endpoint.url}\n`);
+  context.note(
+    `memoir ui: a browser resolves ${endpoint.hostName} to this machine; a program that does not can use ${endpoint.address} with the header Authorization: Bearer <the token>.`,
+  );
   await stopped();
   await endpoint.close();
 }

@@ -126,3 +126,51 @@ describe('backups made by a scoped run are never restored as the whole store', (
     expect(alices.stdout).not.toMatch(/samonly|full/);
   });
 });
+
+describe('hints never widen the scope they were given', () => {
+  /** The command a refusal prints in backquotes, as argv, checked to keep `--user bob`. */
+  function printedCommand(stderr: string): string[] {
+    const hint = /`(memoir [^`]*restore [^`]*--confirm)`/.exec(stderr)?.[1];
+    expect(hint, stderr).toBeDefined();
+    expect(hint).toContain('--user bob');
+    return hint!.split(' ').slice(1);
+  }
+
+  async function contents(home: string): Promise<string[]> {
+    const listed = JSON.parse((await memoir(home, '--json', 'list')).stdout) as {
+      memories: Array<{ content: string }>;
+    };
+    return listed.memories.map((memory) => memory.content).sort();
+  }
+
+  it('restore without --confirm prints the command with the scope flags; run as printed it replaces bob’s memories only', async () => {
+    const { home } = await homeWithScopedBackup();
+    const bobs = JSON.parse((await memoir(home, '--user', 'bob', '--json', 'backup', 'bobonly')).stdout) as {
+      path: string;
+    };
+    // Written after the backups: a restore of the whole store would take alice's away.
+    for (const user of ['alice', 'bob']) {
+      expect((await memoir(home, '--user', user, 'retain', `${user} moved the bike to the garage.`)).code).toBe(0);
+    }
+    const refused = await memoir(home, '--user', 'bob', 'restore', bobs.path);
+    expect(refused.code).not.toBe(0);
+    const run = await memoir(home, ...printedCommand(refused.stderr));
+    expect(run.code, run.stderr).toBe(0);
+    const after = await contents(home);
+    expect(after).toContain('alice moved the bike to the garage.');
+    expect(after).not.toContain('bob moved the bike to the garage.');
+    expect(after).toContain('bob parks the bike behind the library.');
+  });
+
+  it('the same hint for a backup of every scope, run as printed, changes nothing of another user', async () => {
+    const { home, full } = await homeWithScopedBackup();
+    expect((await memoir(home, '--user', 'alice', 'retain', 'alice moved the bike to the garage.')).code).toBe(0);
+    const before = await contents(home);
+    const refused = await memoir(home, '--user', 'bob', 'restore', full);
+    expect(refused.code).not.toBe(0);
+    // A backup holding other scopes is refused by a scoped restore: nothing is replaced.
+    const run = await memoir(home, ...printedCommand(refused.stderr));
+    expect(run.code).not.toBe(0);
+    expect(await contents(home)).toEqual(before);
+  });
+});

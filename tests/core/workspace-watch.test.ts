@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { affectsIndex } from '../../src/core/workspace/workspace-watch.js';
@@ -173,5 +173,110 @@ describe('workspace watch', () => {
     day(root, '2025-12-01', ['W @Peter: Written after close.']);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(events).toEqual([]);
+  });
+});
+
+// The live workspace under hostile change, on a real folder with real links: what the watch reads
+// is what index() would read, and it keeps watching whatever happens to the folder.
+describe('workspace watch under hostile change', () => {
+  async function watching(root: string, debounceMs = 100) {
+    // The index lives outside the folder: the last case deletes the whole folder.
+    const memory = workspaceClient(root, { store: createTestStore(), reflect: { every: 'off' } });
+    const indexed = indexedEvents(memory);
+    const watch = memory.workspace.watch({ debounceMs });
+    await memory.workspace.index();
+    return { memory, watch, ...indexed };
+  }
+
+  it('a file swapped for a link leading out of the workspace is skipped and reported, never read; its items leave', async () => {
+    const root = emptyWorkspace();
+    day(root, '2025-12-01', ['W @Peter: Peter keeps the spare keys in the blue drawer.']);
+    const outside = join(tempDir('memoir-watch-outside-'), 'secret.md');
+    writeFileSync(outside, '# 2025-12-01\n\n## Retain\n\n- W @Eve: The launch code is 0000-SECRET.\n');
+    const { memory, watch, next } = await watching(root);
+    const swapped = next((event) => event.skipped.some((item) => item.file === 'memory/2025-12-01.md'));
+    rmSync(join(root, 'memory', '2025-12-01.md'));
+    symlinkSync(outside, join(root, 'memory', '2025-12-01.md'));
+    const event = await swapped;
+    expect(event.skipped.find((item) => item.file === 'memory/2025-12-01.md')?.reason).toMatch(/outside|link/i);
+    const text = (await contents(memory)).join('\n');
+    expect(text).not.toContain('SECRET');
+    expect(text).not.toContain('blue drawer');
+    await watch.close();
+    await memory.close();
+  });
+
+  it('a file that becomes a folder is a deletion', async () => {
+    const root = emptyWorkspace();
+    day(root, '2025-12-01', ['W @Peter: Peter keeps the spare keys in the blue drawer.']);
+    const { memory, watch, next } = await watching(root);
+    const gone = next((event) => event.removedFiles.includes('memory/2025-12-01.md'));
+    rmSync(join(root, 'memory', '2025-12-01.md'));
+    mkdirSync(join(root, 'memory', '2025-12-01.md'));
+    await gone;
+    expect((await contents(memory)).join('\n')).not.toContain('blue drawer');
+    await watch.close();
+    await memory.close();
+  });
+
+  it('a thousand edits in a second are one re-index pass, with the last text', async () => {
+    const root = emptyWorkspace();
+    const { memory, watch, events } = await watching(root, 300);
+    const started = Date.now();
+    for (let index = 0; index < 1000; index++) {
+      day(root, `2025-12-${String((index % 20) + 1).padStart(2, '0')}`, [`W @Peter: Edit number ${index}.`]);
+      // Spread over about a second, as an editor's autosave or a sync client would.
+      if (index % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(Date.now() - started).toBeLessThan(2000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await watch.idle();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.changedFiles).toHaveLength(20);
+    const edits = (await contents(memory)).filter((text) => text.includes('Edit number'));
+    expect(edits).toHaveLength(20);
+    expect(edits).toContain('Peter: Edit number 999.');
+    await watch.close();
+    await memory.close();
+  });
+
+  it('a 50 MB file that appears is refused as index() refuses it, and the rest is indexed', async () => {
+    const root = emptyWorkspace();
+    const { memory, watch, next } = await watching(root);
+    const refused = next((event) => event.skipped.some((item) => item.file === 'memory/2025-12-02.md'));
+    day(root, '2025-12-01', ['W @Peter: Peter keeps the spare keys in the blue drawer.']);
+    writeFileSync(join(root, 'memory', '2025-12-02.md'), `# 2025-12-02\n\n- ${'x'.repeat(50 * 1024 * 1024)}\n`);
+    const event = await refused;
+    expect(event.skipped.find((item) => item.file === 'memory/2025-12-02.md')?.reason).toMatch(
+      /MAX_WORKSPACE_FILE_BYTES/,
+    );
+    await watch.idle();
+    const text = (await contents(memory)).join('\n');
+    expect(text).toContain('blue drawer');
+    expect(text).not.toContain('xxxxxxxx');
+    await watch.close();
+    await memory.close();
+  });
+
+  it('the whole folder deleted and created again: its items leave, then the new folder is watched', async () => {
+    const root = emptyWorkspace();
+    day(root, '2025-12-01', ['W @Peter: Peter keeps the spare keys in the blue drawer.']);
+    const { memory, watch, next } = await watching(root);
+    const gone = next((event) => event.removedFiles.includes('memory/2025-12-01.md'));
+    rmSync(root, { recursive: true, force: true });
+    await gone;
+    expect((await contents(memory)).join('\n')).not.toContain('blue drawer');
+    const back = next((event) => event.changedFiles.includes('memory/2025-12-05.md'), 20_000);
+    mkdirSync(join(root, 'memory'), { recursive: true });
+    day(root, '2025-12-05', ['W @Andy: Andy adopted a grey cat named Pixel.']);
+    await back;
+    expect((await contents(memory)).join('\n')).toContain('Pixel');
+    // Watched again: a later edit is picked up too.
+    const edited = next((event) => event.changedFiles.includes('memory/2025-12-05.md'));
+    day(root, '2025-12-05', ['W @Andy: Andy adopted a black cat named Onyx.']);
+    await edited;
+    expect((await contents(memory)).join('\n')).toContain('Onyx');
+    await watch.close();
+    await memory.close();
   });
 });

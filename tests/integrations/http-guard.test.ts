@@ -15,6 +15,7 @@ const TOKEN = 'guard-test-token-0123456789';
 interface Exchange {
   status: number;
   body: string;
+  setCookie: string | undefined;
 }
 
 /** One raw request with chosen headers (fetch cannot set Host). */
@@ -24,7 +25,9 @@ function send(url: string, method: string, headers: Record<string, string>, body
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: text, setCookie: res.headers['set-cookie']?.[0] }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -75,11 +78,9 @@ beforeAll(async () => {
     name: 'ui',
     ok: 200,
     call: (auth, headers = {}) =>
-      send(`${ui.origin}/memories`, 'GET', {
+      send(`${ui.address}/memories`, 'GET', {
         host: `127.0.0.1:${ui.port}`,
-        ...(auth === 'none'
-          ? {}
-          : { cookie: `memoir_ui_${ui.port}=${auth === 'right' ? TOKEN : `${TOKEN.slice(0, -1)}X`}` }),
+        ...(auth === 'none' ? {} : { authorization: `Bearer ${auth === 'right' ? TOKEN : `${TOKEN.slice(0, -1)}X`}` }),
         ...headers,
       }),
   });
@@ -120,13 +121,16 @@ describe('the shared loopback guard', () => {
   it('the web view trades the token in its URL for a cookie and refuses a POST without the CSRF value', async () => {
     const ui = await serveUi({ client, token: TOKEN });
     try {
-      const first = await send(`${ui.url}`, 'GET', { host: `127.0.0.1:${ui.port}` });
+      // On the view's own name, as a browser that opened the printed URL addresses it.
+      const own = `${ui.hostName}:${ui.port}`;
+      const first = await send(`${ui.address}/?token=${TOKEN}`, 'GET', { host: own });
       expect(first.status).toBe(303);
-      const cookie = `memoir_ui_${ui.port}=${TOKEN}`;
+      const cookie = first.setCookie!.split(';')[0]!;
+      expect((await send(`${ui.address}/memories`, 'GET', { host: own, cookie })).status).toBe(200);
       const post = await send(
-        `${ui.origin}/health/doctor`,
+        `${ui.address}/health/doctor`,
         'POST',
-        { host: `127.0.0.1:${ui.port}`, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        { host: own, cookie, 'content-type': 'application/x-www-form-urlencoded' },
         'csrf=wrong',
       );
       expect(post.status).toBe(403);

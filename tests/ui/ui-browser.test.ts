@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,8 +239,8 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
     await stranger.close();
     const status = await new Promise<number>((done, fail) => {
       const req = request(
-        `${adminUi.origin}/memories`,
-        { headers: { host: 'evil.example', cookie: `memoir_ui_${adminUi.port}=${TOKEN}` } },
+        `${adminUi.address}/memories`,
+        { headers: { host: 'evil.example', authorization: `Bearer ${TOKEN}` } },
         (res) => {
           res.resume();
           done(res.statusCode ?? 0);
@@ -305,11 +306,11 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
       await expect(page.getByRole('button', { name: 'Forget…' }).count()).resolves.toBe(0);
       const status = await new Promise<number>((done, fail) => {
         const req = request(
-          `${readOnly.origin}/memory/${ids.lisbon}/forget`,
+          `${readOnly.address}/memory/${ids.lisbon}/forget`,
           {
             method: 'POST',
             headers: {
-              cookie: `memoir_ui_${readOnly.port}=${TOKEN}`,
+              authorization: `Bearer ${TOKEN}`,
               'content-type': 'application/x-www-form-urlencoded',
             },
           },
@@ -325,6 +326,34 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
       expect((await admin.get(ids.lisbon!)).id).toBe(ids.lisbon);
     } finally {
       await readOnly.close();
+    }
+  });
+
+  it('the sign-in cookie stays with the view: another server on 127.0.0.1 or localhost never receives it', async () => {
+    // A dev server, a container's published port: any other local server the user opens later.
+    const seen: string[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers.cookie ?? '');
+      res.end('another local server');
+    });
+    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+    const port = (other.address() as AddressInfo).port;
+    const own = await browser.newContext();
+    try {
+      const page = await open(own);
+      await page.goto(adminUi.url);
+      expect(page.url()).toBe(`${adminUi.origin}/memories`);
+      const cookies = await own.cookies();
+      expect(cookies.map((cookie) => cookie.domain)).toEqual([adminUi.hostName]);
+      // The cookie carries a value derived from the token, never the token.
+      expect(cookies[0]!.value).not.toContain(TOKEN);
+      for (const host of ['127.0.0.1', 'localhost']) await page.goto(`http://${host}:${port}/`);
+      // Each page, and whatever else the browser asks that server for (its favicon).
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      for (const header of seen) expect(header).not.toMatch(/memoir_ui/);
+    } finally {
+      await own.close();
+      await new Promise<void>((done) => other.close(() => done()));
     }
   });
 });

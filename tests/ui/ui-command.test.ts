@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/stores.js';
+import { viewFetch } from '../helpers/view-fetch.js';
 import { bin, childEnvironment } from '../integrations/mcp-harness.js';
 
 // `memoir ui` as a user runs it: a real child process over a home the CLI filled, its URL read
@@ -24,7 +25,7 @@ function serve(home: string, args: string[] = []): Promise<string> {
     let stderr = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
-      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(stdout)?.[1];
+      const url = /^(http:\/\/memoir-[0-9a-f]+\.localhost:\d+\/\?token=\S+)$/m.exec(stdout)?.[1];
       if (url) resolve(url);
     });
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -34,11 +35,11 @@ function serve(home: string, args: string[] = []): Promise<string> {
 
 /** The memory list as a browser sees it after opening `url`. */
 async function memoriesPage(url: string): Promise<string> {
-  const first = await fetch(url, { redirect: 'manual' });
+  const first = await viewFetch(url);
   expect(first.status).toBe(303);
   const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
   const origin = new URL(url).origin;
-  const page = await fetch(`${origin}/memories`, { headers: { cookie } });
+  const page = await viewFetch(`${origin}/memories`, { headers: { cookie } });
   expect(page.status).toBe(200);
   return page.text();
 }
@@ -53,7 +54,7 @@ describe('memoir ui', () => {
     const admin = await memoriesPage(url);
     expect(admin).toContain('Peter prefers concise replies on WhatsApp.');
     expect(admin).toContain('Zoe keeps her passwords');
-    expect((await fetch(`${new URL(url).origin}/memories`)).status).toBe(401);
+    expect((await viewFetch(`${new URL(url).origin}/memories`)).status).toBe(401);
 
     const scoped = await memoriesPage(await serve(home, ['--user', 'peter']));
     expect(scoped).toContain('Peter prefers concise replies on WhatsApp.');

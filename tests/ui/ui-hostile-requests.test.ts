@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInMemoryStore, createMemory, type MemoryClient } from '../../src/index.js';
 import { serveUi, type UiEndpoint } from '../../src/integrations/ui/index.js';
+import { viewFetch } from '../helpers/view-fetch.js';
 
 // Whatever a request carries — any path under the pages, any parameters, any form — the view
 // answers it as the caller's mistake (4xx) or a page, never a server error, and a scoped view
@@ -23,10 +24,10 @@ interface Session {
 }
 
 async function open(ui: UiEndpoint): Promise<Session> {
-  const first = await fetch(ui.url, { redirect: 'manual' });
+  const first = await viewFetch(ui.url);
   const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
   // Alice's memory is in both views; its page carries the action forms and their CSRF value.
-  const page = await (await fetch(`${ui.origin}/memory/${ids[0]}`, { headers: { cookie } })).text();
+  const page = await (await viewFetch(`${ui.origin}/memory/${ids[0]}`, { headers: { cookie } })).text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
   expect(csrf, 'the memory page carries forms with their CSRF value').toBeTruthy();
   return { ui, cookie, csrf: csrf! };
@@ -96,14 +97,40 @@ const path = fc.oneof(
 );
 
 async function get(session: Session, target: string, query: Record<string, string>) {
-  const response = await fetch(`${session.ui.origin}${target}?${new URLSearchParams(query)}`, {
+  const response = await viewFetch(`${session.ui.origin}${target}?${new URLSearchParams(query)}`, {
     headers: { cookie: session.cookie },
-    redirect: 'manual',
   });
   return { status: response.status, body: await response.text() };
 }
 
 describe('the web view under hostile requests', () => {
+  it('signing in goes on to one of the view’s own pages, never to a path as the request spelled it', async () => {
+    for (const path of ['/.//evil.test/x', '//evil.test/x', '/memories/..//evil.test', '/%2F%2Fevil.test', '/search']) {
+      const response = await viewFetch(`${admin.origin}${path}?token=${TOKEN}&q=keys`);
+      expect(response.status, path).toBe(303);
+      const location = response.headers.get('location')!;
+      expect(location, path).toMatch(/^\/(memories|search)\?q=keys$/);
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+  });
+
+  it('the token is traded for a cookie on the view’s own name only; the cookie is not the token', async () => {
+    for (const address of [admin.address, admin.address.replace('127.0.0.1', 'localhost')]) {
+      const response = await viewFetch(`${address}/?token=${TOKEN}`);
+      expect(response.status, address).toBe(403);
+      expect(response.headers.get('set-cookie')).toBeNull();
+      expect(await response.text()).toContain(admin.origin);
+    }
+    const session = await open(admin);
+    expect(session.cookie).not.toContain(TOKEN);
+    // A program that does not resolve *.localhost names uses the listen address with the token as a bearer.
+    const bearer = await viewFetch(`${admin.address}/memories`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(bearer.status).toBe(200);
+    // The cookie works on the view's own name only.
+    const elsewhere = await viewFetch(`${admin.address}/memories`, { headers: { cookie: session.cookie } });
+    expect(elsewhere.status).toBe(401);
+  });
+
   it('a path that is not valid percent-encoding is a 400 that names it, not a server error', async () => {
     const session = await open(admin);
     for (const target of ['/memory/%ZZ', '/entity/%E0%A4%A', '/opinion/%']) {
@@ -150,15 +177,14 @@ describe('the web view under hostile requests', () => {
         parameters,
         fc.boolean(),
         async (id, action, form, withCsrf) => {
-          const response = await fetch(`${admin.origin}/memory/${id}/${action}`, {
+          const response = await viewFetch(`${admin.origin}/memory/${id}/${action}`, {
             method: 'POST',
-            redirect: 'manual',
             headers: {
               cookie: session.cookie,
               origin: admin.origin,
               'content-type': 'application/x-www-form-urlencoded',
             },
-            body: new URLSearchParams({ ...form, ...(withCsrf ? { csrf: session.csrf } : {}) }),
+            body: new URLSearchParams({ ...form, ...(withCsrf ? { csrf: session.csrf } : {}) }).toString(),
           });
           await response.text();
           expect(response.status, `${action} ${new URLSearchParams(form)}`).toBeLessThan(500);

@@ -8,7 +8,7 @@ import { DEFAULT_RETENTION_ORIGINS, RETENTION_ORIGINS } from '../shared/retentio
 import { reflectScheduleSchema } from '../shared/schedule/reflect-schedule.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { LanguageModel } from '../spec/language-model.js';
-import { scopeSchema } from '../spec/memory.js';
+import { tenantScopeSchema } from '../spec/memory.js';
 import type { Clock, IdGenerator, Logger } from '../spec/runtime.js';
 import type { MemoryStore } from '../spec/store.js';
 import { parseOptions } from '../utils/parse-options.js';
@@ -53,8 +53,12 @@ export const memoryOptionsSchema = z
     backupDirectory: z.string().min(1).optional(),
     /** Where `attach()` copies files. Default `<home>/attachments`. */
     attachmentDirectory: z.string().min(1).optional(),
-    /** Scope applied to every retain and recall that doesn't name its own. */
-    scope: scopeSchema.optional(),
+    /**
+     * The tenant this client is held in: every retain, recall and change stays inside it. It
+     * must name a userId, agentId or namespace (`{ userId: undefined }` is refused, never read
+     * as every user); omit it for the admin client that sees every scope.
+     */
+    scope: tenantScopeSchema.optional(),
     /**
      * Session applied to every retain that doesn't name its own. `'auto'` generates one when
      * the client is created (`session_YYYYMMDD_HHMMSS_xxxx`), shared by everything it stores.

@@ -101,6 +101,18 @@ export interface ProcedureFailedEvent {
 }
 
 /**
+ * A workspace file or folder that was not read, and why.
+ *
+ * @group Workspace
+ */
+export interface SkippedWorkspaceFile {
+  /** Workspace-relative path. */
+  file: string;
+  /** Why, e.g. "is a symbolic link to /etc, outside /home/ann/ws". */
+  reason: string;
+}
+
+/**
  * Payload of `workspace:indexed`: the workspace watcher brought the index up to date after
  * files changed.
  *
@@ -117,6 +129,12 @@ export interface WorkspaceIndexedEvent {
   indexed: number;
   /** Items that left the index. */
   removed: number;
+  /**
+   * Files and folders not read, with the reason: a link leading out of the workspace (swapped
+   * in while the watch ran, say; its items leave), a file over the size limit, one that is not
+   * a regular file.
+   */
+  skipped: SkippedWorkspaceFile[];
 }
 
 /**

@@ -199,6 +199,23 @@ export const scopeSchema = z
  */
 export type Scope = z.infer<typeof scopeSchema>;
 
+/** Whether `scope` names a user, an agent or a namespace: an empty scope names no one. */
+export function namesSomeone(scope: Scope | undefined): scope is Scope {
+  return (
+    scope !== undefined && (scope.userId !== undefined || scope.agentId !== undefined || scope.namespace !== undefined)
+  );
+}
+
+/**
+ * The scope a client or a door is held in: it must name someone. `{}` or `{ userId: undefined }`
+ * (a request with no signed-in user) is refused rather than read as "no scope", which would be
+ * every user's memories; omitting the scope is how a caller asks for that on purpose.
+ */
+export const tenantScopeSchema = scopeSchema.refine(namesSomeone, {
+  message:
+    'expected at least one of userId, agentId or namespace (an empty scope names no one; omit the scope on purpose for every scope)',
+});
+
 /** Where a memory came from, for citations. All fields optional. */
 export const sourceSchema = z
   .object({

@@ -4,8 +4,10 @@ import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
+import { withDirectoryLock } from '../shared/files/directory-lock.js';
 import { indexWorkspace, type WorkspaceIndexReport } from '../shared/workspace/workspace-index.js';
 import { ConfigError } from '../spec/errors.js';
+import { confinedFolder } from '../utils/confined-path.js';
 import { parseInput } from '../utils/validate.js';
 import {
   startWorkspaceWatch,
@@ -13,6 +15,16 @@ import {
   type WorkspaceWatchOptions,
   workspaceWatchOptionsSchema,
 } from './workspace-watch.js';
+
+const LOCK_CONTEXT = { component: 'workspace.index', field: 'workspace' } as const;
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** Options of `memory.workspace.index()`. */
 export const workspaceIndexOptionsSchema = z
@@ -102,11 +114,28 @@ export function createWorkspaceApi(engine: MemoryEngine, settings: { root: strin
       hint: { code: 'workspace' },
     });
   };
-  // One index run at a time, whoever asks (a call, the watch): two runs over the same files
-  // would write and delete the same items in between each other.
+  // One index run at a time, whoever asks (a call, the watch, a reflect run, another process):
+  // two runs over the same files would write and delete the same items in between each other.
+  // The workspace's lock (`.memory/.lock`, the one reflect takes) orders them across processes
+  // too, so a scheduled reflect waits for a re-index under way. A root that is gone is not
+  // locked (taking the lock would create it again); its run only lets its items leave.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
+    const locked = () => {
+      const at = root === undefined ? undefined : resolve(root);
+      if (at === undefined || !isFolder(at)) return work();
+      let lock: string;
+      try {
+        lock = confinedFolder(at, ['.memory'], LOCK_CONTEXT);
+      } catch (error) {
+        // `.memory` leads out of the workspace: nothing is written there, not even the lock
+        // (reflect refuses such a workspace). Indexing only reads the files: it goes on.
+        if (ConfigError.isInstance(error)) return work();
+        throw error;
+      }
+      return withDirectoryLock(lock, work, { component: 'workspace.index' });
+    };
+    const next = queue.then(locked, locked);
     queue = next.catch(() => undefined);
     return next;
   };
@@ -125,13 +154,7 @@ export function createWorkspaceApi(engine: MemoryEngine, settings: { root: strin
         const options = parseInput(workspaceWatchOptionsSchema, optionsInput ?? {}, 'workspace.watch', 'options');
         const at = needRoot('workspace.watch');
         engine.assertOpen('workspace.watch');
-        let folder = false;
-        try {
-          folder = statSync(at).isDirectory();
-        } catch {
-          folder = false;
-        }
-        if (!folder)
+        if (!isFolder(at))
           throw new ConfigError(`the workspace ${at} is not a folder`, {
             component: 'workspace.watch',
             field: 'workspace',
@@ -151,6 +174,7 @@ export function createWorkspaceApi(engine: MemoryEngine, settings: { root: strin
                 removedFiles: report.removedFiles,
                 indexed: report.indexed,
                 removed: report.removed,
+                skipped: report.skipped,
               });
             },
             fail(error) {

@@ -5,9 +5,17 @@
  * `recursive: true` (chokidar is not among memoir's dependencies, and Node >= 20 watches
  * folders recursively on Linux, macOS and Windows). Nothing it does throws into the agent:
  * a failed run, or a watch the system ends, is an `error` event, and the watch goes on.
+ *
+ * Under hostile change: every run is a full `index()` pass, which checks confinement file by
+ * file as it reads (a file swapped for a link out of the workspace is skipped and reported,
+ * its items leave), refuses oversized files, and takes a file become a folder as a deletion; a
+ * flood of events is one set of paths (at most MAX_CHANGED, then "everything") and one run per
+ * debounce; a root folder deleted and created again is watched again once it is back; and a
+ * look-over of the folder every ten debounces (at least 2 s) catches what the system's watch
+ * did not report.
  */
-import { type FSWatcher, watch } from 'node:fs';
-import { sep } from 'node:path';
+import { type FSWatcher, lstatSync, readdirSync, statSync, watch } from 'node:fs';
+import { join, sep } from 'node:path';
 import { z } from 'zod';
 
 /** Options of `memory.workspace.watch()`. */
@@ -50,6 +58,57 @@ export interface WatchTarget {
   fail(error: unknown): void;
 }
 
+/** Paths a run remembers by name; past this many, the run is told "everything" ('.'). */
+const MAX_CHANGED = 1000;
+/** How often a watch whose root folder is gone looks for it to come back, ms. */
+const ROOT_POLL_MS = 500;
+/** Entries a look-over reads at most; past them the look-over sees no change it cannot name. */
+const MAX_LOOK_ENTRIES = 20_000;
+
+/**
+ * What the folder holds, in short: each Markdown file and folder (hidden ones left out, links
+ * not followed) with its kind, size and change time. Two look-overs that differ mean a change
+ * the system's watch may not have reported: Node's recursive watch on Linux missed a file
+ * replaced by a folder of the same name. Undefined when the root is not a folder.
+ */
+function lookOver(root: string): string | undefined {
+  if (folderIdentity(root) === undefined) return undefined;
+  const parts: string[] = [];
+  const walk = (folder: string, relative: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(folder).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (parts.length >= MAX_LOOK_ENTRIES) return;
+      const path = relative === '' ? name : `${relative}/${name}`;
+      if (!affectsIndex(path)) continue;
+      try {
+        const info = lstatSync(join(folder, name));
+        const kind = info.isSymbolicLink() ? 'l' : info.isDirectory() ? 'd' : 'f';
+        parts.push(`${path}|${kind}|${info.size}|${info.mtimeMs}`);
+        if (kind === 'd') walk(join(folder, name), path);
+      } catch {
+        // Gone meanwhile: the next look-over sees it gone.
+      }
+    }
+  };
+  walk(root, '');
+  return parts.join('\n');
+}
+
+/** The root folder's identity (device and inode), or undefined when it is not a folder now. */
+function folderIdentity(path: string): string | undefined {
+  try {
+    const info = statSync(path);
+    return info.isDirectory() ? `${info.dev}:${info.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * True when a file event at `path` (relative to the root, as the file system names it) may
  * change what the index holds: a Markdown file, or a folder (no extension: a whole folder
@@ -79,6 +138,11 @@ export function startWorkspaceWatch(target: WatchTarget, debounceMs: number): Wo
   let running: Promise<void> | undefined;
   let closed = false;
   let waiters: Array<() => void> = [];
+  let watched: string | undefined;
+  let poll: ReturnType<typeof setInterval> | undefined;
+  // The folder as the last run left it; a look-over now and then compares (see lookOver).
+  let lastLook: string | undefined;
+  const lookEveryMs = Math.max(2000, debounceMs * 10);
 
   const settle = () => {
     if (timer !== undefined || running !== undefined) return;
@@ -94,6 +158,7 @@ export function startWorkspaceWatch(target: WatchTarget, debounceMs: number): Wo
     if (running !== undefined) return;
     const paths = [...changed].sort();
     changed = new Set();
+    lastLook = lookOver(target.root);
     running = target
       .reindex(paths)
       .catch((error: unknown) => target.fail(error))
@@ -114,36 +179,77 @@ export function startWorkspaceWatch(target: WatchTarget, debounceMs: number): Wo
     timer.unref?.();
   };
 
+  const note = (path: string) => {
+    if (changed.size >= MAX_CHANGED) changed = new Set(['.']);
+    else changed.add(path);
+  };
+
   const onEvent = (_type: string, filename: string | Buffer | null) => {
     try {
+      // The root itself removed or replaced: its old watch sees nothing of the new folder.
+      if (folderIdentity(target.root) !== watched) return rewatch();
       const path = filename === null ? '' : String(filename).split(sep).join('/');
       if (!affectsIndex(path)) return;
-      changed.add(path === '' ? '.' : path);
+      note(path === '' ? '.' : path);
       arm();
     } catch (error) {
       target.fail(error);
     }
   };
 
+  // Watch the root again: now when it is a folder, else once it is one again (polled, as there
+  // is nothing left to watch). Either way a run brings the index up to date (items of files
+  // that are gone leave).
+  const rewatch = () => {
+    watcher?.close();
+    watcher = undefined;
+    if (closed) return;
+    note('.');
+    arm();
+    if (folderIdentity(target.root) !== undefined) {
+      try {
+        start();
+        return;
+      } catch (error) {
+        // Gone again between the look and the watch: wait for it below.
+        target.fail(error);
+      }
+    }
+    if (poll !== undefined) return;
+    poll = setInterval(() => {
+      if (closed || folderIdentity(target.root) === undefined) return;
+      clearInterval(poll);
+      poll = undefined;
+      rewatch();
+    }, ROOT_POLL_MS);
+    poll.unref?.();
+  };
+
   const start = () => {
+    watched = folderIdentity(target.root);
     watcher = watch(target.root, { recursive: true, persistent: false }, onEvent);
     watcher.on('error', (error) => {
       // The folder went away or the system dropped the watch: say so, re-index (the items of
-      // files that are gone leave), and keep watching if the folder can be watched again.
+      // files that are gone leave), and keep watching once the folder can be watched again.
       target.fail(error);
-      watcher?.close();
-      watcher = undefined;
-      if (closed) return;
-      changed.add('.');
-      arm();
-      try {
-        start();
-      } catch (again) {
-        target.fail(again);
-      }
+      rewatch();
     });
   };
   start();
+  lastLook = lookOver(target.root);
+  const looking = setInterval(() => {
+    if (closed || running !== undefined || timer !== undefined || poll !== undefined) return;
+    try {
+      const now = lookOver(target.root);
+      if (now === lastLook) return;
+      lastLook = now;
+      note('.');
+      arm();
+    } catch (error) {
+      target.fail(error);
+    }
+  }, lookEveryMs);
+  looking.unref?.();
 
   return {
     idle: () =>
@@ -156,6 +262,9 @@ export function startWorkspaceWatch(target: WatchTarget, debounceMs: number): Wo
       closed = true;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
+      if (poll !== undefined) clearInterval(poll);
+      poll = undefined;
+      clearInterval(looking);
       watcher?.close();
       watcher = undefined;
       await running;

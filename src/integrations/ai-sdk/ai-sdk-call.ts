@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../../core/spec/errors.js';
-import { scopeSchema } from '../../core/spec/memory.js';
+import { namesSomeone, scopeSchema } from '../../core/spec/memory.js';
 import { parseInput } from '../../core/utils/validate.js';
 import type { Scope } from '../../index.js';
 import type { MemoryCallInfo, ParsedMiddlewareOptions } from './ai-sdk-options.js';
@@ -108,15 +108,23 @@ export async function planCall(options: ParsedMiddlewareOptions, call: MemoryCal
   const raw = call.params.providerOptions?.[PROVIDER_KEY];
   const own = parseInput(callOptionsSchema, raw ?? {}, COMPONENT, `providerOptions.${PROVIDER_KEY}`);
   const scope = mergeScopes(await baseScope(options, call), own);
-  if (options.requireScope && scope === undefined) {
+  // No scope here means the client's own; on an unscoped client that is every user's memories.
+  if (scope === undefined && !namesSomeone(options.memory.scope) && options.requireScope !== false) {
     throw new ValidationError(
       [
         {
-          field: `providerOptions.${PROVIDER_KEY}.userId`,
-          message: 'expected a userId, agentId or namespace: this middleware was created with requireScope',
+          field: typeof options.scope === 'function' ? 'scope' : `providerOptions.${PROVIDER_KEY}.userId`,
+          message:
+            typeof options.scope === 'function'
+              ? 'expected the scope resolver to return a userId, agentId or namespace for this call (it named no one)'
+              : 'expected a userId, agentId or namespace for this call: the client is unscoped',
         },
       ],
-      { component: COMPONENT, suggestion: 'Pass providerOptions: { memoir: { userId } } or a scope resolver.' },
+      {
+        component: COMPONENT,
+        suggestion:
+          'Resolve a scope for every call (a request with no signed-in user has no memories), or pass requireScope: false to allow admin calls on purpose.',
+      },
     );
   }
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { scopeSchema } from '../../core/spec/memory.js';
+import { ConfigError } from '../../core/spec/errors.js';
+import { tenantScopeSchema } from '../../core/spec/memory.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import type { MemoirError, MemoryClient, Scope } from '../../index.js';
 import type { AiSdkCallOptions } from './ai-sdk-types.js';
@@ -77,13 +78,9 @@ export const middlewareOptionsSchema = z
      * `providerOptions.memoir` may add fields to it, never change one it sets. Inside a
      * scoped client it can only narrow the client's scope. Default: the client's scope.
      */
-    scope: z.union([scopeSchema, functionSchema]).optional(),
-    /**
-     * Refuse a call whose scope names no user, agent or namespace (a ValidationError from
-     * generateText / streamText), so that one missing user id never reads everyone's
-     * memories through an unscoped client. Default false.
-     */
-    requireScope: z.boolean().default(false),
+    scope: z.union([tenantScopeSchema, functionSchema]).optional(),
+    /** See {@link MemoryMiddlewareOptions.requireScope}. */
+    requireScope: z.boolean().optional(),
     /** The session exchanges are retained under: an id or a function of the call. Default: the client's current session. */
     sessionId: z.union([z.string().trim().min(1).max(256), functionSchema]).optional(),
     /** Recall before each call and add the memories to the system prompt. Default true. */
@@ -140,8 +137,13 @@ export interface MemoryMiddlewareOptions {
    */
   scope?: ScopeResolver;
   /**
-   * Refuse a call whose scope names no user, agent or namespace, so that one missing user id
-   * never reads everyone's memories through an unscoped client. Default false.
+   * Whether a call whose scope names no user, agent or namespace — the client's, `scope`'s, what
+   * the resolver returned and the call's `providerOptions.memoir` together — is refused (a
+   * ValidationError from generateText / streamText), so that a request with no signed-in user
+   * never reads or writes everyone's memories. Default true. On an unscoped client with no
+   * `scope`, the middleware cannot be created until you say which you mean: `true` (each call
+   * names its user in `providerOptions.memoir`) or `false` (a call without one is an admin call
+   * that reads and writes every user's memories, on purpose).
    */
   requireScope?: boolean;
   /** The session exchanges are retained under. Default: the client's current session. */
@@ -195,6 +197,17 @@ export function parseMiddlewareOptions(options: MemoryMiddlewareOptions): Parsed
     'ai-sdk',
     (field) => `Check memoryMiddleware's option ${field || 'options'} (docs/guides/ai-sdk.md).`,
   );
+  if (parsed.memory.scope === undefined && parsed.scope === undefined && parsed.requireScope === undefined) {
+    throw new ConfigError(
+      "memoryMiddleware on an unscoped client needs a scope: without one every call would read and write every user's memories",
+      {
+        component: 'ai-sdk',
+        field: 'scope',
+        suggestion:
+          "Pass scope: { userId } or a resolver of the call, requireScope: true to take each call's providerOptions.memoir.userId, or requireScope: false for admin calls on purpose.",
+      },
+    );
+  }
   return {
     ...parsed,
     // The functions passed the schema as functions; their signatures are the declared ones.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { scopeSchema } from '../../core/spec/memory.js';
+import { ConfigError } from '../../core/spec/errors.js';
+import { tenantScopeSchema } from '../../core/spec/memory.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import type { MemoryClient, Scope } from '../../index.js';
 import {
@@ -119,7 +120,9 @@ const optionsSchema = z
      * it, writes are stamped with it, another scope's memory is "not found"). Default: the
      * client's scope.
      */
-    scope: scopeSchema.optional(),
+    scope: tenantScopeSchema.optional(),
+    /** See {@link MemoryToolsOptions.requireScope}. */
+    requireScope: z.boolean().optional(),
     /** Which tools, by name. Default: memory_recall, memory_store, memory_forget, memory_history, memory_correct. */
     tools: z
       .array(z.enum(Object.keys(TOOLS) as [MemoryToolName, ...MemoryToolName[]]))
@@ -137,9 +140,16 @@ export interface MemoryToolsOptions<Name extends MemoryToolName = MemoryToolName
   /**
    * Whose memories the tools read and change: every call is held inside it (reads narrow to it,
    * writes are stamped with it, another scope's memory is "not found"). Make the tools per
-   * request with the user's scope. Default: the client's scope.
+   * request with the user's scope; it must name a user, agent or namespace. Default: the
+   * client's scope.
    */
   scope?: Scope;
+  /**
+   * On an unscoped client with no `scope`, the tools would read and change every user's
+   * memories, so they are refused (a ConfigError naming `scope`) unless this is `false`: admin
+   * tools, on purpose. Default true.
+   */
+  requireScope?: boolean;
   /**
    * Which tools, by name: `memory_recall`, `memory_store`, `memory_forget`, `memory_history`,
    * `memory_correct` (the default set), `memory_get`, `memory_list`.
@@ -203,6 +213,17 @@ export function memoryTools<Name extends MemoryToolName = (typeof DEFAULT_MEMORY
     'Pass memoryTools(memory), memory from createMemory().',
   );
   const settings = parseOptions(optionsSchema, options, 'ai-sdk', (field) => `Check memoryTools' option ${field}.`);
+  if (settings.scope === undefined && parsed.memory.scope === undefined && settings.requireScope !== false) {
+    throw new ConfigError(
+      "memoryTools on an unscoped client need a scope: they would read and change every user's memories",
+      {
+        component: 'ai-sdk',
+        field: 'scope',
+        suggestion:
+          'Make the tools per request with memoryTools(memory, { scope: { userId } }), or pass requireScope: false for admin tools on purpose.',
+      },
+    );
+  }
   const client = settings.scope === undefined ? parsed.memory : scopedToolClient(parsed.memory, settings.scope);
   const names = settings.tools ?? DEFAULT_MEMORY_TOOLS;
   return Object.fromEntries(names.map((name) => [name, aiTool(TOOLS[name], client)])) as MemoryTools<Name>;

@@ -20,6 +20,16 @@ const optionsSchema = z
     host: z.string().trim().min(1).default('127.0.0.1'),
     allowRemote: z.boolean().default(false),
     allowedHosts: z.array(z.string().trim().min(1)).max(100).default([]),
+    /**
+     * A name of the server's own under `localhost` (`memoir-<random>.localhost`), allowed as Host
+     * and Origin beside the loopback names: browsers resolve it to this machine.
+     */
+    ownName: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9-]+\.localhost$/, 'expected a name under localhost, e.g. memoir-1a2b.localhost')
+      .optional(),
   })
   .strict();
 
@@ -83,6 +93,7 @@ export function createHttpGuard(options: HttpGuardOptions): HttpGuard {
   }
   const allowed = new Set([
     ...LOOPBACK_NAMES,
+    ...(parsed.ownName ? [parsed.ownName] : []),
     ...(parsed.allowRemote ? [parsed.host, ...parsed.allowedHosts].map((name) => name.toLowerCase()) : []),
   ]);
   const token = Buffer.from(parsed.token, 'utf8');

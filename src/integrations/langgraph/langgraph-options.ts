@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scopeSchema } from '../../core/spec/memory.js';
+import { tenantScopeSchema } from '../../core/spec/memory.js';
 import { parseInput } from '../../core/utils/validate.js';
 import type { MemoryClient, Scope } from '../../index.js';
 import { COMPONENT } from './langgraph-operations.js';
@@ -49,7 +49,7 @@ const optionsSchema = z
   .object({
     memory: clientSchema.optional(),
     home: z.string().min(1).optional(),
-    scope: scopeSchema.optional(),
+    scope: tenantScopeSchema.optional(),
     index: z
       .object({ fields: z.array(z.string().min(1).max(1024)).min(1).max(100).optional() })
       .strict()

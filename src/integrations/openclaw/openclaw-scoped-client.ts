@@ -1,3 +1,4 @@
+import { namesSomeone } from '../../core/spec/memory.js';
 import type {
   Memory,
   MemoryClient,
@@ -7,7 +8,7 @@ import type {
   RetainOptions,
   Scope,
 } from '../../index.js';
-import { MemoirError, NotFoundError } from '../../index.js';
+import { MemoirError, NotFoundError, ValidationError } from '../../index.js';
 
 // The shared tools run over a MemoryClient and use its scope. The plugin keeps one unscoped
 // client for every sender (one store, one engine), so a tool call gets this view of it: the
@@ -126,6 +127,13 @@ export function scopedToolClient(
   scope: Scope,
   options: { searchRecordings?: boolean } = {},
 ): MemoryClient {
+  // A scope naming no one would match every memory: the tools would reach every tenant.
+  if (!namesSomeone(scope)) {
+    throw new ValidationError([{ field: 'scope', message: 'expected a userId, agentId or namespace (got none)' }], {
+      component: 'openclaw-tools',
+      suggestion: 'Hold the tools in the scope of the user they act for.',
+    });
+  }
   const members = scopedMembers(client, scope, options.searchRecordings ?? true) as unknown as Record<
     PropertyKey,
     unknown

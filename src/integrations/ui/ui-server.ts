@@ -1,10 +1,11 @@
 /**
  * The web view's server: node:http, a small route table, pages rendered on the server. It
  * listens on a loopback address behind the guard `memoir mcp --http` uses (Host, Origin,
- * token); the token comes once in the printed URL and then in an HttpOnly, SameSite=Strict
- * cookie, and every change is a POST carrying a CSRF value derived from it.
+ * token), under a host name of its own (`memoir-<random>.localhost`, see ui-auth.ts); the token
+ * comes once in the printed URL, then a value derived from it in an HttpOnly, SameSite=Strict
+ * cookie, host-only on that name, and every change is a POST carrying a CSRF value derived from it.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { parseOptions } from '../../core/utils/parse-options.js';
@@ -18,7 +19,15 @@ import {
 } from '../../index.js';
 import { createHttpGuard, urlHost } from '../http-guard/http-guard.js';
 import { UI_CSS, UI_JS } from './ui-assets.js';
-import { authorize, cookieName, csrfFor } from './ui-auth.js';
+import {
+  authorize,
+  COOKIE_NAME,
+  cookieValueFor,
+  csrfFor,
+  sameText,
+  type ViewAddress,
+  viewHostName,
+} from './ui-auth.js';
 import { scopeFrom, type UiRequest, type UiState } from './ui-context.js';
 import { html } from './ui-html.js';
 import { createLatencyLog } from './ui-latency.js';
@@ -82,10 +91,20 @@ export interface ServeUiOptions {
  * @group Integrations
  */
 export interface UiEndpoint {
-  /** The URL to open, with the token: `http://127.0.0.1:41234/?token=…`. */
+  /**
+   * The URL to open in a browser, with the token: `http://memoir-1a2b3c4d5e.localhost:41234/?token=…`.
+   * Browsers resolve every `*.localhost` name to this machine; the view's cookie stays with that name.
+   */
   readonly url: string;
-  /** The URL without the token. */
+  /** The URL without the token: `http://memoir-1a2b3c4d5e.localhost:41234`. */
   readonly origin: string;
+  /**
+   * Where it listens, `http://127.0.0.1:41234`: for programs that do not resolve `*.localhost`
+   * names, with `Authorization: Bearer <token>` (no cookie is ever set there).
+   */
+  readonly address: string;
+  /** The view's own host name, `memoir-1a2b3c4d5e.localhost`. */
+  readonly hostName: string;
   /** The port it listens on. */
   readonly port: number;
   /** Stop listening and end open connections (the client is left open: it is the caller's). */
@@ -123,12 +142,6 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefin
   return new URLSearchParams(Buffer.concat(parts, length).toString('utf8'));
 }
 
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /** One part of the address, decoded; a part that is not valid percent-encoding is the caller's error, not the server's. */
 function decodePathPart(part: string): string {
   try {
@@ -138,6 +151,29 @@ function decodePathPart(part: string): string {
       component: 'ui',
     });
   }
+}
+
+/** The pages a sign-in may go on to, by path: anything else goes to the memories. */
+const PAGES_AFTER_SIGN_IN = new Set([
+  '/memories',
+  '/search',
+  '/sessions',
+  '/procedures',
+  '/recordings',
+  '/entities',
+  '/opinions',
+  '/health',
+]);
+
+/** `path` with `query` re-encoded (so it can only ever be a query of this path). */
+function withQuery(path: string, query: URLSearchParams): string {
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** Where a sign-in goes on to: the page asked for when it is one of the view's own, else the memories. */
+function pageAfterSignIn(url: URL): string {
+  return withQuery(PAGES_AFTER_SIGN_IN.has(url.pathname) ? url.pathname : '/memories', url.searchParams);
 }
 
 function plainPage(title: string, message: string): string {
@@ -162,7 +198,8 @@ function plainPage(title: string, message: string): string {
 export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
   const parsed = parseOptions(optionsSchema, options, 'ui', 'Pass serveUi({ client }).');
   const token = parsed.token ?? randomBytes(24).toString('base64url');
-  const guard = createHttpGuard({ component: 'ui', token, host: parsed.host });
+  const hostName = viewHostName(randomBytes(5).toString('hex'));
+  const guard = createHttpGuard({ component: 'ui', token, host: parsed.host, ownName: hostName });
   const client = options.client;
   const clientScope = options.scope;
   const admin = clientScope === undefined || Object.keys(clientScope).length === 0;
@@ -196,6 +233,7 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
   ];
 
   let port = parsed.port;
+  let view: ViewAddress = { hostName, origin: '', cookie: cookieValueFor(token) };
 
   function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) {
     res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, ...headers });
@@ -204,28 +242,33 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const auth = authorize(guard, req, url, port);
+    const auth = authorize(guard, req, url, view);
     if (!auth.ok) {
       req.resume();
+      // The refused URL may carry a token: no page it leads to is told where it came from.
       return send(
         res,
         auth.status,
         'text/html; charset=utf-8',
         plainPage(auth.status === 401 ? 'Unauthorized' : 'Forbidden', auth.message),
+        { 'referrer-policy': 'no-referrer' },
       );
     }
     if (auth.viaQuery) {
-      // Trade the token in the URL for a cookie, and drop it from the address bar and history.
+      // Trade the token in the URL for the cookie (host-only: no Domain), and drop it from the
+      // address bar and history. The page to go on to is one of the view's own, never the path
+      // as the request spelled it (`/.//evil.test/x` would be `//evil.test/x`, another site).
       url.searchParams.delete('token');
-      const cookie = `${cookieName(port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
+      const cookie = `${COOKIE_NAME}=${view.cookie}; HttpOnly; SameSite=Strict; Path=/`;
       req.resume();
       return send(res, 303, 'text/plain; charset=utf-8', '', {
-        location: `${url.pathname}${url.search}`,
+        location: pageAfterSignIn(url),
         'set-cookie': cookie,
+        'referrer-policy': 'no-referrer',
       });
     }
     if (req.method === 'GET' && url.pathname === '/') {
-      return send(res, 303, 'text/plain; charset=utf-8', '', { location: `/memories${url.search}` });
+      return send(res, 303, 'text/plain; charset=utf-8', '', { location: withQuery('/memories', url.searchParams) });
     }
     if (req.method === 'GET' && url.pathname === '/assets/ui.css')
       return send(res, 200, 'text/css; charset=utf-8', UI_CSS);
@@ -339,12 +382,14 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
       resolve();
     });
   });
-  const address = server.address();
-  port = typeof address === 'object' && address !== null ? address.port : parsed.port;
-  const origin = `http://${urlHost(parsed.host)}:${port}`;
+  const bound = server.address();
+  port = typeof bound === 'object' && bound !== null ? bound.port : parsed.port;
+  view = { ...view, origin: `http://${hostName}:${port}` };
   return {
-    url: `${origin}/?token=${encodeURIComponent(token)}`,
-    origin,
+    url: `${view.origin}/?token=${encodeURIComponent(token)}`,
+    origin: view.origin,
+    address: `http://${urlHost(parsed.host)}:${port}`,
+    hostName,
     port,
     async close() {
       client.off('recall', onRecall);

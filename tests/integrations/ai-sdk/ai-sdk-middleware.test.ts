@@ -55,7 +55,10 @@ describe.each(STORES)('memoryMiddleware on %s', (_name, make: StoreFactory) => {
       })),
     );
     const inner = generateModel(textStep('Platform 3.'));
-    const model = wrapLanguageModel({ model: inner, middleware: memoryMiddleware({ memory, budget: 120 }) });
+    const model = wrapLanguageModel({
+      model: inner,
+      middleware: memoryMiddleware({ memory, budget: 120, requireScope: true }),
+    });
     await generateText({
       model,
       prompt: 'Which platform does the Porto train leave from?',
@@ -73,7 +76,7 @@ describe.each(STORES)('memoryMiddleware on %s', (_name, make: StoreFactory) => {
   it('retains the exchange after generateText, in the call’s scope, in the background', async () => {
     open();
     const inner = generateModel(textStep('Noted: you are vegetarian, so I will pick the risotto.'));
-    const model = wrapLanguageModel({ model: inner, middleware: memoryMiddleware({ memory }) });
+    const model = wrapLanguageModel({ model: inner, middleware: memoryMiddleware({ memory, requireScope: true }) });
     await generateText({
       model,
       prompt: 'I am vegetarian now. Order me dinner.',
@@ -291,6 +294,7 @@ describe('memoryMiddleware: failures stay out of the agent’s way', () => {
       model: inner,
       middleware: memoryMiddleware({
         memory: slow,
+        scope: SAM,
         recallTimeoutMs: 50,
         capture: false,
         onError: (e) => errors.push(e),

@@ -162,7 +162,7 @@ describe('memoryTools: names and schemas', () => {
   const { memory } = storeAndClient(STORES[0]![1]);
 
   it('gives the shared tools under their MCP names, with the same descriptions and argument schemas', () => {
-    const tools = memoryTools(memory);
+    const tools = memoryTools(memory, { scope: SAM });
     expect(Object.keys(tools)).toEqual([...DEFAULT_MEMORY_TOOLS]);
     expect(tools.memory_store.description).toBe(memoryStoreTool.description);
     expect(tools.memory_store.inputSchema).toBe(memoryStoreTool.inputSchema);
@@ -173,16 +173,19 @@ describe('memoryTools: names and schemas', () => {
   });
 
   it('gives the tools asked for', () => {
-    expect(Object.keys(memoryTools(memory, { tools: ['memory_get', 'memory_list'] }))).toEqual([
+    expect(Object.keys(memoryTools(memory, { scope: SAM, tools: ['memory_get', 'memory_list'] }))).toEqual([
       'memory_get',
       'memory_list',
     ]);
   });
 
   it.each([
-    ['tools: ["memory_recal"]', { tools: ['memory_recal'] }, 'tools[0]'],
-    ['tools: []', { tools: [] }, 'tools'],
+    ['tools: ["memory_recal"]', { scope: { userId: 'sam' }, tools: ['memory_recal'] }, 'tools[0]'],
+    ['tools: []', { scope: { userId: 'sam' }, tools: [] }, 'tools'],
     ['scope: { user }', { scope: { user: 'sam' } }, 'scope'],
+    ['scope: {}', { scope: {} }, 'scope'],
+    ['scope: { userId: undefined }', { scope: { userId: undefined } }, 'scope'],
+    ['no scope on an unscoped client', {}, 'scope'],
   ])('%s → ConfigError naming %s', (_label, options, field) => {
     const thrown = (() => {
       try {

@@ -24,7 +24,7 @@ export const both = wrapLanguageModel({ model: new MockLanguageModelV3(), middle
 
 const tools = memoryTools(memory, { scope: { userId: 'sam' } });
 export const toolSet: ToolSet = tools;
-export const some = memoryTools(memory, { tools: ['memory_get', 'memory_list'] });
+export const some = memoryTools(memory, { scope: { userId: 'sam' }, tools: ['memory_get', 'memory_list'] });
 export const getTool = some.memory_get;
 
 export async function run(): Promise<string> {

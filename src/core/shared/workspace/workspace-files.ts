@@ -31,13 +31,9 @@ export interface WorkspaceFile {
   role: FileRole;
 }
 
-/** A workspace file or folder that was not read, and why. */
-export interface SkippedWorkspaceFile {
-  /** Workspace-relative path. */
-  file: string;
-  /** Why, e.g. "is a symbolic link to /etc, outside /home/ann/ws". */
-  reason: string;
-}
+import type { SkippedWorkspaceFile } from '../../engine/events.js';
+
+export type { SkippedWorkspaceFile };
 
 /** What a listing found: the files to read, and the entries it would not follow. */
 export interface WorkspaceListing {
