@@ -655,7 +655,7 @@ describe('memoir/ai-sdk from the tarball', () => {
     text,
     sawMemory: inner.doGenerateCalls[0].prompt[0].content.includes('Sam prefers window seats.'),
     retained: kept.some((m) => m.content.includes('Which seat do I like?')),
-    tools: Object.keys(memoryTools(memory)),
+    tools: Object.keys(memoryTools(memory, { scope: { userId: 'sam' } })),
   }));`;
   const expected = {
     text: 'A window seat.',
@@ -698,7 +698,7 @@ import { createMemory } from 'memoir';
 import { memoryMiddleware, memoryTools } from 'memoir/ai-sdk';
 
 const memory = createMemory();
-export const middleware: LanguageModelMiddleware = memoryMiddleware({ memory, budget: 500, captureRoles: ['user'] });
+export const middleware: LanguageModelMiddleware = memoryMiddleware({ memory, scope: { userId: 'sam' }, budget: 500, captureRoles: ['user'] });
 export const model = wrapLanguageModel({ model: new MockLanguageModelV3(), middleware });
 export const tools: ToolSet = memoryTools(memory, { scope: { userId: 'sam' } });
 export const run = () => generateText({ model, tools, stopWhen: stepCountIs(3), prompt: 'hi' });

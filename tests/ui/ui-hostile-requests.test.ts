@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInMemoryStore, createMemory, type MemoryClient } from '../../src/index.js';
+import { ConfigError, createInMemoryStore, createMemory, type MemoryClient } from '../../src/index.js';
 import { serveUi, type UiEndpoint } from '../../src/integrations/ui/index.js';
 import { viewFetch } from '../helpers/view-fetch.js';
 
@@ -112,6 +112,14 @@ describe('the web view under hostile requests', () => {
       expect(location, path).toMatch(/^\/(memories|search)\?q=keys$/);
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     }
+  });
+
+  it('a view labelled with a scope its client does not have is refused: the label is never the boundary', async () => {
+    const error = await serveUi({ client, scope: { userId: 'alice' }, token: TOKEN }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as ConfigError).field).toBe('scope');
   });
 
   it('the token is traded for a cookie on the view’s own name only; the cookie is not the token', async () => {

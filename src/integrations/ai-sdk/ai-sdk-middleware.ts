@@ -71,7 +71,7 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
  * import { memoryMiddleware } from 'memoir/ai-sdk';
  *
  * const memory = createMemory();
- * const model = wrapLanguageModel({ model: openai('gpt-4.1-mini'), middleware: memoryMiddleware({ memory }) });
+ * const model = wrapLanguageModel({ model: openai('gpt-4.1-mini'), middleware: memoryMiddleware({ memory, requireScope: true }) });
  * const { text } = await generateText({
  *   model,
  *   prompt: 'Book my usual table for Friday.',

@@ -11,8 +11,8 @@
  * import { memoryMiddleware, memoryTools } from 'memoir/ai-sdk';
  *
  * const memory = createMemory();
- * const model = wrapLanguageModel({ model: openai('gpt-4.1-mini'), middleware: memoryMiddleware({ memory }) });
- * const { text } = await generateText({ model, tools: memoryTools(memory), stopWhen: stepCountIs(5), prompt });
+ * const model = wrapLanguageModel({ model: openai('gpt-4.1-mini'), middleware: memoryMiddleware({ memory, scope: { userId } }) });
+ * const { text } = await generateText({ model, tools: memoryTools(memory, { scope: { userId } }), stopWhen: stepCountIs(5), prompt });
  * ```
  *
  * @module

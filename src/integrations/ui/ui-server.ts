@@ -71,7 +71,7 @@ const optionsSchema = z
 export interface ServeUiOptions {
   /** The client the view reads and changes memory through. An unscoped client makes an admin view that can switch scope. */
   client: MemoryClient;
-  /** The scope the client was created with, shown in the page; absent for an unscoped (admin) client. */
+  /** The scope the client was created with (it must be the client's own; the view shows it); absent: the client's. */
   scope?: Scope;
   /** The secret the URL carries; at least 16 characters. Default: a new random one. */
   token?: string;
@@ -153,6 +153,12 @@ function decodePathPart(part: string): string {
   }
 }
 
+function sortedScope(scope: Scope | Record<string, string> | undefined): Array<[string, string]> {
+  return Object.entries(scope ?? {})
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
 /** The pages a sign-in may go on to, by path: anything else goes to the memories. */
 const PAGES_AFTER_SIGN_IN = new Set([
   '/memories',
@@ -201,8 +207,20 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
   const hostName = viewHostName(randomBytes(5).toString('hex'));
   const guard = createHttpGuard({ component: 'ui', token, host: parsed.host, ownName: hostName });
   const client = options.client;
-  const clientScope = options.scope;
-  const admin = clientScope === undefined || Object.keys(clientScope).length === 0;
+  // The boundary is the client's own scope, never a label beside it: an unscoped client shown as
+  // one user's view would show every user's memories under that name.
+  const clientScope = client.scope;
+  if (
+    options.scope !== undefined &&
+    JSON.stringify(sortedScope(options.scope)) !== JSON.stringify(sortedScope(clientScope))
+  ) {
+    throw new ConfigError("scope: expected the client's own scope (the view shows what its client can see)", {
+      component: 'ui',
+      field: 'scope',
+      suggestion: 'Create the client with createMemory({ scope }) and pass that client; scope may then be left out.',
+    });
+  }
+  const admin = clientScope === undefined;
   const csrf = csrfFor(token);
   const state: UiState = { latency: createLatencyLog() };
   const undoLog: UndoLog = new Map();
