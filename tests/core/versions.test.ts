@@ -72,11 +72,37 @@ describe.each(STORES)('versions on %s', (_name, makeStore: StoreFactory) => {
     expect((await memory.get(hamburg.id))?.supersededBy).toBe(vienna);
     const then = await memory.recall('where does Peter live', { asOf: '2024-06-01' });
     expect(then.results[0]!.memory.id).toBe(vienna);
-    // Undated, a correction of an old version corrects what is true now.
-    const porto = await memory.correct(berlin!, 'Peter lives in Porto.');
-    expect(porto.history.current).toBe(porto.id);
-    expect((await memory.get(lisbon!))?.supersededBy).toBe(porto.id);
-    expect((await memory.get(berlin!))?.supersededBy).toBe(hamburg.id);
+    // Undated, a correction of an old version replaces that version in its place: what is true
+    // now stays true.
+    const porto = await memory.correct(vienna!, 'Peter lived in Porto, not Vienna.');
+    expect(porto.history.current).toBe(lisbon);
+    expect(contents(porto.history)).toEqual([
+      BERLIN.content,
+      'Peter lived in Hamburg.',
+      VIENNA.content,
+      'Peter lived in Porto, not Vienna.',
+      LISBON.content,
+    ]);
+    expect((await memory.get(vienna!))?.supersededBy).toBe(porto.id);
+    expect((await memory.get(porto.id))?.supersededBy).toBe(lisbon);
+    expect((await memory.get(lisbon!))?.supersededBy).toBeNull();
+    expect((await memory.recall('where does Peter live')).results[0]!.memory.id).toBe(lisbon);
+    // Dated after Lisbon began, it is a later fact: it corrects what is true now.
+    const faro = await memory.correct(berlin!, { content: 'Peter lives in Faro.', occurredAt: '2025-09-01' });
+    expect(faro.history.current).toBe(faro.id);
+    expect((await memory.get(lisbon!))?.supersededBy).toBe(faro.id);
+  });
+
+  it('correcting where I lived before never ends where I live now (“I lived in Graz, not Vienna”)', async () => {
+    const memory = client({ userId: 'ann' });
+    const vienna = (await memory.retain({ content: 'I live in Vienna.', occurredAt: '2020-05-01T00:00:00Z' })).ids[0]!;
+    const lisbon = (await memory.retain({ content: 'I moved to Lisbon.', occurredAt: '2025-02-01T00:00:00Z' })).ids[0]!;
+    const corrected = await memory.correct(vienna, 'I lived in Graz, not Vienna.');
+    expect(corrected.history.current).toBe(lisbon);
+    expect((await memory.get(lisbon))?.supersededBy).toBeNull();
+    expect((await memory.get(vienna))?.supersededBy).toBe(corrected.id);
+    const now = await memory.recall('where do I live now');
+    expect(now.results[0]!.memory.id).toBe(lisbon);
   });
 
   it('a memory never superseded is a history of one', async () => {
@@ -192,5 +218,23 @@ describe.each(STORES)('versions on %s', (_name, makeStore: StoreFactory) => {
     const memory = client();
     await expect(memory.history('mem_missing')).rejects.toBeInstanceOf(NotFoundError);
     await expect(memory.correct('mem_missing', 'x y z')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('no link crosses a scope', () => {
+  it('an admin client cannot end alice’s fact with bob’s memory, and nothing is written', async () => {
+    const admin = createMemory({ store: STORES[0]![1](), logger: quiet });
+    try {
+      const alice = (await admin.retain({ content: 'My PIN is 4827.', scope: { userId: 'alice' } })).ids[0]!;
+      const error = await admin
+        .retain({ content: 'My PIN is 0000.', scope: { userId: 'bob' }, supersedes: [alice] })
+        .catch((caught: unknown) => caught);
+      expect(ValidationError.isInstance(error)).toBe(true);
+      expect((error as ValidationError).field).toBe('input.supersedes[0]');
+      expect((await admin.get(alice))?.supersededBy).toBeNull();
+      expect((await admin.list()).map((memory) => memory.content)).toEqual(['My PIN is 4827.']);
+    } finally {
+      await admin.close();
+    }
   });
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { generateStructured } from '../llm/model-json.js';
-import type { Memory } from '../spec/memory.js';
+import { type Memory, sameScope } from '../spec/memory.js';
 import { claimsOf } from '../supersession/find-supersessions.js';
 
 // The newest facts about the same entities the model is shown for each new memory.
@@ -42,7 +42,8 @@ export async function modelCorrections(
         limit: CANDIDATES + 1,
       })
     )
-      .filter((candidate) => candidate.id !== memory.id)
+      // The filter matches narrower scopes too; a fact is only replaced within its own scope.
+      .filter((candidate) => candidate.id !== memory.id && sameScope(candidate.scope, memory.scope))
       .slice(0, CANDIDATES);
     if (older.length === 0) {
       out.push([]);

@@ -2,7 +2,7 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { memoriesInScope } from '../shared/require-memory.js';
 import { ValidationError } from '../spec/errors.js';
-import type { Memory } from '../spec/memory.js';
+import { type Memory, sameScope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
 
 /** A new memory and the ids of the older ones it corrects. */
@@ -18,7 +18,8 @@ export interface Correction {
 /**
  * The superseded memories, invalidated: `validTo` when the new fact became true (or now, when
  * that is before the old one began), `supersededBy` the new memory. An id that is not in the
- * client's scope is a ValidationError, so nothing is written.
+ * client's scope, or of another scope than the new memory's, is a ValidationError, so nothing
+ * is written.
  */
 export async function supersededRecords(
   engine: MemoryEngine,
@@ -39,6 +40,18 @@ export async function supersededRecords(
           {
             component: 'retain',
           },
+        );
+      // A fact is only ever replaced by its owner's word: also through an admin client, which
+      // sees both scopes, a memory of one scope never ends another scope's.
+      if (!sameScope(old.scope, memory.scope))
+        throw new ValidationError(
+          [
+            {
+              field: `${field}.supersedes[${index}]`,
+              message: `expected a memory of the same scope as the new one (memory "${id}" belongs to another scope)`,
+            },
+          ],
+          { component: 'retain', suggestion: 'Retain the correction in the scope of the memory it corrects.' },
         );
       const validTo = memory.validFrom >= old.validFrom ? memory.validFrom : now;
       records.push({

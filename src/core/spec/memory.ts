@@ -199,6 +199,11 @@ export const scopeSchema = z
  */
 export type Scope = z.infer<typeof scopeSchema>;
 
+/** Whether two scopes are the same tenant: every field equal (absent equals absent). */
+export function sameScope(a: Scope, b: Scope): boolean {
+  return a.userId === b.userId && a.agentId === b.agentId && a.namespace === b.namespace;
+}
+
 /** Whether `scope` names a user, an agent or a namespace: an empty scope names no one. */
 export function namesSomeone(scope: Scope | undefined): scope is Scope {
   return (

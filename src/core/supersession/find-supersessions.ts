@@ -7,7 +7,7 @@
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { withoutSuperseded, withSuperseded } from '../search/memory-versions.js';
 import { searchLexical } from '../search/native-or-scan.js';
-import type { Memory, Scope } from '../spec/memory.js';
+import { type Memory, sameScope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
 import { candidateQuery } from './candidate-query.js';
 import type { Claim } from './claim.js';
@@ -41,10 +41,6 @@ export function takesPart(memory: Memory): boolean {
 /** The claims of a memory, read from its content with its entities as context. */
 export function claimsOf(memory: Memory): Claim[] {
   return extractClaims(memory.content, { entities: memory.entities });
-}
-
-function sameScope(a: Scope, b: Scope): boolean {
-  return a.userId === b.userId && a.agentId === b.agentId && a.namespace === b.namespace;
 }
 
 // Earlier in the world first; on a tie, the one that arrived first.

@@ -171,9 +171,12 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
       const given: MemoryInput = typeof parsed === 'string' ? { content: parsed } : parsed;
       const successor = old.supersededBy ? (await memoriesInScope(engine, [old.supersededBy]))[0] : undefined;
       const when = given.validFrom ?? given.occurredAt;
-      const startsAt = when === undefined ? engine.nowIso() : new Date(when).toISOString();
-      // Correcting a version already replaced: dated before its successor, the new one takes its
-      // place in the chain; otherwise it corrects what is true now, the chain's current version.
+      // A correction replaces the version it names, in its place in the timeline: correcting an
+      // old version ("I lived in Graz, not Vienna") never ends what is true now (Lisbon). Undated,
+      // it holds from when the version it corrects did; dated before that version's successor,
+      // from its date. Only a correction dated after the successor started corrects the chain's
+      // current version, as a later fact would.
+      const startsAt = when === undefined ? old.validFrom : new Date(when).toISOString();
       const inPlace = successor !== undefined && startsAt < successor.validFrom;
       const target = successor && !inPlace ? ((await history(old.id, 'correct')).current ?? old.id) : old.id;
       const result = await retain.retain(
@@ -184,6 +187,7 @@ export function createVersionsApi(engine: MemoryEngine, retain: RetainApi): Vers
           // A version belongs to its fact's owner: an unscoped (admin) client must not leave it
           // scopeless, where the owner's scoped client would never see the correction.
           scope: old.scope,
+          ...(when === undefined && inPlace ? { validFrom: old.validFrom } : {}),
           ...given,
           supersedes: [...new Set([...(given.supersedes ?? []), target])],
         },
