@@ -8,7 +8,7 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { withoutSuperseded, withSuperseded } from '../search/memory-versions.js';
 import { searchLexical } from '../search/native-or-scan.js';
 import { type Memory, sameScope } from '../spec/memory.js';
-import type { MemoryRecord } from '../spec/store.js';
+import type { MemoryFilter, MemoryRecord } from '../spec/store.js';
 import { candidateQuery } from './candidate-query.js';
 import type { Claim } from './claim.js';
 import { supersedingReason } from './decide.js';
@@ -49,12 +49,18 @@ function before(a: Memory, b: Memory): boolean {
 }
 
 async function candidatesFor(engine: MemoryEngine, memory: Memory, claims: readonly Claim[]): Promise<Memory[]> {
-  const hits = await searchLexical(engine.store, {
-    text: candidateQuery(claims),
-    filter: { scope: memory.scope },
-    limit: CANDIDATES,
-  });
-  const byWords = await engine.store.getMemories(hits.map((hit) => hit.id));
+  const text = candidateQuery(claims);
+  const byScore = (filter: MemoryFilter) => searchLexical(engine.store, { text, filter, limit: CANDIDATES });
+  // A fact dated when it is retained (the usual case) can end only the facts true now, and no
+  // stored fact is later than it: looking up those alone keeps many superseded versions of one
+  // fact (300 near-duplicates) from pushing the current one out of the capped list, where it
+  // stayed current beside the new one. A late arrival needs the versions around its date too;
+  // looking up both cost late arrivals a quarter of their retain speed, so until claims have a
+  // timeline of their own it keeps the one lookup by word score.
+  const datedNow = memory.validFrom >= memory.createdAt;
+  const hits = await byScore(datedNow ? { scope: memory.scope, validAt: memory.validFrom } : { scope: memory.scope });
+  const ids = hits.map((hit) => hit.id);
+  const byWords = await engine.store.getMemories(ids);
   const byEntity =
     memory.entities.length > 0
       ? await engine.store.listMemories({
