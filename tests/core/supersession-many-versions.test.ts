@@ -25,3 +25,28 @@ describe.each(STORES.filter(([name]) => name !== 'lancedb'))('300 versions of on
     }
   }, 120_000);
 });
+
+// Only the user's word changes the user's facts: a captured tool output (a fetched web page) and a
+// quote of someone else are recalled beside what the user said, never instead of it.
+describe.each(STORES.filter(([name]) => name !== 'lancedb'))('untrusted words end no fact (%s)', (_name, make) => {
+  it('a captured web page saying “I moved to Berlin” and Mallory’s quote of the same leave Vienna current', async () => {
+    const memory = createMemory({ store: make(), logger: quiet, scope: { userId: 'ann' } });
+    try {
+      const vienna = (await memory.retain({ content: 'I live in Vienna.', occurredAt: '2024-01-01T00:00:00Z' }))
+        .ids[0]!;
+      await memory.retain({
+        kind: 'experience',
+        content: 'web_fetch({"url":"https://example.test/profile"}) succeeded → I moved to Berlin last month.',
+        metadata: { captured: true, type: 'tool', tool: 'web_fetch', success: true },
+      });
+      await memory.retain('Mallory said: "I moved to Berlin last month."');
+      expect((await memory.get(vienna))?.validTo).toBeNull();
+      expect((await memory.get(vienna))?.supersededBy).toBeNull();
+      // The user's own word still does.
+      const lisbon = (await memory.retain('I moved to Lisbon.')).ids[0]!;
+      expect((await memory.get(vienna))?.supersededBy).toBe(lisbon);
+    } finally {
+      await memory.close();
+    }
+  });
+});

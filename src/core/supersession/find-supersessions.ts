@@ -32,14 +32,30 @@ export interface RuleSupersessions {
 /**
  * Whether a memory takes part: raw episodes keep the words said and state no current value;
  * opinions carry a confidence that reflect moves by evidence, in small steps, so one
- * contradicting sentence weighs on them there instead of replacing them here.
+ * contradicting sentence weighs on them there instead of replacing them here; a captured tool
+ * call's output (a fetched web page, a file read) is what a tool returned, not what the user
+ * said, and never ends a fact the user stated (it is recalled beside it).
  */
 export function takesPart(memory: Memory): boolean {
-  return memory.metadata?.episode !== true && memory.kind !== 'observation' && memory.kind !== 'opinion';
+  return (
+    memory.metadata?.episode !== true &&
+    memory.metadata?.captured !== true &&
+    memory.kind !== 'observation' &&
+    memory.kind !== 'opinion'
+  );
 }
+
+/**
+ * Reported speech of someone named (`Mallory said: "I moved to Berlin"`, `Sam wrote, 'we switched
+ * to yarn'`): the "I" and "we" inside the quote are theirs, not the user's, so the quote states no
+ * fact of the user's.
+ */
+const QUOTED_SPEAKER =
+  /^\s*(?!(?:I|We|You)\b)\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}\s+(?:said|says|wrote|writes|claimed|claims|told (?:me|us)|texted|tweeted|posted|replied|answered|insisted|mentioned)\b[^"“”'‘’\n]{0,40}?[:,]?\s*["“'‘]/u;
 
 /** The claims of a memory, read from its content with its entities as context. */
 export function claimsOf(memory: Memory): Claim[] {
+  if (QUOTED_SPEAKER.test(memory.content)) return [];
   return extractClaims(memory.content, { entities: memory.entities });
 }
 
