@@ -122,11 +122,10 @@ export function createWorkspaceApi(engine: MemoryEngine, settings: { root: strin
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const locked = () => {
-      const at = root === undefined ? undefined : resolve(root);
-      if (at === undefined || !isFolder(at)) return work();
+      if (root === undefined || !isFolder(root)) return work();
       let lock: string;
       try {
-        lock = confinedFolder(at, ['.memory'], LOCK_CONTEXT);
+        lock = confinedFolder(root, ['.memory'], LOCK_CONTEXT);
       } catch (error) {
         // `.memory` leads out of the workspace: nothing is written there, not even the lock
         // (reflect refuses such a workspace). Indexing only reads the files: it goes on.

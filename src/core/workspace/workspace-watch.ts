@@ -186,10 +186,11 @@ export function startWorkspaceWatch(target: WatchTarget, debounceMs: number): Wo
 
   const onEvent = (_type: string, filename: string | Buffer | null) => {
     try {
+      const path = filename === null ? '' : String(filename).split(sep).join('/');
+      // Hidden entries (the index's own busy `.memory/`) neither start a run nor cost a look.
+      if (!affectsIndex(path)) return;
       // The root itself removed or replaced: its old watch sees nothing of the new folder.
       if (folderIdentity(target.root) !== watched) return rewatch();
-      const path = filename === null ? '' : String(filename).split(sep).join('/');
-      if (!affectsIndex(path)) return;
       note(path === '' ? '.' : path);
       arm();
     } catch (error) {

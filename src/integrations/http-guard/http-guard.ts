@@ -63,8 +63,8 @@ export function isLoopback(host: string): boolean {
   return isIP(bare) === 4 && bare.startsWith('127.');
 }
 
-// The hostname of a Host header or an Origin URL, brackets kept for IPv6, port dropped.
-function hostnameOf(value: string, isOrigin: boolean): string | undefined {
+/** The hostname of a Host header or an Origin URL, lower case, brackets kept for IPv6, port dropped. */
+export function hostnameOf(value: string, isOrigin: boolean): string | undefined {
   try {
     return new URL(isOrigin ? value : `http://${value}`).hostname.toLowerCase();
   } catch {

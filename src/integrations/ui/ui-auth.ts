@@ -12,7 +12,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { HttpGuard } from '../http-guard/http-guard.js';
+import { type HttpGuard, hostnameOf } from '../http-guard/http-guard.js';
 
 /** What the auth check decided. */
 export type AuthResult =
@@ -72,14 +72,6 @@ export interface ViewAddress {
   readonly cookie: string;
 }
 
-function hostNameOf(req: Pick<IncomingMessage, 'headers'>): string {
-  try {
-    return new URL(`http://${req.headers.host ?? ''}`).hostname.toLowerCase();
-  } catch {
-    return '';
-  }
-}
-
 /**
  * Check a request's addressing and credential: the token in the query (traded for the cookie,
  * on the view's own name only), the cookie (sent by a browser to that name only), or a bearer
@@ -93,7 +85,7 @@ export function authorize(
 ): AuthResult {
   const refusal = guard.checkAddressing(req);
   if (refusal) return { ok: false, ...refusal };
-  const ownName = hostNameOf(req) === view.hostName;
+  const ownName = hostnameOf(req.headers.host ?? '', false) === view.hostName;
   const fromQuery = url.searchParams.get('token') ?? undefined;
   if (fromQuery !== undefined && guard.isToken(fromQuery)) {
     if (ownName) return { ok: true, viaQuery: true };

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { sameScope } from '../../core/spec/memory.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import {
   ConfigError,
@@ -153,33 +154,18 @@ function decodePathPart(part: string): string {
   }
 }
 
-function sortedScope(scope: Scope | Record<string, string> | undefined): Array<[string, string]> {
-  return Object.entries(scope ?? {})
-    .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .sort(([a], [b]) => a.localeCompare(b));
-}
-
-/** The pages a sign-in may go on to, by path: anything else goes to the memories. */
-const PAGES_AFTER_SIGN_IN = new Set([
-  '/memories',
-  '/search',
-  '/sessions',
-  '/procedures',
-  '/recordings',
-  '/entities',
-  '/opinions',
-  '/health',
-]);
-
 /** `path` with `query` re-encoded (so it can only ever be a query of this path). */
 function withQuery(path: string, query: URLSearchParams): string {
   const search = query.toString();
   return search ? `${path}?${search}` : path;
 }
 
-/** Where a sign-in goes on to: the page asked for when it is one of the view's own, else the memories. */
-function pageAfterSignIn(url: URL): string {
-  return withQuery(PAGES_AFTER_SIGN_IN.has(url.pathname) ? url.pathname : '/memories', url.searchParams);
+/**
+ * Where a sign-in goes on to: the page asked for when it is one of the view's own pages (`pages`,
+ * the paths its navigation names), else the memories.
+ */
+function pageAfterSignIn(url: URL, pages: ReadonlySet<string>): string {
+  return withQuery(pages.has(url.pathname) ? url.pathname : '/memories', url.searchParams);
 }
 
 function plainPage(title: string, message: string): string {
@@ -210,10 +196,7 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
   // The boundary is the client's own scope, never a label beside it: an unscoped client shown as
   // one user's view would show every user's memories under that name.
   const clientScope = client.scope;
-  if (
-    options.scope !== undefined &&
-    JSON.stringify(sortedScope(options.scope)) !== JSON.stringify(sortedScope(clientScope))
-  ) {
+  if (options.scope !== undefined && (clientScope === undefined || !sameScope(options.scope, clientScope))) {
     throw new ConfigError("scope: expected the client's own scope (the view shows what its client can see)", {
       component: 'ui',
       field: 'scope',
@@ -250,6 +233,8 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
     { method: 'POST', pattern: /^\/health\/stats$/, ...page('/health', runStats) },
   ];
 
+  // The pages a sign-in may go on to: the paths of the view's own navigation, never the request's.
+  const pages = new Set(routes.map((route) => route.current));
   let port = parsed.port;
   let view: ViewAddress = { hostName, origin: '', cookie: cookieValueFor(token) };
 
@@ -280,7 +265,7 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
       const cookie = `${COOKIE_NAME}=${view.cookie}; HttpOnly; SameSite=Strict; Path=/`;
       req.resume();
       return send(res, 303, 'text/plain; charset=utf-8', '', {
-        location: pageAfterSignIn(url),
+        location: pageAfterSignIn(url, pages),
         'set-cookie': cookie,
         'referrer-policy': 'no-referrer',
       });
