@@ -18,8 +18,8 @@ const worker = resolve(import.meta.dirname, 'fixtures/bulk-change-worker.ts');
 const root = tempDir('memoir-bulk-kill-');
 const OLD_MEMORIES = 100;
 const NEW_MEMORIES = 400;
-/** Killed runs per change; with the uncut runs that measure them, 10 runs per store. */
-const KILLS = { restore: 3, import: 2, clear: 2 } as const;
+/** Killed runs per change; with the uncut runs that measure them, 11 runs per store. */
+const KILLS = { restore: 3, import: 2, clear: 3 } as const;
 type Operation = keyof typeof KILLS;
 
 const PERSISTENT = [
@@ -140,8 +140,10 @@ describe.each(PERSISTENT)('%s: restore, import and clear killed at any point', (
       const outcomes = await Promise.all(
         Array.from({ length: runs }, async (_, run) => {
           const location = copyOfBase();
-          // Spread over the whole change (and a little past it), one slice of it per run.
-          const killAfter = Math.floor(((run + Math.random()) / runs) * whole.ms * 1.1);
+          // Spread over the whole change, one slice of it per run: the first run's kill lands in
+          // the first slice, well before the end (a slice past the end, with two runs, once
+          // left both kills after a fast clear had finished).
+          const killAfter = Math.floor(((run + Math.random()) / runs) * whole.ms);
           const result = await runWorker(kind, location, operation, file, killAfter);
           const found = await reopened(location);
           const label = `run ${run + 1}, killed after ${killAfter} ms of ${whole.ms}: ${JSON.stringify(found)}`;
