@@ -5,33 +5,9 @@
  * words with the question than the new one, and some arrive out of order.
  */
 
-/** One fact of a case: its text, when it became true, and the entities it names. */
-export interface UpdateFact {
-  id: string;
-  text: string;
-  date: string;
-  entities?: string[];
-}
+import type { UpdateCase } from './case-types.js';
 
-/** A question and the fact that answers it; `stale` is the fact that must rank below it. */
-export interface UpdateQuestion {
-  query: string;
-  answer: string;
-  stale: string;
-  /** A question about the past: the older fact is the right answer. */
-  past?: boolean;
-  /** Answer as of this date (the `asOf` option). */
-  asOf?: string;
-}
-
-/** One case: facts retained in `order` (default: as listed), and questions. */
-export interface UpdateCase {
-  kind: string;
-  facts: UpdateFact[];
-  /** The order facts are retained in, when not as listed (late arrivals). */
-  order?: string[];
-  questions: UpdateQuestion[];
-}
+export type { UpdateCase, UpdateFact, UpdateQuestion } from './case-types.js';
 
 export const UPDATE_CASES: UpdateCase[] = [
   // where someone lives

@@ -61,7 +61,7 @@ describe('correcting a fact', () => {
       ids: [lisbon],
     } = await memory.retain(
       // A phrasing the supersession rules do not read: the model decides it.
-      { content: "Peter's home base is now Lisbon.", entities: ['Peter'], occurredAt: '2025-11-20' },
+      { content: "Peter's mail now goes to Lisbon.", entities: ['Peter'], occurredAt: '2025-11-20' },
       { corrections: 'model' },
     );
     expect(await memory.get(berlin!)).toMatchObject({ supersededBy: lisbon, validTo: '2025-11-20T00:00:00.000Z' });
@@ -87,7 +87,7 @@ describe('correcting a fact', () => {
       ids: [berlin],
     } = await memory.retain({ content: 'Peter lives in Berlin.', entities: ['Peter'] });
     const { ids } = await memory.retain(
-      { content: "Peter's home base is now Lisbon.", entities: ['Peter'] },
+      { content: "Peter's mail now goes to Lisbon.", entities: ['Peter'] },
       { corrections: 'model' },
     );
     expect(ids).toHaveLength(1);

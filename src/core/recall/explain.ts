@@ -30,5 +30,6 @@ export function explainScore(breakdown: ScoreBreakdown): string {
   ];
   const boosts = breakdown.boosts.map((boost) => `${boost.name} ×${round(boost.factor)}`).join(', ');
   const validity = breakdown.validity ? `; ${validityText(breakdown.validity)}` : '';
-  return `${lists.join('; ')} → fused ${round(breakdown.fused)}${boosts ? `; ${boosts}` : ''}${validity} → ${round(breakdown.final)}`;
+  const claim = breakdown.claim ? `; holds the fact asked about (${breakdown.claim})` : '';
+  return `${lists.join('; ')} → fused ${round(breakdown.fused)}${boosts ? `; ${boosts}` : ''}${claim}${validity} → ${round(breakdown.final)}`;
 }

@@ -10,6 +10,7 @@ import type { Memory, Scope } from '../spec/memory.js';
 import { recordAccess } from '../utils/store-fallbacks.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
+import { withAskedSlots } from './asked-slot.js';
 import { type CoreBlockInContext, DEFAULT_CORE_SHARE, fitCoreBlock } from './core-block-budget.js';
 import { applyCurrentTruth, type TruthSettings } from './current-truth.js';
 import { explainScore } from './explain.js';
@@ -163,7 +164,11 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
       scope === null
         ? undefined
         : await recallIntentOf(query, options.intent ?? 'auto', { store: engine.store, filter, now });
-    const found = intent === undefined ? [] : await recallByIntent(query, intent, filter, options, context);
+    const searched = intent === undefined ? [] : await recallByIntent(query, intent, filter, options, context);
+    const found =
+      intent === undefined || intent.kind === 'opinion'
+        ? searched
+        : await withAskedSlots(query, searched, engine.store, filter, citationOf);
     const ranked = await applyCurrentTruth(
       found,
       engine.store,

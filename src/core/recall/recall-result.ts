@@ -23,7 +23,7 @@ export interface ListEvidence {
  */
 export interface Boost {
   /** Which signal. */
-  name: 'importance' | 'recency' | 'bookmark' | 'session' | 'time' | 'entity' | 'superseded';
+  name: 'importance' | 'recency' | 'bookmark' | 'session' | 'time' | 'entity' | 'superseded' | 'timeline';
   /** The factor the fused score was multiplied by. */
   factor: number;
 }
@@ -66,6 +66,11 @@ export interface ScoreBreakdown {
   final: number;
   /** Set when the result's place was changed because of the versions of its fact. */
   validity?: ValidityNote;
+  /**
+   * Set when the result was brought in because it holds the slot the question asks about
+   * ("where does Elena live" → `elena residence: valencia`): the claim it holds.
+   */
+  claim?: string;
 }
 
 /**

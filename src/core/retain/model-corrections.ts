@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { generateStructured } from '../llm/model-json.js';
 import { type Memory, sameScope } from '../spec/memory.js';
-import { claimsOf } from '../supersession/find-supersessions.js';
+import { loadClaimReader } from '../supersession/find-supersessions.js';
 
 // The newest facts about the same entities the model is shown for each new memory.
 const CANDIDATES = 10;
@@ -87,7 +87,8 @@ export async function correctionsByModel(
   memories: readonly Memory[],
   now: string,
 ): Promise<string[][]> {
-  const unread = memories.map((memory) => claimsOf(memory).length === 0);
+  const read = await loadClaimReader();
+  const unread = memories.map((memory) => read(memory).length === 0);
   const asked = await modelCorrections(
     engine,
     memories.filter((_, index) => unread[index]),

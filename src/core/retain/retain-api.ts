@@ -14,7 +14,7 @@ import type { RetentionOrigin } from '../shared/retention/protection.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
-import { batchClaims, findRuleSupersessions } from '../supersession/find-supersessions.js';
+import { batchClaims, findRuleSupersessions, loadClaimReader } from '../supersession/find-supersessions.js';
 import { embeddingText } from '../text/memory-text.js';
 import { MAX_BATCH } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
@@ -187,7 +187,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     // An embedder that fails does not lose the text: it is stored now and embedded later.
     const embedding = pending.embedOrDefer(memories.map(embeddingText), 'retain');
     // The rules read the claims while the embedder works (off this thread when it has workers).
-    const claims = correctionMode !== 'marked' ? batchClaims(memories) : undefined;
+    const claims = correctionMode !== 'marked' ? batchClaims(memories, await loadClaimReader()) : undefined;
     const { vectors, failure } = await embedding;
 
     const outcome = await store.transaction(async () => {

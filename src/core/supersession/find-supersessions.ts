@@ -8,16 +8,23 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { withoutSuperseded, withSuperseded } from '../search/memory-versions.js';
 import { searchLexical } from '../search/native-or-scan.js';
 import { type Memory, sameScope } from '../spec/memory.js';
-import type { MemoryFilter, MemoryRecord } from '../spec/store.js';
-import { candidateQuery } from './candidate-query.js';
+import type { MemoryRecord } from '../spec/store.js';
+import { type StoredClaim, slotTerm, subjectTerm } from '../text/claim-terms.js';
 import type { Claim } from './claim.js';
 import { supersedingReason } from './decide.js';
-import { extractClaims } from './extract-claims.js';
+import { loadParser, type Parse } from './reading/parser.js';
+import { readClaims } from './reading/read-claims.js';
 
-/** Older facts read per new memory, by words and by entity. */
-const CANDIDATES = 60;
-/** Candidate lookups in flight at once. */
+/**
+ * The most holders a slot lookup reads. Not a cap on what it finds in practice: a slot holds
+ * one memory per version of one subject's attribute, and each lookup asks for the slots of one
+ * memory's claims only.
+ */
+const SLOT_HOLDERS = 100_000;
+/** Slot lookups in flight at once. */
 const LOOKUPS_AT_ONCE = 8;
+/** Claims kept on one memory. */
+const KEPT_CLAIMS = 12;
 
 /** What the rules decided for a batch. */
 export interface RuleSupersessions {
@@ -53,10 +60,16 @@ export function takesPart(memory: Memory): boolean {
 const QUOTED_SPEAKER =
   /^\s*(?!(?:I|We|You)\b)\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}\s+(?:said|says|wrote|writes|claimed|claims|told (?:me|us)|texted|tweeted|posted|replied|answered|insisted|mentioned)\b[^"“”'‘’\n]{0,40}?[:,]?\s*["“'‘]/u;
 
-/** The claims of a memory, read from its content with its entities as context. */
-export function claimsOf(memory: Memory): Claim[] {
-  if (QUOTED_SPEAKER.test(memory.content)) return [];
-  return extractClaims(memory.content, { entities: memory.entities });
+/** Reads a memory's claims from its content, with its entities as context. */
+export type ClaimReader = (memory: Memory) => Claim[];
+
+/** The claim reader, loading the parser on first use. */
+export async function loadClaimReader(): Promise<ClaimReader> {
+  const parse: Parse = await loadParser();
+  return (memory) => {
+    if (!takesPart(memory) || QUOTED_SPEAKER.test(memory.content)) return [];
+    return readClaims(parse, memory.content, { entities: memory.entities });
+  };
 }
 
 // Earlier in the world first; on a tie, the one that arrived first.
@@ -64,44 +77,63 @@ function before(a: Memory, b: Memory): boolean {
   return a.validFrom < b.validFrom || (a.validFrom === b.validFrom && a.createdAt <= b.createdAt);
 }
 
-async function candidatesFor(engine: MemoryEngine, memory: Memory, claims: readonly Claim[]): Promise<Memory[]> {
-  const text = candidateQuery(claims);
-  const byScore = (filter: MemoryFilter) => searchLexical(engine.store, { text, filter, limit: CANDIDATES });
-  // A fact dated when it is retained (the usual case) can end only the facts true now, and no
-  // stored fact is later than it: looking up those alone keeps many superseded versions of one
-  // fact (300 near-duplicates) from pushing the current one out of the capped list, where it
-  // stayed current beside the new one. A late arrival needs the versions around its date too;
-  // looking up both cost late arrivals a quarter of their retain speed, so until claims have a
-  // timeline of their own it keeps the one lookup by word score.
-  const datedNow = memory.validFrom >= memory.createdAt;
-  const hits = await byScore(datedNow ? { scope: memory.scope, validAt: memory.validFrom } : { scope: memory.scope });
-  const ids = hits.map((hit) => hit.id);
-  const byWords = await engine.store.getMemories(ids);
-  const byEntity =
-    memory.entities.length > 0
-      ? await engine.store.listMemories({
-          filter: { scope: memory.scope, entities: memory.entities },
-          orderBy: 'occurredAt',
-          direction: 'desc',
-          limit: CANDIDATES,
-        })
-      : [];
-  return [...byWords, ...byEntity];
+/** The index terms that find every earlier holder of `claims`' slots. */
+function lookupTerms(claims: readonly Claim[]): string[] {
+  const terms = new Set<string>();
+  for (const claim of claims) {
+    // "left Barcelona" and "switched from X" may end a value of any family: every claim about the subject.
+    if (claim.family === '*' || claim.from !== undefined || claim.negated) terms.add(subjectTerm(claim.subject));
+    else terms.add(slotTerm(claim.subject, claim.family));
+  }
+  return [...terms];
+}
+
+async function holdersOf(engine: MemoryEngine, memory: Memory, terms: readonly string[]): Promise<Memory[]> {
+  const hits = await searchLexical(engine.store, {
+    text: terms.join(' '),
+    filter: { scope: memory.scope },
+    limit: SLOT_HOLDERS,
+  });
+  return hits.length === 0 ? [] : engine.store.getMemories(hits.map((hit) => hit.id));
+}
+
+/** A claim as kept on the memory. */
+function stored(claim: Claim): StoredClaim {
+  return {
+    subject: claim.subject,
+    family: claim.family,
+    key: claim.key,
+    value: claim.value,
+    ...(claim.negated ? { negated: true } : {}),
+    ...(claim.from !== undefined ? { from: claim.from } : {}),
+  };
+}
+
+/** The memory with its claims kept in its metadata (what the slot terms are indexed from). */
+function withClaims(memory: Memory, claims: readonly Claim[]): Memory {
+  const { claims: _old, ...rest } = memory.metadata;
+  if (claims.length === 0) return _old === undefined ? memory : { ...memory, metadata: rest };
+  return {
+    ...memory,
+    metadata: { ...rest, claims: claims.slice(0, KEPT_CLAIMS).map((claim) => ({ ...stored(claim) })) },
+  };
 }
 
 /**
  * The claims of each memory of a batch that takes part, by id: what {@link findRuleSupersessions}
  * reads, computed ahead (retain does it while the embedder works).
  */
-export function batchClaims(batch: readonly Memory[]): Map<string, Claim[]> {
-  return new Map(batch.map((memory) => [memory.id, takesPart(memory) ? claimsOf(memory) : []]));
+export function batchClaims(batch: readonly Memory[], read: ClaimReader): Map<string, Claim[]> {
+  return new Map(batch.map((memory) => [memory.id, read(memory)]));
 }
 
 /**
  * Decide supersession for `batch` (built, not yet written) against each other and the
- * store. Conservative: only memories whose claims the rules read, only the same scope,
- * never a memory invalidated by hand. `claimsRead` holds claims already read (by
- * {@link batchClaims}) for memories whose text has not changed since.
+ * store. Conservative: only memories whose claims the parser reads, only the same scope,
+ * never a memory invalidated by hand. Every earlier holder of a claim's slot is looked up, by
+ * the slot's index term, whatever the arrival order. `claimsRead` holds claims already read
+ * (by {@link batchClaims}) for memories whose text has not changed since. Each memory of the
+ * batch comes back with its claims kept in `metadata.claims` (and any given there replaced).
  */
 export async function findRuleSupersessions(
   engine: MemoryEngine,
@@ -109,43 +141,48 @@ export async function findRuleSupersessions(
   claimsRead?: ReadonlyMap<string, Claim[]>,
 ): Promise<RuleSupersessions> {
   const result: RuleSupersessions = { stored: [], batch: new Map(), links: [] };
+  const reader = await loadClaimReader();
   const claims = new Map<string, Claim[]>(claimsRead);
-  const readClaims = (memory: Memory) => {
+  const claimsOf = (memory: Memory) => {
     let found = claims.get(memory.id);
     if (!found) {
-      found = takesPart(memory) ? claimsOf(memory) : [];
+      found = reader(memory);
       claims.set(memory.id, found);
     }
     return found;
   };
-  const participants = batch.filter((memory) => readClaims(memory).length > 0);
-  if (participants.length === 0) return result;
-
-  // Working copies: every link is applied here, then the changed stored ones are written.
+  // Claims a switch of no known family took from the value it replaced ("moved from X to Y"
+  // after "our CI is X"): kept on the newer memory so that its slot finds it next time.
+  const adopted = new Map<string, Claim[]>();
   const known = new Map<string, Memory>();
   const inBatch = new Set(batch.map((memory) => memory.id));
-  for (const memory of batch) known.set(memory.id, { ...memory });
-  // One lookup per distinct question (a batch often repeats one), several at a time.
-  const lookups = new Map<string, { memory: Memory; asked: Claim[] }>();
+  const changed = new Set<string>();
+  for (const memory of batch) {
+    const kept = withClaims(memory, claimsOf(memory));
+    known.set(memory.id, kept);
+    if (kept !== memory) changed.add(memory.id);
+  }
+  const participants = batch.filter((memory) => claimsOf(memory).length > 0);
+
+  // One lookup per distinct set of slots (a batch often repeats one), several at a time.
+  const lookups = new Map<string, { memory: Memory; terms: string[] }>();
   for (const memory of participants) {
-    const asked = readClaims(memory);
-    const key = JSON.stringify([memory.scope, [...memory.entities].sort(), candidateQuery(asked)]);
-    if (!lookups.has(key)) lookups.set(key, { memory, asked });
+    const terms = lookupTerms(claimsOf(memory));
+    const key = JSON.stringify([memory.scope, terms]);
+    if (!lookups.has(key)) lookups.set(key, { memory, terms });
   }
   const pending = [...lookups.values()];
   for (let start = 0; start < pending.length; start += LOOKUPS_AT_ONCE) {
     const found = await Promise.all(
       pending
         .slice(start, start + LOOKUPS_AT_ONCE)
-        .map(async ({ memory, asked }) => ({ memory, candidates: await candidatesFor(engine, memory, asked) })),
+        .map(async ({ memory, terms }) => ({ memory, holders: await holdersOf(engine, memory, terms) })),
     );
-    for (const { memory, candidates } of found)
-      for (const candidate of candidates)
-        if (!known.has(candidate.id) && sameScope(candidate.scope, memory.scope))
-          known.set(candidate.id, { ...candidate });
+    for (const { memory, holders } of found)
+      for (const holder of holders)
+        if (!known.has(holder.id) && sameScope(holder.scope, memory.scope)) known.set(holder.id, { ...holder });
   }
 
-  const changed = new Set<string>();
   const update = (memory: Memory) => {
     known.set(memory.id, memory);
     changed.add(memory.id);
@@ -166,30 +203,43 @@ export async function findRuleSupersessions(
     update(withSuperseded(known.get(newerId)!, older.id));
     result.links.push({ older: older.id, newer: newer.id, reason });
   };
+  const adopt = (memoryId: string, claim: Claim | undefined) => {
+    if (claim) adopted.set(memoryId, [...(adopted.get(memoryId) ?? []), claim]);
+  };
 
   const ordered = participants.map((memory) => known.get(memory.id)!).sort((a, b) => (before(a, b) ? -1 : 1));
   for (const { id } of ordered) {
     const memory = known.get(id)!;
-    const mine = readClaims(memory);
+    const mine = claimsOf(memory);
     let successor: { memory: Memory; reason: string } | undefined;
     for (const other of known.values()) {
       if (other.id === memory.id || !sameScope(other.scope, memory.scope)) continue;
-      const theirs = readClaims(other);
+      const theirs = claimsOf(other);
       if (theirs.length === 0) continue;
       // A memory invalidated by hand stays as the user left it.
       if (other.validTo !== null && other.supersededBy === null && !inBatch.has(other.id)) continue;
       if (before(other, memory)) {
         // An older fact that is current, or whose successor came later in the world than this one.
         const open = other.validTo === null || (other.supersededBy !== null && other.validTo > memory.validFrom);
-        const reason = open ? supersedingReason(mine, theirs) : undefined;
-        if (reason && other.supersededBy !== memory.id) link(other.id, memory.id, reason);
+        const found = open ? supersedingReason(mine, theirs) : undefined;
+        if (found && other.supersededBy !== memory.id) {
+          link(other.id, memory.id, found.reason);
+          adopt(memory.id, found.adopted);
+        }
       } else {
-        const reason = supersedingReason(theirs, mine);
-        if (reason && (!successor || before(other, successor.memory))) successor = { memory: other, reason };
+        const found = supersedingReason(theirs, mine);
+        if (found && (!successor || before(other, successor.memory))) {
+          successor = { memory: other, reason: found.reason };
+          adopt(other.id, found.adopted);
+        }
       }
     }
     if (successor && known.get(id)!.supersededBy !== successor.memory.id)
       link(id, successor.memory.id, successor.reason);
+  }
+  for (const [id, extra] of adopted) {
+    const memory = known.get(id)!;
+    update(withClaims(memory, [...claimsOf(memory), ...extra]));
   }
 
   for (const id of changed) {

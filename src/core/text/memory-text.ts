@@ -1,7 +1,11 @@
 import type { Memory } from '../spec/memory.js';
 import { analyzeTerms } from './analyze.js';
+import { claimTerms } from './claim-terms.js';
 
-type TextFields = Pick<Memory, 'abstract' | 'overview' | 'content' | 'entities'> & { context?: string | null };
+type TextFields = Pick<Memory, 'abstract' | 'overview' | 'content' | 'entities'> & {
+  context?: string | null;
+  metadata?: Memory['metadata'];
+};
 
 // A derived abstract is the content's first sentence; indexing it again would count those words twice.
 function distinctAbstract(memory: TextFields): string {
@@ -21,14 +25,15 @@ export const OWN_TEXT_WEIGHT = 2;
 /**
  * The text a store indexes for lexical search: all three tiers and the entity names, then the
  * context; with a context, the memory's own text is repeated {@link OWN_TEXT_WEIGHT} times so
- * that it counts more than its neighbours'.
+ * that it counts more than its neighbours'. The reserved terms of its claims come last, once.
  */
 export function lexicalText(memory: TextFields): string {
   const own = [distinctAbstract(memory), memory.overview ?? '', memory.content, memory.entities.join(' ')]
     .filter((part) => part.length > 0)
     .join('\n');
-  if (!memory.context) return own;
-  return [...Array<string>(OWN_TEXT_WEIGHT).fill(own), memory.context].join('\n');
+  const terms = claimTerms(memory.metadata);
+  const text = memory.context ? [...Array<string>(OWN_TEXT_WEIGHT).fill(own), memory.context].join('\n') : own;
+  return terms ? `${text}\n${terms}` : text;
 }
 
 /** The analysed terms a store's lexical index holds for a memory: {@link lexicalText}, space-separated. */

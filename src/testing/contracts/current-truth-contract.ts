@@ -88,6 +88,46 @@ export function runCurrentTruthContract(options: CurrentTruthContractOptions): v
       await memory.close();
     });
 
+    it('reads a move said with a pronoun and no verb of living, and recall asks the timeline for it', async () => {
+      const { store } = options.create();
+      const memory = client(store);
+      const [madrid] = (await memory.retain({ content: 'Elena lives in Madrid.', occurredAt: '2019-04-01' })).ids;
+      const [barcelona] = (
+        await memory.retain({ content: 'Elena moved from Madrid to Barcelona.', occurredAt: '2021-09-01' })
+      ).ids;
+      const [valencia] = (
+        await memory.retain({
+          content: "Elena left Barcelona again; she's in Valencia now, near the beach.",
+          occurredAt: '2025-02-01',
+        })
+      ).ids;
+      await memory.retain({ content: 'Barcelona has the best tapas bars in Spain.', occurredAt: '2024-01-01' });
+      expect((await memory.get(barcelona!))?.supersededBy).toBe(valencia);
+      expect((await memory.get(madrid!))?.supersededBy).toBe(barcelona);
+      const now = await memory.recall('where does Elena live now?', { explain: true });
+      expect(now.results[0]!.memory.id).toBe(valencia);
+      expect(now.results[0]!.explanation).toContain('elena residence: valencia');
+      const then = await memory.recall('where does Elena live?', { asOf: '2022-06-01' });
+      expect(then.results[0]!.memory.id).toBe(barcelona);
+      await memory.close();
+    });
+
+    it('a tool output the agent captured never ends what the user said', async () => {
+      const { store } = options.create();
+      const memory = client(store);
+      const [vienna] = (await memory.retain({ content: 'I live in Vienna.', occurredAt: '2024-01-01' })).ids;
+      await memory.retain({
+        content: 'Profile page: I moved to Berlin last month and love it.',
+        occurredAt: '2025-01-01',
+        metadata: { captured: true },
+      });
+      await memory.retain({ content: 'Mallory said: "I moved to Lisbon."', occurredAt: '2025-02-01' });
+      expect((await memory.get(vienna!))?.supersededBy).toBeNull();
+      const found = await memory.recall('where do I live now?');
+      expect(found.results[0]!.memory.id).toBe(vienna);
+      await memory.close();
+    });
+
     it('never supersedes across scopes', async () => {
       const { store } = options.create();
       const admin = client(store);

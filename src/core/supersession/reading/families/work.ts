@@ -1,0 +1,56 @@
+/**
+ * Someone's work, employer and title as one attribute: a promotion, a new employer, going
+ * freelance or retiring each replace the job before. "works at", "joined", "was promoted to",
+ * "is a staff engineer at", "went freelance", "left Google".
+ */
+import type { Family } from '../family.js';
+
+export const work: Family = {
+  name: 'work',
+  keyMatch: 'exact',
+  value: 'title',
+  key: 'none',
+  states: {
+    work: ['at', 'for', 'as', 'with', 'in'],
+    join: [''],
+    hire: ['by', 'at', 'as'],
+    employ: ['by', 'at', 'as'],
+    promote: ['to', ''],
+    become: [''],
+    start: ['at', 'as', 'with'],
+    take: [],
+    accept: [],
+    sign: ['with'],
+    land: [],
+    serve: ['as'],
+    move: ['into', 'to'],
+    'jump ship': ['to'],
+    retrain: ['as'],
+    train: ['as'],
+    make: [''],
+    appoint: ['as', ''],
+    name: ['as', ''],
+    step: ['into', 'up as'],
+    transfer: ['to'],
+  },
+  ends: { leave: [''], quit: [''], resign: ['from', ''], retire: ['from'], fire: ['from'], 'lay off': ['from', 'by'] },
+  afterBe: ['', 'now', 'at', 'with'],
+  statuses: {
+    freelance: 'freelance',
+    freelancer: 'freelance',
+    freelancing: 'freelance',
+    'self-employed': 'self-employed',
+    unemployed: 'unemployed',
+    retired: 'retired',
+    retire: 'retired',
+    jobless: 'unemployed',
+    'between jobs': 'unemployed',
+    promote: 'promoted',
+    promoted: 'promoted',
+    sabbatical: 'on sabbatical',
+    contractor: 'contractor',
+    consultant: 'consultant',
+  },
+  nouns: ['job', 'title', 'role', 'position', 'employer', 'company', 'job title', 'work'],
+  onNegation: 'negate',
+};
