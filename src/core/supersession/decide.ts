@@ -69,7 +69,8 @@ export function conflict(newer: Claim, older: Claim): Superseding | undefined {
   if (newer.negated) {
     // "The standup is cancelled": every time it had.
     if (newer.value === '*') return older.negated ? undefined : { reason: `${newer.rule}: ${attribute} is cancelled` };
-    return !older.negated && sameValue(newer.family, newer.value, older.value)
+    const endsAny = FAMILY_BY_NAME.get(newer.family)?.negationEndsAny === true;
+    return !older.negated && (endsAny || sameValue(newer.family, newer.value, older.value))
       ? { reason: `${newer.rule}: ${attribute} is no longer ${older.value}` }
       : undefined;
   }

@@ -9,11 +9,12 @@ import { withoutSuperseded, withSuperseded } from '../search/memory-versions.js'
 import { searchLexical } from '../search/native-or-scan.js';
 import { type Memory, sameScope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
-import { type StoredClaim, slotTerm, subjectTerm } from '../text/claim-terms.js';
+import { type StoredClaim, slotTerm, storedClaims, subjectTerm } from '../text/claim-terms.js';
 import type { Claim } from './claim.js';
 import { supersedingReason } from './decide.js';
 import { loadParser, type Parse } from './reading/parser.js';
 import { readClaims } from './reading/read-claims.js';
+import { subjectKey, UNRESOLVED_PERSON } from './reading/subject.js';
 
 /**
  * The most holders a slot lookup reads. Not a cap on what it finds in practice: a slot holds
@@ -23,6 +24,8 @@ import { readClaims } from './reading/read-claims.js';
 const SLOT_HOLDERS = 100_000;
 /** Slot lookups in flight at once. */
 const LOOKUPS_AT_ONCE = 8;
+/** Recent memories read for the person a memory's opening pronoun stands for. */
+const RECENT_FOR_PRONOUNS = 20;
 /** Claims kept on one memory. */
 const KEPT_CLAIMS = 12;
 
@@ -97,6 +100,57 @@ async function holdersOf(engine: MemoryEngine, memory: Memory, terms: readonly s
   return hits.length === 0 ? [] : engine.store.getMemories(hits.map((hit) => hit.id));
 }
 
+const isNamedPerson = (subject: string) =>
+  subject !== 'user' && subject !== UNRESOLVED_PERSON && !subject.includes('/') && !subject.includes(' ');
+
+/** The person a memory names last: a claim's subject, or its one entity. */
+function personNamedBy(memory: Memory, claims: readonly { subject: string }[]): string | undefined {
+  const named = claims
+    .map((claim) => claim.subject)
+    .filter((subject) => isNamedPerson(subject) || subject.includes(' '));
+  const last = named.filter((subject) => subject !== UNRESOLVED_PERSON).at(-1);
+  if (last) return last;
+  return memory.entities.length === 1 ? subjectKey(memory.entities[0]!) : undefined;
+}
+
+/**
+ * "She moved again, to Montreal": a pronoun with no one named before it in its memory stands for
+ * the person the scope's previous memories named last — earlier in the batch, else the latest
+ * stored ones (as a listener follows a conversation). Claims whose pronoun finds no one are dropped.
+ */
+async function resolvePronouns(
+  engine: MemoryEngine,
+  batch: readonly Memory[],
+  claims: Map<string, Claim[]>,
+  read: ClaimReader,
+): Promise<void> {
+  let stored: Memory[] | undefined;
+  let previous: string | undefined;
+  for (const memory of batch) {
+    const own = claims.get(memory.id) ?? read(memory);
+    claims.set(memory.id, own);
+    if (own.some((claim) => claim.subject === UNRESOLVED_PERSON)) {
+      if (previous === undefined) {
+        stored ??= await engine.store.listMemories({
+          filter: { scope: memory.scope },
+          orderBy: 'createdAt',
+          direction: 'desc',
+          limit: RECENT_FOR_PRONOUNS,
+        });
+        for (const earlier of stored) {
+          previous = personNamedBy(earlier, storedClaims(earlier.metadata));
+          if (previous) break;
+        }
+      }
+      const resolved = own.flatMap((claim) =>
+        claim.subject !== UNRESOLVED_PERSON ? [claim] : previous ? [{ ...claim, subject: previous }] : [],
+      );
+      claims.set(memory.id, resolved);
+    }
+    previous = personNamedBy(memory, claims.get(memory.id) ?? []) ?? previous;
+  }
+}
+
 /** A claim as kept on the memory. */
 function stored(claim: Claim): StoredClaim {
   return {
@@ -143,6 +197,7 @@ export async function findRuleSupersessions(
   const result: RuleSupersessions = { stored: [], batch: new Map(), links: [] };
   const reader = await loadClaimReader();
   const claims = new Map<string, Claim[]>(claimsRead);
+  await resolvePronouns(engine, batch, claims, reader);
   const claimsOf = (memory: Memory) => {
     let found = claims.get(memory.id);
     if (!found) {

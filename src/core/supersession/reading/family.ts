@@ -50,6 +50,11 @@ export interface Family {
   nouns?: readonly string[];
   /** The user's shared world: "we" and an unnamed owner are the user (tools, settings, schedules, amounts). */
   shared?: boolean;
+  /**
+   * Whether a negated statement ends whatever value the slot holds ("they are no longer together"
+   * ends "dating" and "married"), not only the value it names.
+   */
+  negationEndsAny?: boolean;
   /** A negated statement: `negate` it ("doesn't live in X"), `flip` it (like → dislike) or `skip` it. */
   onNegation: 'negate' | 'flip' | 'skip';
 }

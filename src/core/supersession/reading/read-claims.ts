@@ -123,7 +123,25 @@ const VERB_FORMS: ReadonlyMap<string, string> = (() => {
 })();
 // Past forms the regular rules above do not make.
 const IRREGULAR: Readonly<Record<string, readonly string[]>> = {
-  be: ['is', 'am', 'are', 'was', 'were', "'s", "'m", "'re", 'been', 'being', 'isn', 'aren', 'wasn', 'weren', 's', 'm', 're'],
+  be: [
+    'is',
+    'am',
+    'are',
+    'was',
+    'were',
+    "'s",
+    "'m",
+    "'re",
+    'been',
+    'being',
+    'isn',
+    'aren',
+    'wasn',
+    'weren',
+    's',
+    'm',
+    're',
+  ],
   leave: ['left'],
   go: ['went', 'gone', 'goes'],
   get: ['got', 'gotten'],
@@ -174,32 +192,99 @@ const FRAME_WORDS: ReadonlySet<string> = (() => {
   const add = (phrase: string) => {
     for (const word of phrase.toLowerCase().split(/[\s/-]+/u)) if (word) words.add(word);
   };
-  const lemmas = new Set<string>([...Object.keys(GENERIC_ENDS), ...SWITCH_VERBS, ...REPLACE_VERBS, 'upgrade', 'bump', 'pin', 'promote', 'retire', 'stop', 'quit', 'cut', 'avoid', 'eat', 'tie']);
+  const lemmas = new Set<string>([
+    ...Object.keys(GENERIC_ENDS),
+    ...SWITCH_VERBS,
+    ...REPLACE_VERBS,
+    'upgrade',
+    'bump',
+    'pin',
+    'promote',
+    'retire',
+    'stop',
+    'quit',
+    'cut',
+    'avoid',
+    'eat',
+    'tie',
+  ]);
   for (const family of FAMILY_LIST) {
-    for (const table of [family.states, family.ends, family.statuses]) for (const key of Object.keys(table ?? {})) lemmas.add(key);
+    for (const table of [family.states, family.ends, family.statuses])
+      for (const key of Object.keys(table ?? {})) lemmas.add(key);
     for (const noun of family.nouns ?? []) add(noun);
   }
   for (const lemma of lemmas) {
     add(lemma);
     const head = lemma.split(' ')[0]!;
     const stem = head.replace(/e$/u, '');
-    for (const form of [`${head}s`, `${head}es`, `${stem}ed`, `${stem}ing`, `${head}d`, ...(IRREGULAR[head] ?? [])]) words.add(form);
+    for (const form of [`${head}s`, `${head}es`, `${stem}ed`, `${stem}ing`, `${head}d`, ...(IRREGULAR[head] ?? [])])
+      words.add(form);
   }
   for (const forms of Object.values(IRREGULAR)) for (const form of forms) words.add(form);
-  for (const word of ['favourite', 'favorite', 'no', 'longer', 'actually', 'correction', 'misspoke', 'anymore', 'instead']) words.add(word);
+  for (const word of [
+    'favourite',
+    'favorite',
+    'no',
+    'longer',
+    'actually',
+    'correction',
+    'misspoke',
+    'anymore',
+    'instead',
+  ])
+    words.add(word);
   return words;
 })();
 
 /** Whether `text` has a word that can open a frame (see FRAME_WORDS). */
 function mayStateClaims(text: string): boolean {
   // A word before a colon is a label ("the billing work: …", "Rent: …"), not a predicate or subject.
-  for (const word of text.toLowerCase().replace(/[\p{L}\p{N}']+:/gu, ' ').split(/[^\p{L}\p{N}']+/u)) {
+  for (const word of text
+    .toLowerCase()
+    .replace(/[\p{L}\p{N}']+:/gu, ' ')
+    .split(/[^\p{L}\p{N}']+/u)) {
     if (FRAME_WORDS.has(word)) return true;
     const bare = word.replace(/'s$/u, '');
     if (bare !== word && FRAME_WORDS.has(bare)) return true;
   }
   return /'(?:s|m|re)\b/u.test(text);
 }
+
+// Verbs of a tool doing the work ("pnpm handles the workspaces").
+const TOOL_VERBS = new Set([
+  'handle',
+  'run',
+  'power',
+  'build',
+  'manage',
+  'do',
+  'serve',
+  'host',
+  'bundle',
+  'test',
+  'deploy',
+  'drive',
+  'back',
+]);
+
+// Words that say a thing is no more, after "is".
+const GONE = new Set([
+  'gone',
+  'dead',
+  'retired',
+  'deprecated',
+  'decommissioned',
+  'history',
+  'over',
+  'cancelled',
+  'canceled',
+  'finished',
+  'sunset',
+  'sold',
+  'totalled',
+  'totaled',
+  'stolen',
+]);
 
 const NEGATED_AFTER = new Set(['anymore', 'no more']);
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'nor']);
@@ -276,6 +361,12 @@ function introduced(tokens: readonly Token[], start: number, intro: string, reac
   return undefined;
 }
 
+// Nouns that head a phrase they end ("work laptop", "rent budget"): a family noun before one of them is a modifier.
+const HEAD_NOUNS: ReadonlySet<string> = new Set([
+  ...FAMILY_LIST.flatMap((family) => (family.nouns ?? []).flatMap((noun) => noun.split(' '))),
+  ...Object.keys(THING_CATEGORY),
+]);
+
 /** The longest family noun inside `phrase`, as key, with the words before it as the thing it belongs to. */
 function nounIn(family: Family, phrase: string): { key: string; thing: string } | undefined {
   if (!family.nouns || phrase === '') return undefined;
@@ -287,6 +378,9 @@ function nounIn(family: Family, phrase: string): { key: string; thing: string } 
       const here = words.slice(at, at + nounWords.length).map((word) => word.replace(/s$/u, ''));
       if (here.join(' ') !== noun.replace(/s$/u, '') && words.slice(at, at + nounWords.length).join(' ') !== noun)
         continue;
+      // The noun must head the phrase: "work laptop" names a laptop, not work.
+      const next = words[at + nounWords.length];
+      if (next !== undefined && HEAD_NOUNS.has(next.replace(/s$/u, ''))) continue;
       if (best && best.length >= nounWords.length) continue;
       // A schedule's key is the whole phrase ("weekly design sync"); an amount's or setting's is the noun.
       const key =
@@ -394,6 +488,7 @@ class ClauseReader {
   }
 
   read(sites: readonly Site[]): void {
+    this.readToolAsSubject(sites);
     for (const family of FAMILY_LIST) this.readFamily(family, sites);
     if (this.found.length === 0) this.readAttribute(sites);
     this.readEnds(sites);
@@ -430,6 +525,10 @@ class ClauseReader {
       ['now', 'still', 'actually', 'on', 'at', 'in', 'called', 'spelled', 'spelt'].includes(tokens[start]!.lower)
     )
       start += 1;
+    // A name, a number, a date or a literal: "is awesome", "is a real boost" state no attribute's value.
+    const head = tokens[skipFiller(tokens, start)];
+    if (!head || (!['PROPN', 'NUM', 'X', 'SYM'].includes(head.pos) && !isTimeToken(head) && head.shape === 'word'))
+      return;
     const value =
       valueAt('time', tokens, start) ??
       amountAt(tokens, start, Math.min(tokens.length, start + 3)) ??
@@ -541,6 +640,8 @@ class ClauseReader {
       }
       return undefined;
     }
+    // "My dogs will be waiting": a verb where a thing should be is no value.
+    if (family.value === 'thing' && tokens[skipFiller(tokens, at)]?.pos === 'VERB') return undefined;
     return lowerNames ? nameAt(tokens, at, true) : valueAt(family.value, tokens, at);
   }
 
@@ -627,9 +728,7 @@ class ClauseReader {
   /** "The API moved to https://…": a URL says the attribute is the address. */
   private impliedSettingKey(start: number): { key: string; thing: string } | undefined {
     const token = this.tokens[skipFiller(this.tokens, start)];
-    return token && (token.shape === 'url' || /^https?:\/\//u.test(token.text))
-      ? { key: 'url', thing: '' }
-      : undefined;
+    return token && (token.shape === 'url' || /^https?:\/\//u.test(token.text)) ? { key: 'url', thing: '' } : undefined;
   }
 
   /** "lives in a small flat in Lisbon", "live in a farmhouse outside Lyon": the first place named after it. */
@@ -772,7 +871,20 @@ class ClauseReader {
       while (
         at < tokens.length &&
         (['DET', 'ADV', 'PART'].includes(tokens[at]!.pos) ||
-          ['fully', 'strictly', 'mostly', 'officially', 'now', 'a', 'an'].includes(tokens[at]!.lower)) &&
+          [
+            'fully',
+            'strictly',
+            'mostly',
+            'officially',
+            'now',
+            'a',
+            'an',
+            'new',
+            'happily',
+            'finally',
+            'still',
+            'longer',
+          ].includes(tokens[at]!.lower)) &&
         at < site.after + 4
       )
         at += 1;
@@ -834,7 +946,14 @@ class ClauseReader {
 
   /** "left Barcelona", "sold the Volvo", "cancelled the standup": ends whatever value it names. */
   private readEnds(sites: readonly Site[]): void {
-    const { tokens } = this;
+    const { tokens, subject } = this;
+    // "Yarn is gone", "the Golf is dead": the thing itself, said to be no more.
+    const first = sites[0];
+    if (first?.lemma === 'be' && subject.subject !== '' && !subject.person) {
+      const word = tokens[skipFiller(tokens, first.after)]?.lower ?? '';
+      if (GONE.has(word))
+        this.found.push({ family: '*', key: '', value: subject.subject, negated: true, subject: 'user', at: first.at });
+    }
     for (const site of sites) {
       const intros =
         GENERIC_ENDS[site.lemma] ?? FAMILY_LIST.find((family) => family.ends?.[site.lemma])?.ends?.[site.lemma];
@@ -850,6 +969,16 @@ class ClauseReader {
         break;
       }
     }
+  }
+
+  /** "pnpm handles the workspaces now", "Buildkite runs our builds": a tool named as the one doing the work. */
+  private readToolAsSubject(sites: readonly Site[]): void {
+    const { subject } = this;
+    const site = sites[0];
+    const name = subject.person ? '' : subject.subject !== '' ? subject.subject : subjectKey(subject.attribute);
+    const kind = name !== '' ? toolKind(name) : undefined;
+    if (!kind || !site || !TOOL_VERBS.has(site.lemma) || site.negated) return;
+    this.found.push({ family: 'tool', key: kind, value: name, negated: false, subject: 'user', at: site.at });
   }
 
   /** "We upgraded Postgres to 16", "bumped Node to 22", "pinned Stripe to 2023-10-16": the tool at that version. */
@@ -1034,9 +1163,11 @@ export function readClaims(parse: Parse, content: string, context: ReadContext):
     fallback: personFallback
       ? { subject: personFallback, person: true, attribute: '', inherited: true }
       : { subject: self, person: true, attribute: '', inherited: true },
-    lastPerson: personFallback,
+    // A transcript line's "she" is not its speaker.
+    lastPerson: single,
     lastThing: undefined,
     entities: context.entities,
+    unresolved: named === undefined,
   };
   const claims = new Map<string, Claim>();
   for (const clause of clausesOf(tokens)) {

@@ -3,7 +3,11 @@
  * a name ("Elena", "Jenna's"), a relation ("my sister"), a thing ("the API", "the frontend"),
  * or a pronoun standing for the memory's earlier subject or its one entity.
  */
+import { TOOL_KIND } from './families/tool.js';
 import type { Token } from './parser.js';
+
+/** The subject of a claim whose pronoun names no one in its memory ("She moved again, to Montreal"). */
+export const UNRESOLVED_PERSON = '?person';
 
 /** The subject a clause is read about. */
 export interface ClauseSubject {
@@ -29,6 +33,11 @@ export interface SubjectContext {
   lastThing: string | undefined;
   /** The memory's entities, whose full names a first name stands for. */
   entities: readonly string[];
+  /**
+   * Whether a pronoun naming no one in the memory may stand for someone of an earlier memory
+   * (a note the agent retains); not in a transcript line, whose "she" is rarely the one named last.
+   */
+  unresolved: boolean;
 }
 
 const RELATIONS = new Set(
@@ -128,8 +137,11 @@ export function readSubject(span: readonly Token[], context: SubjectContext): Cl
   // "Ivy and Marco got engaged", "Ben and Clara tied the knot": the first of the two is read as the
   // subject (the claim holds for each), never the second, whose name is nearest the verb.
   const and = words.findIndex(
-    (token, index) => token.lower === 'and' && index > 0 && ['PROPN', 'NOUN'].includes(words[index + 1]?.pos ?? ''),
+    (token, index) =>
+      token.lower === 'and' && index > 0 && ['PROPN', 'NOUN', 'PRON'].includes(words[index + 1]?.pos ?? ''),
   );
+  // "Sara and I", "Mateo and me": the speaker is one of the two, and the one the claim is kept for.
+  if (and > 0 && words.slice(and + 1).some((token) => ['i', 'me'].includes(token.lower))) return person(context.self);
   if (and > 0) words = words.slice(0, and);
   const nouns = (from: number) =>
     words
@@ -147,8 +159,12 @@ export function readSubject(span: readonly Token[], context: SubjectContext): Cl
     const lower = token.lower;
     if (['i', 'me', 'myself'].includes(lower)) return person(context.self);
     if (['we', 'us'].includes(lower)) return { subject: 'we', person: true, attribute: '', inherited: false };
+    // A pronoun with no one named before it in the memory stands for someone named in an earlier
+    // memory: the claim is kept under UNRESOLVED, and supersession resolves it (find-supersessions.ts).
     if (['he', 'she', 'him', 'they', 'them'].includes(lower))
-      return context.lastPerson ? person(context.lastPerson, '', true) : undefined;
+      return context.lastPerson || context.unresolved
+        ? person(context.lastPerson ?? UNRESOLVED_PERSON, '', true)
+        : undefined;
     if (lower === 'it')
       return context.lastThing
         ? { subject: context.lastThing, person: false, attribute: '', inherited: true }
@@ -223,8 +239,9 @@ export function readSubject(span: readonly Token[], context: SubjectContext): Cl
         return person(relative, owned ? nouns(nameEnd + 1) : '');
       }
       const attribute = possessive ? nouns(end + 1) : nouns(end);
-      // "The Acme API base URL", "Billing's port": a named thing, when nouns follow it.
-      const isPerson = !attribute || possessive;
+      // "The Acme API base URL", "Billing's port": a named thing, when nouns follow it; "Yarn is
+      // gone": a tool is a thing.
+      const isPerson = (!attribute || possessive) && !TOOL_KIND.has(name.replace(/\s+/gu, '-'));
       if (OUR_WORLD.has(name)) return { subject: 'we', person: true, attribute, inherited: false };
       return {
         subject: isPerson ? personKey(name, context.entities) : name,

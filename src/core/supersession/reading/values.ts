@@ -139,7 +139,9 @@ export function thingAt(tokens: readonly Token[], start: number): ValueSpan | un
     const token = tokens[index]!;
     const inside =
       ['NOUN', 'PROPN', 'ADJ', 'NUM', 'X'].includes(token.pos) ||
-      (token.pos === 'VERB' && /ing$/u.test(token.lower) && parts.length === 0) ||
+      (token.pos === 'VERB' &&
+        /ing$/u.test(token.lower) &&
+        (parts.length === 0 || tokens[index + 1]?.pos === 'NOUN')) ||
       (token.text === '-' && parts.length > 0) ||
       (token.lower === 'of' && parts.length > 0 && ['NOUN', 'PROPN'].includes(tokens[index + 1]?.pos ?? ''));
     if (!inside || (parts.length > 0 && isTimeToken(token) && token.pos !== 'PROPN')) break;
@@ -258,12 +260,17 @@ export function timeAt(tokens: readonly Token[], start: number): ValueSpan | und
     const dayOfMonth =
       /^\d{1,2}(?:st|nd|rd|th)?$/u.test(token.lower) &&
       ((previous !== undefined && MONTHS.has(previous.lower)) || MONTHS.has(tokens[index + 1]?.lower ?? ''));
-    const time = isTimeToken(token) || dayOfMonth || (/^\d{4}$/u.test(token.text) && parts.length > 0);
+    // "at 11", "at 9:30": an hour after "at" in a time already begun.
+    const hour = /^\d{1,2}(?::\d{2})?$/u.test(token.lower) && previous?.lower === 'at' && parts.length > 1;
+    const time = isTimeToken(token) || dayOfMonth || hour || (/^\d{4}$/u.test(token.text) && parts.length > 0);
     const glue =
       ['at', 'on', 'the', 'of', 'every', 'next', 'from', 'and', '-', 'to'].includes(token.lower) ||
       token.shape === 'number' ||
       /^\d/u.test(token.text);
-    if (!time && !(glue && parts.length > 0 && isTimeToken(tokens[index + 1] ?? token))) {
+    const next = tokens[index + 1];
+    const nextIsTime =
+      next !== undefined && (isTimeToken(next) || (token.lower === 'at' && /^\d{1,2}(?::\d{2})?$/u.test(next.lower)));
+    if (!time && !(glue && parts.length > 0 && nextIsTime)) {
       if (!(token.shape === 'number' && parts.length === 0 && isTimeToken(tokens[index + 1] ?? token))) break;
     }
     if (time) real = true;
@@ -278,10 +285,7 @@ export function literalAt(tokens: readonly Token[], start: number): ValueSpan | 
   const index = skipFiller(tokens, start);
   const token = tokens[index];
   if (!token) return undefined;
-  if (
-    ['url', 'email'].includes(token.shape) ||
-    /^[\w.-]+\.[a-z]{2,}(?:\/\S*)?$/iu.test(token.text)
-  )
+  if (['url', 'email'].includes(token.shape) || /^[\w.-]+\.[a-z]{2,}(?:\/\S*)?$/iu.test(token.text))
     return { text: token.text.replace(/[.,;]+$/u, ''), end: index + 1 };
   if (token.shape === 'number' || /^\d/u.test(token.text)) return { text: token.text, end: index + 1 };
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/iu.test(token.text)) return { text: token.text, end: index + 1 };
