@@ -4,8 +4,8 @@
  * "Lisbon, Portugal") never supersedes.
  */
 import type { Claim } from './claim.js';
-import { amountNumber, valueWords } from './phrases.js';
 import { FAMILY_BY_NAME } from './reading/families/index.js';
+import { amountNumber, valueWords } from './values-compare.js';
 
 /** Whether two keys of `family` name one attribute (equal, or for `subset` families one inside the other). */
 export function sameKey(family: string, a: string, b: string): boolean {

@@ -5,7 +5,7 @@
  */
 import type { Claim } from '../claim.js';
 import { rewriteCorrections } from '../corrections.js';
-import { normaliseValue } from '../phrases.js';
+import { normaliseValue } from '../values-compare.js';
 import { AMOUNT_KEY_OF_VERB } from './families/amount.js';
 import { DIET_FOODS } from './families/diet.js';
 import { FAMILY_LIST } from './families/index.js';
