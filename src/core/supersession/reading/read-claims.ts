@@ -695,7 +695,15 @@ class ClauseReader {
             !kindNamed(tokens.slice(site.after, value.end + 3), subject.attribute)
           )
             continue;
-          const owner = this.ownerFor(family, this.scopeThing(value.end) ?? '');
+          // "Our CI runs on Jenkins", "unit tests are written with Jest": the kind named, or the
+          // thing the tool works for, is the user's own.
+          const ownKind =
+            family.name === 'tool' && (KIND_WORDS[subject.attribute] !== undefined || subject.subject === '');
+          const scoped = this.scopeThing(value.end);
+          const owner =
+            ownKind && !scoped && subject.subject !== ''
+              ? this.ownerFor(family, '', true)
+              : this.ownerFor(family, scoped ?? '');
           this.add(family, owner, kind, value, site);
           return;
         }

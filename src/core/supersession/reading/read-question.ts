@@ -147,7 +147,7 @@ export function readQuestion(parse: Parse, question: string): AskedSlot[] {
   const person = subjectOf(tokens);
   const slots: AskedSlot[] = [];
   const present =
-    /^\s*(?:what|where|which|who|whom|how much|is|are|am|does|do)\b/u.test(words) &&
+    /^\s*(?:what|where|which|who|whom|when|how much|is|are|am|does|do)\b/u.test(words) &&
     !/\b(?:did|was|were|why|would|could|should|might|feel|felt|had|happened)\b/u.test(words) &&
     !/\b(?:has|have)\s+(?:\w+\s+)?(?:been|\w+ed)\b/u.test(words);
   // Per family, the words that ask for the value itself (not for an event around it).

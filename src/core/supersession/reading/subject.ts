@@ -3,8 +3,12 @@
  * a name ("Elena", "Jenna's"), a relation ("my sister"), a thing ("the API", "the frontend"),
  * or a pronoun standing for the memory's earlier subject or its one entity.
  */
+import { FAMILY_LIST } from './families/index.js';
 import { TOOL_KIND } from './families/tool.js';
 import type { Token } from './parser.js';
+
+// Nouns that name an attribute in some family ("standup", "rent", "offsite").
+const ATTRIBUTE_NOUNS: ReadonlySet<string> = new Set(FAMILY_LIST.flatMap((family) => family.nouns ?? []));
 
 /** The subject of a claim whose pronoun names no one in its memory ("She moved again, to Montreal"). */
 export const UNRESOLVED_PERSON = '?person';
@@ -182,7 +186,13 @@ export function readSubject(span: readonly Token[], context: SubjectContext): Cl
       // "My colleague Jenna's salary", "my sister Ana": the name is the subject.
       const rest = words.slice(index + 1);
       const named = rest.findIndex((next) => next.pos === 'PROPN' && /^\p{Lu}/u.test(next.text));
-      if (named >= 0 && rest.slice(0, named).every((next) => RELATIONS.has(next.lower) || next.pos === 'ADJ')) {
+      // "My colleague Jenna", "my best friend Lucy": a relation, then the name ("our CI" names no one).
+      const before = rest.slice(0, Math.max(named, 0));
+      if (
+        named > 0 &&
+        before.some((next) => RELATIONS.has(next.lower)) &&
+        before.every((next) => RELATIONS.has(next.lower) || next.pos === 'ADJ')
+      ) {
         const nameEnd = rest.findIndex(
           (next, at) => at > named && !(next.pos === 'PROPN' && /^\p{Lu}/u.test(next.text)),
         );
@@ -221,6 +231,14 @@ export function readSubject(span: readonly Token[], context: SubjectContext): Cl
           .map((t) => t.text)
           .join(' '),
       );
+      // "Standup moved to 10:15", "Offsite's been moved": a capitalised attribute noun is a thing.
+      if (ATTRIBUTE_NOUNS.has(name) || ATTRIBUTE_NOUNS.has(name.replace(/s$/u, '')))
+        return {
+          subject: '',
+          person: false,
+          attribute: [name, nouns(end)].filter(Boolean).join(' '),
+          inherited: false,
+        };
       // "Ivy and Marco got engaged": a couple is not one subject.
       if (words[end]?.lower === 'and' && words[end + 1]?.pos === 'PROPN') return undefined;
       const possessive = words[end]?.lower === "'s" || words[end]?.text === "'";

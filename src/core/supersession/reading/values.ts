@@ -221,7 +221,9 @@ export function amountAt(tokens: readonly Token[], start: number, stop = tokens.
     if (isYear(token) && !currencyBefore) continue;
     let end = index + 1;
     const parts = [currencyBefore ? `${previous!.text}${token.text}` : token.text];
-    if (MULTIPLIERS.has(tokens[end]?.lower ?? '')) parts.push(tokens[end++]!.text);
+    // "95k." is read as "95" and "k.": the multiplier keeps no sentence's full stop.
+    if (MULTIPLIERS.has((tokens[end]?.lower ?? '').replace(/\.$/u, '')))
+      parts.push(tokens[end++]!.text.replace(/\.$/u, ''));
     const unit = tokens[end];
     if (unit && (CURRENCY_WORDS.has(unit.lower) || UNIT_WORDS.has(unit.lower) || unit.shape === 'currency')) {
       parts.push(unit.text);

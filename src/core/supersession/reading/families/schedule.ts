@@ -57,6 +57,7 @@ export const schedule: Family = {
       'practice',
       'game',
     ],
+    ...['report', 'assignment', 'essay', 'submission', 'filing', 'tax return', 'catch-up', 'catchup'],
     ...[
       'dentist',
       'doctor',

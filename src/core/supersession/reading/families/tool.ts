@@ -29,7 +29,7 @@ export const tool: Family = {
     containerize: ['with'],
     deploy: ['on', 'to', 'with'],
     host: ['on', 'with'],
-    write: ['in'],
+    write: ['in', 'with'],
     standardize: ['on'],
     standardise: ['on'],
     settle: ['on'],
