@@ -5,7 +5,8 @@ import { createCounterIds } from '../../src/testing/index.js';
 
 // Random sequences of the user's facts and of words the user did not say about the same
 // attributes — a tool output the agent captured, a quote of someone named, an opinion, a raw
-// conversation episode — in any order of dates: only the user's own statements ever end a fact.
+// conversation episode, an imported document, another speaker's "I" — in any order of dates:
+// only the user's own statements ever end the user's facts.
 
 const SAID = [
   (v: string) => `I live in ${v}.`,
@@ -15,7 +16,7 @@ const SAID = [
   (v: string) => `I work at ${v} Labs.`,
 ];
 const PLACES = ['Berlin', 'Lisbon', 'Vienna', 'Porto', 'Graz', 'Oslo'];
-type Source = 'user' | 'captured' | 'quote' | 'opinion' | 'episode';
+type Source = 'user' | 'captured' | 'quote' | 'opinion' | 'episode' | 'document' | 'speaker';
 
 function input(source: Source, text: string, occurredAt: string): MemoryInput {
   switch (source) {
@@ -29,11 +30,15 @@ function input(source: Source, text: string, occurredAt: string): MemoryInput {
       return { content: text, occurredAt, kind: 'opinion' };
     case 'episode':
       return { content: text, occurredAt, metadata: { episode: true } };
+    case 'document':
+      return { content: text, occurredAt, source: { file: 'notes/imported.md', origin: 'document' } };
+    case 'speaker':
+      return { content: text, occurredAt, source: { speaker: 'Mallory' } };
   }
 }
 
 const step = fc.record({
-  source: fc.constantFrom<Source>('user', 'captured', 'quote', 'opinion', 'episode'),
+  source: fc.constantFrom<Source>('user', 'captured', 'quote', 'opinion', 'episode', 'document', 'speaker'),
   fact: fc.nat({ max: SAID.length - 1 }),
   place: fc.constantFrom(...PLACES),
   year: fc.integer({ min: 2019, max: 2026 }),
@@ -52,8 +57,10 @@ describe("only the user's word changes the user's facts", () => {
           sourceOf.set(ids[0]!, source);
         }
         for (const stored of await memory.list({ limit: 1000 })) {
-          if (stored.supersededBy !== null) expect(sourceOf.get(stored.supersededBy)).toBe('user');
-          if (sourceOf.get(stored.id) !== 'user') expect(stored.metadata.supersedes).toBeUndefined();
+          const own = sourceOf.get(stored.id);
+          // The user's facts end only by the user's word; a speaker's only by that speaker's.
+          if (stored.supersededBy !== null) expect(sourceOf.get(stored.supersededBy)).toBe(own);
+          if (own !== 'user' && own !== 'speaker') expect(stored.metadata.supersedes).toBeUndefined();
         }
         await memory.close();
       }),

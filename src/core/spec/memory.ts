@@ -221,7 +221,7 @@ export const tenantScopeSchema = scopeSchema.refine(namesSomeone, {
     'expected at least one of userId, agentId or namespace (an empty scope names no one; omit the scope on purpose for every scope)',
 });
 
-/** Where a memory came from, for citations. All fields optional. */
+/** Where a memory came from and who said it: for citations, and for whose facts it may change. All fields optional. */
 export const sourceSchema = z
   .object({
     /** A file path, e.g. `memory/2025-11-27.md`. */
@@ -232,6 +232,17 @@ export const sourceSchema = z
     url: z.string().min(1).max(4096).optional(),
     /** A message id in a conversation (e.g. a dialogue turn id). */
     messageId: z.string().min(1).max(512).optional(),
+    /**
+     * Who said it, in a conversation or transcript (`Caroline`); the user when absent. A speaker's
+     * "I" is the speaker: their words state their own facts, never the user's.
+     */
+    speaker: z.string().min(1).max(256).optional(),
+    /**
+     * Whose words these are: `user` (the default) or `agent` may change the user's facts; a
+     * `tool`'s output, a `document`'s text or a `quote` of someone else is recalled beside them
+     * and never supersedes anything.
+     */
+    origin: z.enum(['user', 'agent', 'tool', 'document', 'quote']).optional(),
   })
   .strict();
 /**

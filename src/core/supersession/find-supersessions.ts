@@ -14,7 +14,7 @@ import type { Claim } from './claim.js';
 import { supersedingReason } from './decide.js';
 import { loadParser, type Parse } from './reading/parser.js';
 import { readClaims } from './reading/read-claims.js';
-import { subjectKey, UNRESOLVED_PERSON } from './reading/subject.js';
+import { personKey, subjectKey, UNRESOLVED_PERSON } from './reading/subject.js';
 
 /**
  * The most holders a slot lookup reads. Not a cap on what it finds in practice: a slot holds
@@ -44,16 +44,21 @@ export interface RuleSupersessions {
  * opinions carry a confidence that reflect moves by evidence, in small steps, so one
  * contradicting sentence weighs on them there instead of replacing them here; a captured tool
  * call's output (a fetched web page, a file read) is what a tool returned, not what the user
- * said, and never ends a fact the user stated (it is recalled beside it).
+ * said, and never ends a fact the user stated (it is recalled beside it); nor does a memory whose
+ * `source.origin` is a tool, a document or a quote.
  */
 export function takesPart(memory: Memory): boolean {
   return (
     memory.metadata?.episode !== true &&
     memory.metadata?.captured !== true &&
+    !UNTRUSTED_ORIGINS.has(memory.source?.origin ?? 'user') &&
     memory.kind !== 'observation' &&
     memory.kind !== 'opinion'
   );
 }
+
+// Words that are not the user's (nor the agent's): what a tool returned, a document, a quote.
+const UNTRUSTED_ORIGINS: ReadonlySet<string> = new Set(['tool', 'document', 'quote']);
 
 /**
  * Reported speech of someone named (`Mallory said: "I moved to Berlin"`, `Sam wrote, 'we switched
@@ -71,7 +76,14 @@ export async function loadClaimReader(): Promise<ClaimReader> {
   const parse: Parse = await loadParser();
   return (memory) => {
     if (!takesPart(memory) || QUOTED_SPEAKER.test(memory.content)) return [];
-    return readClaims(parse, memory.content, { entities: memory.entities });
+    const speaker = memory.source?.speaker;
+    if (speaker === undefined || speaker.toLowerCase() === 'user')
+      return readClaims(parse, memory.content, { entities: memory.entities });
+    // A speaker's words state the speaker's own facts ("I moved" is theirs), never another's.
+    const self = personKey(speaker);
+    return readClaims(parse, memory.content, { entities: memory.entities, speaker: self }).filter(
+      (claim) => claim.subject === self,
+    );
   };
 }
 

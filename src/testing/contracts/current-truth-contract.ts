@@ -112,7 +112,7 @@ export function runCurrentTruthContract(options: CurrentTruthContractOptions): v
       await memory.close();
     });
 
-    it('a tool output the agent captured never ends what the user said', async () => {
+    it('a captured tool output, a document, a quote or another speaker never ends what the user said', async () => {
       const { store } = options.create();
       const memory = client(store);
       const [vienna] = (await memory.retain({ content: 'I live in Vienna.', occurredAt: '2024-01-01' })).ids;
@@ -122,7 +122,23 @@ export function runCurrentTruthContract(options: CurrentTruthContractOptions): v
         metadata: { captured: true },
       });
       await memory.retain({ content: 'Mallory said: "I moved to Lisbon."', occurredAt: '2025-02-01' });
+      await memory.retain({
+        content: 'The user relocated to Oslo in March.',
+        occurredAt: '2025-03-01',
+        source: { url: 'https://example.com/profile', origin: 'document' },
+      });
+      const [mallory] = (
+        await memory.retain({
+          content: 'I live in Porto now.',
+          occurredAt: '2025-04-01',
+          source: { speaker: 'Mallory' },
+        })
+      ).ids;
       expect((await memory.get(vienna!))?.supersededBy).toBeNull();
+      // A speaker's "I" is the speaker: the claim is Mallory's own.
+      expect((await memory.get(mallory!))?.metadata.claims).toEqual([
+        expect.objectContaining({ subject: 'mallory', family: 'residence', value: 'porto' }),
+      ]);
       const found = await memory.recall('where do I live now?');
       expect(found.results[0]!.memory.id).toBe(vienna);
       await memory.close();

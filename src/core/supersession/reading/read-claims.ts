@@ -21,6 +21,8 @@ import { amountAt, isTimeToken, nameAt, skipFiller, thingAt, titleAt, type Value
 export interface ReadContext {
   /** The memory's entities (`Peter`, `The-Castle`). */
   entities: readonly string[];
+  /** Who says it (a transcript's speaker, as a subject key), when not the user. */
+  speaker?: string;
 }
 
 /** Longest text a memory is read over: claims sit in its first sentences. */
@@ -1155,9 +1157,9 @@ const isPersonName = (subject: string) =>
 export function readClaims(parse: Parse, content: string, context: ReadContext): Claim[] {
   let text = content.slice(0, MAX_CHARS).normalize('NFKC').replace(/[’‘`]/gu, "'").replace(/[“”]/gu, '"');
   const single = context.entities.length === 1 && context.entities[0] ? subjectKey(context.entities[0]) : undefined;
-  let self = 'user';
+  let self = context.speaker ?? 'user';
   const prefix = PREFIX.exec(text);
-  let named: string | undefined;
+  let named: string | undefined = context.speaker;
   if (prefix?.[1] && !NOT_PREFIX.has(prefix[1].toLowerCase())) {
     named = personKey(prefix[1], context.entities);
     self = named;
