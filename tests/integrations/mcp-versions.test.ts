@@ -50,6 +50,22 @@ describe('versions over MCP', { timeout: 90_000 }, () => {
     }
   });
 
+  it("memory_store's origin and speaker: a document or another speaker never ends the user's fact", async () => {
+    const server = await start(tempDir('memoir-mcp-versions-'));
+    const vienna = dataOf<{ id: string }>(await server.call('memory_store', { content: 'I live in Vienna.' })).id;
+    await server.call('memory_store', { content: 'I moved to Berlin last month.', origin: 'document' });
+    await server.call('memory_store', { content: 'I moved to Lisbon.', speaker: 'Mallory' });
+    const read = dataOf<{ memory: { validTo: string | null } }>(await server.call('memory_get', { memory_id: vienna }));
+    expect(read.memory.validTo).toBeNull();
+    await server.call('memory_store', { content: 'I moved to Graz.' });
+    const after = dataOf<{ memory: { validTo: string | null } }>(
+      await server.call('memory_get', { memory_id: vienna }),
+    );
+    expect(after.memory.validTo).not.toBeNull();
+    const refused = await server.call('memory_store', { content: 'x', origin: 'rumour' });
+    expect(refused.isError).toBe(true);
+  });
+
   it('corrects a fact, shows its history from either end, and recall marks the old version superseded', async () => {
     const server = await start(tempDir('memoir-mcp-versions-'));
     const old = dataOf<{ id: string }>(

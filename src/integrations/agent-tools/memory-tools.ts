@@ -244,11 +244,26 @@ export const memoryStoreTool = defineAgentTool({
         .max(100)
         .optional()
         .describe('People, projects or things it is about.'),
+      speaker: z
+        .string()
+        .trim()
+        .min(1)
+        .max(256)
+        .optional()
+        .describe(
+          'Who said it, when not the user (a transcript\'s speaker): their "I" is them, and it changes only their facts.',
+        ),
+      origin: z
+        .enum(['user', 'agent', 'tool', 'document', 'quote'])
+        .optional()
+        .describe(
+          'Whose words: user (default) or agent may update what is current; tool output, document text or a quote is kept beside it and never does.',
+        ),
     })
     .strict(),
   readOnly: false,
   destructive: false,
-  async run(client, { content, type, metadata, importance, entities }) {
+  async run(client, { content, type, metadata, importance, entities, speaker, origin }) {
     const bookmarked = metadata?.bookmarked === true || metadata?.manual_save === true;
     const { ids, memories, skipped } = await client.retain({
       content,
@@ -257,6 +272,9 @@ export const memoryStoreTool = defineAgentTool({
       ...(importance === undefined ? {} : { importance }),
       ...(entities === undefined ? {} : { entities }),
       ...(bookmarked ? { bookmarked: true } : {}),
+      ...(speaker === undefined && origin === undefined
+        ? {}
+        : { source: { ...(speaker === undefined ? {} : { speaker }), ...(origin === undefined ? {} : { origin }) } }),
     });
     const id = ids[0] ?? '';
     const stored = memories[0];
