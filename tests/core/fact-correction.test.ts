@@ -73,6 +73,34 @@ describe('correcting a fact', () => {
     await without.close();
   });
 
+  it("with corrections: 'model', what the parser leaves undecided goes to the model with both claims and their subjects", async () => {
+    const model = createScriptedLanguageModel((request) => {
+      const text = request.messages.at(-1)!.content;
+      const braga = /id (\S+) \([^)]*\): Rachel's office is in Braga/.exec(text)?.[1];
+      return { text: JSON.stringify({ supersedes: braga ? [braga] : [] }) };
+    });
+    const memory = createMemory({ store: createTestStore(), clock: clock(), languageModel: model });
+    // No entities: the model's candidates are the holders of the claim's subject.
+    const {
+      ids: [braga],
+    } = await memory.retain({ content: "Rachel's office is in Braga.", occurredAt: '2025-01-10' });
+    const {
+      ids: [porto],
+    } = await memory.retain(
+      { content: "Rachel's office is in Porto now.", occurredAt: '2025-11-20' },
+      { corrections: 'model' },
+    );
+    const prompt = model.calls.at(-1)!.messages[0]!.content;
+    expect(prompt).toContain("Rachel's office is in Porto now. [read as: rachel / attribute of office: porto]");
+    expect(prompt).toContain("Rachel's office is in Braga. [read as: rachel / attribute of office: braga]");
+    expect((await memory.get(braga!))?.supersededBy).toBe(porto);
+    // A fact the parser decides ("lives in", "moved to") is not sent to the model.
+    const calls = model.calls.length;
+    await memory.retain({ content: 'Rachel moved to Lisbon.', occurredAt: '2025-12-01' }, { corrections: 'model' });
+    expect(model.calls).toHaveLength(calls);
+    await memory.close();
+  });
+
   it('a model that fails corrects nothing and loses nothing', async () => {
     const model = createScriptedLanguageModel(() => {
       throw new Error('model down');
