@@ -10,7 +10,7 @@ import { GENERIC_ENDS, GONE, LINK_VERBS, NEGATORS, REPLACE_VERBS, SWITCH_VERBS, 
 import { categoryOf, kindNamed, nounIn, toolKind } from './nouns-and-kinds.js';
 import type { Token } from './parser.js';
 import { introduced, type Site } from './sites.js';
-import { type ClauseSubject, isOurWorld, subjectKey } from './subject.js';
+import { type ClauseSubject, isOurWorld, subjectKey, thingKey } from './subject.js';
 import { amountAt, isTimeToken, nameAt, skipFiller, thingAt, titleAt, type ValueSpan, valueAt } from './values.js';
 
 /** A claim as one clause reads it, before it is normalised. */
@@ -42,7 +42,7 @@ export class ClauseReader {
     if (!keyed && this.subject.subject !== '' && this.subject.attribute !== '') return undefined;
     // "The frontend runs Node 20": a thing with no family noun is itself the subject.
     const bare = this.subject.subject === '';
-    const named = bare ? (thing !== '' ? thing : keyed ? '' : subjectKey(this.subject.attribute)) : '';
+    const named = bare ? thingKey(thing !== '' ? thing : keyed ? '' : this.subject.attribute) : '';
     const owner = named !== '' ? (isOurWorld(named) ? 'we' : named) : this.subject.subject;
     if (owner === '') return family.shared ? 'user' : undefined;
     if (!this.subject.person && !family.shared && named === '') return undefined;
@@ -363,7 +363,7 @@ export class ClauseReader {
       const the = tokens[at + 1];
       if (!the || !['the', 'our', 'this'].includes(the.lower)) return undefined;
       const thing = thingAt(tokens, at + 2);
-      return thing && !isTimeToken(tokens[at + 2]!) ? subjectKey(thing.text) : undefined;
+      return thing && !isTimeToken(tokens[at + 2]!) ? thingKey(thing.text) : undefined;
     }
     return undefined;
   }

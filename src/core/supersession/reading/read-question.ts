@@ -10,7 +10,7 @@ import { THING_CATEGORY } from './families/owns.js';
 import { KIND_WORDS, TOOL_KIND } from './families/tool.js';
 import type { Family } from './family.js';
 import type { Parse, Token } from './parser.js';
-import { isOurWorld, isRelation, relationKey, subjectKey } from './subject.js';
+import { isOurWorld, isRelation, relationKey, subjectKey, thingKey } from './subject.js';
 import { thingAt } from './values.js';
 
 /** A slot a question asks about. */
@@ -130,7 +130,7 @@ function thingOf(tokens: readonly Token[], nouns: ReadonlySet<string>): string |
     const words = subjectKey(thing.text)
       .split(' ')
       .filter((word) => !nouns.has(word) && !['use', 'uses', 'run', 'runs', 'using', 'on', 'in'].includes(word));
-    if (words.length > 0) return words.join(' ');
+    if (words.length > 0) return thingKey(words.join(' '));
   }
   return undefined;
 }

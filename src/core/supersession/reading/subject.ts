@@ -101,6 +101,24 @@ export function subjectKey(name: string): string {
     .trim();
 }
 
+// Words a thing's name ends in that name no other thing ("the orders service" is "orders").
+const THING_SUFFIXES =
+  /\s+(?:service|services|app|application|layer|cluster|server|servers|job|environment|env|project|one|site|system|instance|stack)$/u;
+const THING_NAMES: Readonly<Record<string, string>> = { prod: 'production', stg: 'staging', dev: 'development' };
+
+/**
+ * A thing as a subject: its name without the word for what kind of thing it is ("the orders
+ * service", "Orders" and "the orders one" are one thing; "prod" is "production").
+ */
+export function thingKey(name: string): string {
+  let key = subjectKey(name);
+  for (let previous = ''; previous !== key; ) {
+    previous = key;
+    key = key.replace(THING_SUFFIXES, '');
+  }
+  return THING_NAMES[key] ?? key;
+}
+
 /**
  * A person as a subject: the first name ("Marcus Chen" and "Marcus" are one person in one
  * memory store; two people of one first name in one scope are rarer than one person named both ways).
