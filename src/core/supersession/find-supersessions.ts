@@ -24,8 +24,8 @@ import { personKey, subjectKey, UNRESOLVED_PERSON } from './reading/subject.js';
 const SLOT_HOLDERS = 100_000;
 /** Slot lookups in flight at once. */
 const LOOKUPS_AT_ONCE = 8;
-/** Recent memories read for the person a memory's opening pronoun stands for. */
-const RECENT_FOR_PRONOUNS = 20;
+/** Recent memories read for the person a memory's opening pronoun stands for (those of the latest retain). */
+const RECENT_FOR_PRONOUNS = 50;
 /** Claims kept on one memory. */
 const KEPT_CLAIMS = 12;
 
@@ -127,8 +127,9 @@ function personNamedBy(memory: Memory, claims: readonly { subject: string }[]): 
 
 /**
  * "She moved again, to Montreal": a pronoun with no one named before it in its memory stands for
- * the person the scope's previous memories named last — earlier in the batch, else the latest
- * stored ones (as a listener follows a conversation). Claims whose pronoun finds no one are dropped.
+ * the person named last — earlier in the batch, else by the memories of the scope's latest retain
+ * when they name exactly one person (as a listener follows a conversation). Claims whose pronoun
+ * finds no one, or several, are dropped.
  */
 async function resolvePronouns(
   engine: MemoryEngine,
@@ -149,10 +150,13 @@ async function resolvePronouns(
           direction: 'desc',
           limit: RECENT_FOR_PRONOUNS,
         });
-        for (const earlier of stored) {
-          previous = personNamedBy(earlier, storedClaims(earlier.metadata));
-          if (previous) break;
-        }
+        // Only the latest memories (one retain call): a pronoun after a batch naming several
+        // people stands for no one we can tell.
+        const latest = stored.filter((earlier) => earlier.createdAt === stored![0]?.createdAt);
+        const named = new Set(
+          latest.flatMap((earlier) => personNamedBy(earlier, storedClaims(earlier.metadata)) ?? []),
+        );
+        previous = named.size === 1 ? [...named][0] : undefined;
       }
       const resolved = own.flatMap((claim) =>
         claim.subject !== UNRESOLVED_PERSON ? [claim] : previous ? [{ ...claim, subject: previous }] : [],

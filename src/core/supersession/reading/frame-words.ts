@@ -3,6 +3,7 @@
  * set of every word that can open a frame, which decides whether a memory is parsed at all.
  */
 import { FAMILY_LIST } from './families/index.js';
+import { TOOL_KIND } from './families/tool.js';
 
 export const LINK_VERBS = new Set([
   'be',
@@ -207,15 +208,83 @@ export const FRAME_WORDS: ReadonlySet<string> = (() => {
 /** Whether `text` has a word that can open a frame (see FRAME_WORDS). */
 export function mayStateClaims(text: string): boolean {
   // A word before a colon is a label ("the billing work: …", "Rent: …"), not a predicate or subject.
-  for (const word of text
+  const words = text
     .toLowerCase()
     .replace(/[\p{L}\p{N}']+:/gu, ' ')
-    .split(/[^\p{L}\p{N}']+/u)) {
-    if (FRAME_WORDS.has(word)) return true;
+    .split(/[^\p{L}\p{N}']+/u);
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index]!;
     const bare = word.replace(/'s$/u, '');
-    if (bare !== word && FRAME_WORDS.has(bare)) return true;
+    const found = FRAME_WORDS.has(word) ? word : bare !== word && FRAME_WORDS.has(bare) ? bare : undefined;
+    if (found === undefined) continue;
+    // "migrated … to", "tested … with": a verb read only with its preposition needs it later on.
+    const needs = needsOf(found);
+    if (
+      needs === undefined ||
+      words.slice(index + 1).some((later) => needs.has(later) || (needs.has(TOOL) && TOOL_KIND.has(later)))
+    )
+      return true;
   }
   return /'(?:s|m|re)\b/u.test(text);
+}
+
+// A need for any tool's name (a tool doing the work: "pnpm handles the workspaces").
+const TOOL = '#tool';
+
+/**
+ * For each verb form read only with a preposition after it, the words it needs after it; a form
+ * with an object-taking frame anywhere needs nothing (undefined).
+ */
+let needsTable: ReadonlyMap<string, ReadonlySet<string> | null> | undefined;
+function buildNeeds(): ReadonlyMap<string, ReadonlySet<string> | null> {
+  const needs = new Map<string, Set<string> | null>();
+  const need = (lemma: string, intros: readonly string[] | null) => {
+    const head = lemma.split(' ')[0]!;
+    const stem = head.replace(/e$/u, '');
+    const forms = [head, `${head}s`, `${head}es`, `${stem}ed`, `${stem}ing`, `${head}d`, ...(IRREGULAR[head] ?? [])];
+    // A phrasal verb's particle ("move out", "give up") is itself what it needs after it.
+    const words =
+      intros === null || intros.includes('')
+        ? lemma.includes(' ')
+          ? [lemma.split(' ')[1]!]
+          : null
+        : intros.map((intro) => intro.split(' ')[0]!);
+    for (const form of forms) {
+      const known = needs.get(form);
+      if (known === null) continue;
+      if (words === null) needs.set(form, null);
+      else needs.set(form, new Set([...(known ?? []), ...words]));
+    }
+  };
+  for (const family of FAMILY_LIST)
+    for (const table of [family.states, family.ends])
+      for (const [lemma, intros] of Object.entries(table ?? {})) need(lemma, intros);
+  for (const [lemma, intros] of Object.entries(GENERIC_ENDS)) need(lemma, intros);
+  for (const lemma of SWITCH_VERBS) need(lemma, ['from']);
+  for (const lemma of ['upgrade', 'bump', 'pin', 'update', 'downgrade', 'roll']) need(lemma, ['to']);
+  for (const lemma of TOOL_VERBS) need(lemma, [TOOL]);
+  // Verbs whose statuses or objects are read right after them.
+  for (const lemma of [
+    ...REPLACE_VERBS,
+    ...LINK_VERBS,
+    'promote',
+    'retire',
+    'stop',
+    'quit',
+    'cut',
+    'avoid',
+    'eat',
+    'tie',
+  ])
+    need(lemma, null);
+  for (const family of FAMILY_LIST) for (const lemma of Object.keys(family.statuses ?? {})) need(lemma, null);
+  return needs;
+}
+
+function needsOf(word: string): ReadonlySet<string> | undefined {
+  needsTable ??= buildNeeds();
+  const found = needsTable.get(word);
+  return found === null ? undefined : found;
 }
 
 // Verbs of a tool doing the work ("pnpm handles the workspaces").
