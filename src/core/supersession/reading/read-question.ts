@@ -135,12 +135,54 @@ function thingOf(tokens: readonly Token[], nouns: ReadonlySet<string>): string |
   return undefined;
 }
 
+let cueWords: ReadonlySet<string> | undefined;
+
+/** Every word a slot question needs at least one of: the families' cues and nouns, kinds, tools, "where", possessives. */
+function mayAskSlot(text: string): boolean {
+  cueWords ??= new Set([
+    ...CUES.flatMap(([, cues]) => cues),
+    ...[
+      'lives',
+      'lived',
+      'living',
+      'works',
+      'worked',
+      'working',
+      'likes',
+      'loves',
+      'hates',
+      'eats',
+      'drives',
+      'drive',
+      'earn',
+      'earns',
+      'cost',
+      'costs',
+      'pay',
+      'pays',
+      'weigh',
+      'weighs',
+    ],
+    ...['where', 'much', 'my', 'our', 'their', 'his', 'her', 'favourite', 'favorite'],
+    ...[...FAMILY_BY_NAME.values()].flatMap((family) => (family.nouns ?? []).flatMap((noun) => noun.split(' '))),
+    ...Object.keys(KIND_WORDS).flatMap((phrase) => phrase.split(' ')),
+    ...TOOL_KIND.keys(),
+  ]);
+  if (/'s\b/u.test(text)) return true;
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}:/-]+/u)
+    .some((word) => cueWords!.has(word) || cueWords!.has(word.replace(/s$/u, '')));
+}
+
 /** The slots `question` asks about; empty when it names none. */
 export function readQuestion(parse: Parse, question: string): AskedSlot[] {
   const text = question
     .normalize('NFKC')
     .replace(/[’‘`]/gu, "'")
     .replace(/\bwhat's\b/giu, 'what is');
+  // Most queries name no slot: a word lookup decides that before a parse.
+  if (!mayAskSlot(text)) return [];
   const tokens = parse(text);
   const words = ` ${tokens.map((token) => token.lower).join(' ')} `;
   const lemmas = new Set(tokens.map((token) => token.lemma));
