@@ -11,7 +11,7 @@ import type { Memory } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore } from '../spec/store.js';
 import { sameKey } from '../supersession/decide.js';
 import { loadParser } from '../supersession/reading/parser.js';
-import { type AskedSlot, readQuestion } from '../supersession/reading/read-question.js';
+import { type AskedSlot, mayAskSlot, readQuestion } from '../supersession/reading/read-question.js';
 import { type StoredClaim, slotTerm, storedClaims } from '../text/claim-terms.js';
 import type { RecallResult } from './recall-result.js';
 
@@ -47,6 +47,8 @@ export async function withAskedSlots(
   cite: (memory: Memory) => string,
 ): Promise<Ranked[]> {
   // A liking of anything ("what does Melanie like?") is not one slot with one current value.
+  // Most queries name no slot: decided by a word lookup, before the parser is loaded.
+  if (!mayAskSlot(query)) return [...found];
   const slots = readQuestion(await loadParser(), query).filter(
     (slot) => slot.family !== 'stance' || slot.key !== undefined,
   );

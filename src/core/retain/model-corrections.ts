@@ -5,7 +5,6 @@ import { generateStructured } from '../llm/model-json.js';
 import { searchLexical } from '../search/native-or-scan.js';
 import { type Memory, sameScope } from '../spec/memory.js';
 import type { Claim } from '../supersession/claim.js';
-import { loadClaimReader } from '../supersession/find-supersessions.js';
 import { type StoredClaim, storedClaims, subjectTerm } from '../text/claim-terms.js';
 
 // The newest facts about the same entities the model is shown for each new memory.
@@ -134,15 +133,14 @@ function undecided(claims: readonly Claim[]): boolean {
 
 /**
  * The model's corrections for the memories the parser leaves undecided (it decides the rest);
- * an empty list for the others.
+ * an empty list for the others. `claims` are the claims the parser read in each memory, by id.
  */
 export async function correctionsByModel(
   engine: MemoryEngine,
   memories: readonly Memory[],
   now: string,
+  claims: ReadonlyMap<string, Claim[]>,
 ): Promise<string[][]> {
-  const read = await loadClaimReader();
-  const claims = new Map(memories.map((memory) => [memory.id, read(memory)]));
   const asking = memories.map((memory) => undecided(claims.get(memory.id) ?? []));
   const asked = await modelCorrections(
     engine,

@@ -183,11 +183,14 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
       buildMemory(item, { id: engine.ids.next('mem'), now, scope: engine.scope, sessionId }),
     );
     if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
-    const found = correctionMode === 'model' ? await correctionsByModel(engine, memories, now) : [];
+    const reader = correctionMode !== 'marked' ? await loadClaimReader() : undefined;
+    // The model is asked about what the parser leaves undecided: it needs the claims first.
+    const readFirst = correctionMode === 'model' && reader ? batchClaims(memories, reader) : undefined;
+    const found = readFirst ? await correctionsByModel(engine, memories, now, readFirst) : [];
     // An embedder that fails does not lose the text: it is stored now and embedded later.
     const embedding = pending.embedOrDefer(memories.map(embeddingText), 'retain');
-    // The rules read the claims while the embedder works (off this thread when it has workers).
-    const claims = correctionMode !== 'marked' ? batchClaims(memories, await loadClaimReader()) : undefined;
+    // Otherwise the parser reads the claims while the embedder works (off this thread when it has workers).
+    const claims = readFirst ?? (reader ? batchClaims(memories, reader) : undefined);
     const { vectors, failure } = await embedding;
 
     const outcome = await store.transaction(async () => {

@@ -152,6 +152,16 @@ export const IRREGULAR: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * The forms a lemma's first word may be written in, generously ("move" → move, moves, moved,
+ * moving…; "leave" → left): a word gate may say yes wrongly, never no wrongly.
+ */
+function wordFormsOf(lemma: string): string[] {
+  const head = lemma.split(' ')[0]!;
+  const stem = head.replace(/e$/u, '');
+  return [head, `${head}s`, `${head}es`, `${stem}ed`, `${stem}ing`, `${head}d`, ...(IRREGULAR[head] ?? [])];
+}
+
+/**
  * Every word that can open a frame: the forms of every verb the tables name, the statuses and
  * nouns. A text with none of them states no claim, and is not parsed — most of what an agent
  * retains ("Ravi fixed the ledger build") costs one word lookup each, not a parse.
@@ -184,10 +194,7 @@ export const FRAME_WORDS: ReadonlySet<string> = (() => {
   }
   for (const lemma of lemmas) {
     add(lemma);
-    const head = lemma.split(' ')[0]!;
-    const stem = head.replace(/e$/u, '');
-    for (const form of [`${head}s`, `${head}es`, `${stem}ed`, `${stem}ing`, `${head}d`, ...(IRREGULAR[head] ?? [])])
-      words.add(form);
+    for (const form of wordFormsOf(lemma)) words.add(form);
   }
   for (const forms of Object.values(IRREGULAR)) for (const form of forms) words.add(form);
   for (const word of [
@@ -239,9 +246,7 @@ let needsTable: ReadonlyMap<string, ReadonlySet<string> | null> | undefined;
 function buildNeeds(): ReadonlyMap<string, ReadonlySet<string> | null> {
   const needs = new Map<string, Set<string> | null>();
   const need = (lemma: string, intros: readonly string[] | null) => {
-    const head = lemma.split(' ')[0]!;
-    const stem = head.replace(/e$/u, '');
-    const forms = [head, `${head}s`, `${head}es`, `${stem}ed`, `${stem}ing`, `${head}d`, ...(IRREGULAR[head] ?? [])];
+    const forms = wordFormsOf(lemma);
     // A phrasal verb's particle ("move out", "give up") is itself what it needs after it.
     const words =
       intros === null || intros.includes('')

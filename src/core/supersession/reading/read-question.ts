@@ -135,10 +135,23 @@ function thingOf(tokens: readonly Token[], nouns: ReadonlySet<string>): string |
   return undefined;
 }
 
+// "What car is…", "my phone is…": a question for an owned thing's value.
+const ASKS_OWNED = new RegExp(
+  String.raw`\b(?:what|which|my|our|'s)\s+(?:\w+\s+)?(?:${(FAMILY_BY_NAME.get('owns')?.nouns ?? []).join('|')})\s+(?:is|are|do|does)\b`,
+  'u',
+);
+
+// The words of the nouns that name a keyed family's attribute: not part of the thing asked about.
+const KEYED_NOUN_WORDS: ReadonlySet<string> = new Set(
+  ['amount', 'schedule', 'setting', 'favourite', 'owns', 'tool'].flatMap((name) =>
+    (FAMILY_BY_NAME.get(name)?.nouns ?? []).flatMap((noun) => noun.split(' ')),
+  ),
+);
+
 let cueWords: ReadonlySet<string> | undefined;
 
 /** Every word a slot question needs at least one of: the families' cues and nouns, kinds, tools, "where", possessives. */
-function mayAskSlot(text: string): boolean {
+export function mayAskSlot(text: string): boolean {
   cueWords ??= new Set([
     ...CUES.flatMap(([, cues]) => cues),
     ...[
@@ -168,8 +181,9 @@ function mayAskSlot(text: string): boolean {
     ...Object.keys(KIND_WORDS).flatMap((phrase) => phrase.split(' ')),
     ...TOOL_KIND.keys(),
   ]);
-  if (/'s\b/u.test(text)) return true;
-  return text
+  const plain = text.normalize('NFKC').replace(/[’‘`]/gu, "'");
+  if (/'s\b/u.test(plain)) return true;
+  return plain
     .toLowerCase()
     .split(/[^\p{L}\p{N}:/-]+/u)
     .some((word) => cueWords!.has(word) || cueWords!.has(word.replace(/s$/u, '')));
@@ -196,11 +210,7 @@ export function readQuestion(parse: Parse, question: string): AskedSlot[] {
   const asks: Record<string, boolean> = {
     stance: /^\s*(?:does|do|is|are|am)\b/u.test(words),
     schedule: /\b(?:when is|when are|what time|what day|which day)\b/u.test(words),
-    owns:
-      new RegExp(
-        String.raw`\b(?:what|which|my|our|'s)\s+(?:\w+\s+)?(?:${(FAMILY_BY_NAME.get('owns')?.nouns ?? []).join('|')})\s+(?:is|are|do|does)\b`,
-        'u',
-      ).test(words) || lemmas.has('drive'),
+    owns: ASKS_OWNED.test(words) || lemmas.has('drive'),
     attribute: false,
   };
   const add = (subject: string, family: string, key?: string) => {
@@ -228,10 +238,7 @@ export function readQuestion(parse: Parse, question: string): AskedSlot[] {
     !/'s\s+\p{L}/u.test(words)
   )
     add(person, 'residence');
-  const allNouns = new Set<string>();
-  for (const name of ['amount', 'schedule', 'setting', 'favourite', 'owns', 'tool'])
-    for (const noun of FAMILY_BY_NAME.get(name)?.nouns ?? []) for (const word of noun.split(' ')) allNouns.add(word);
-  const thing = thingOf(tokens, allNouns);
+  const thing = thingOf(tokens, KEYED_NOUN_WORDS);
   const owner = (shared: boolean) => {
     const found = thing && !isOurWorld(thing) ? thing : person;
     return shared && found === 'we' ? 'user' : found;
