@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Bm25Index } from '../src/core/text/bm25-index.js';
 import { lexicalText } from '../src/core/text/memory-text.js';
 import {
+  type ConversationMessage,
   createInMemoryStore,
   createMemory,
   type Embedder,
@@ -31,7 +32,18 @@ export interface EvalSetting {
    * scope and source only ({@link plainTurnInput}) and no retain options.
    */
   recipe?: 'bench' | 'defaults';
+  /**
+   * How the turns reach memoir: `batch` (default) every turn of a conversation in one
+   * `retain([...])` as {@link turnInput} builds it; `turns` one `retain({ messages })` per turn,
+   * as an agent retains while it talks; `session` one `retain({ messages })` per session, the
+   * README's agent loop. The last two go through the conversation path with no model.
+   */
+  path?: RetainPath;
 }
+
+/** The three ways the bench retains a conversation. */
+export type RetainPath = 'batch' | 'turns' | 'session';
+export const RETAIN_PATHS: readonly RetainPath[] = ['batch', 'turns', 'session'];
 
 /** One scored question. */
 export interface Score {
@@ -62,6 +74,48 @@ export function turnInput(turn: Turn): MemoryInput {
     source: { messageId: turn.diaId },
     ...(turn.occurredAt ? { occurredAt: turn.occurredAt } : {}),
   };
+}
+
+/**
+ * A turn as a chat message: the first speaker of the conversation is the user, the other one
+ * the assistant, each with their name; the turn id is the message id.
+ */
+export function turnMessage(turn: Turn, firstSpeaker: string): ConversationMessage {
+  const caption = turn.caption ? ` [shares a photo: ${turn.caption}]` : '';
+  return {
+    role: turn.speaker === firstSpeaker ? 'user' : 'assistant',
+    name: turn.speaker,
+    content: `${turn.text}${caption}`,
+    id: turn.diaId,
+  };
+}
+
+/** Retain one conversation's turns the way `path` says. */
+async function retainSample(memory: MemoryClient, sampleTurns: readonly Turn[], setting: EvalSetting): Promise<void> {
+  const path = setting.path ?? 'batch';
+  if (path === 'batch') {
+    for (let start = 0; start < sampleTurns.length; start += 1000) {
+      // Each session's turns go in one call, so each turn is indexed with the turns around it.
+      const slice = sampleTurns.slice(start, start + 1000);
+      if (setting.recipe === 'defaults') await memory.retain(slice.map(plainTurnInput), setting.retain);
+      else await memory.retain(slice.map(turnInput), { onDuplicate: 'keep', contextWindow: 2, ...setting.retain });
+    }
+    return;
+  }
+  const firstSpeaker = sampleTurns[0]?.speaker ?? '';
+  const sessions = new Map<string, Turn[]>();
+  for (const turn of sampleTurns) sessions.set(turn.sessionKey, [...(sessions.get(turn.sessionKey) ?? []), turn]);
+  for (const [sessionKey, sessionTurns] of sessions) {
+    const placed = {
+      sessionId: `${sessionTurns[0]!.sampleId}/${sessionKey}`,
+      scope: { namespace: sessionTurns[0]!.sampleId },
+      ...(sessionTurns[0]!.occurredAt ? { occurredAt: sessionTurns[0]!.occurredAt } : {}),
+    };
+    const groups = path === 'session' ? [sessionTurns] : sessionTurns.map((turn) => [turn]);
+    for (const group of groups) {
+      await memory.retain({ messages: group.map((turn) => turnMessage(turn, firstSpeaker)), ...placed });
+    }
+  }
 }
 
 /** A turn retained with default settings: its text, the conversation's scope and the turn id, nothing else. */
@@ -96,14 +150,7 @@ export async function indexTurns(
     logger: { log: () => {} },
   });
   const started = performance.now();
-  for (const sampleTurns of bySample(turns).values()) {
-    for (let start = 0; start < sampleTurns.length; start += 1000) {
-      // Each session's turns go in one call, so each turn is indexed with the turns around it.
-      const slice = sampleTurns.slice(start, start + 1000);
-      if (setting.recipe === 'defaults') await memory.retain(slice.map(plainTurnInput), setting.retain);
-      else await memory.retain(slice.map(turnInput), { onDuplicate: 'keep', contextWindow: 2, ...setting.retain });
-    }
-  }
+  for (const sampleTurns of bySample(turns).values()) await retainSample(memory, sampleTurns, setting);
   const ingestSeconds = (performance.now() - started) / 1000;
   const dispose = async () => {
     await memory.close();

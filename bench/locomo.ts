@@ -22,6 +22,8 @@ import type { Embedder, RankingOptions } from '../src/index.js';
 import { readConversations } from './locomo-data.js';
 import {
   type EvalOptions,
+  RETAIN_PATHS,
+  type RetainPath,
   indexedBm25,
   indexTurns,
   meanRecall,
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     'context-window': { type: 'string', default: '2' },
     floor: { type: 'string' },
     folds: { type: 'string' },
+    path: { type: 'string', default: 'batch,turns,session' },
   },
 });
 if (!values.data) {
@@ -123,6 +126,23 @@ const plain = await indexTurns(turns, { name: 'defaults', recipe: 'defaults', ra
 const { scores: defaultScores } = await scoreQuestions(plain.memory, questions, evalOptions);
 await plain.dispose();
 
+// The same conversations through the other doors a user has: retain({ messages }) per turn and per session.
+const paths = values.path.split(',').map((name) => name.trim()) as RetainPath[];
+for (const path of paths) {
+  if (!RETAIN_PATHS.includes(path)) throw new Error(`--path expects ${RETAIN_PATHS.join(', ')} (got ${path})`);
+}
+const pathScores = new Map<RetainPath, { scores: Score[]; ingestSeconds: number }>();
+for (const path of paths.filter((name) => name !== 'batch')) {
+  const run = await indexTurns(turns, { name: path, path, ranking: setting.ranking }, evalOptions);
+  const { scores: byPath } = await scoreQuestions(run.memory, questions, evalOptions);
+  pathScores.set(path, { scores: byPath, ingestSeconds: run.ingestSeconds });
+  await run.dispose();
+}
+const PATH_ROWS: Record<Exclude<RetainPath, 'batch'>, string> = {
+  turns: "memoir, `retain({ messages: [turn] })` once per turn as an agent talks (names, ids, the session's date; no model)",
+  session: "memoir, `retain({ messages })` once per session, the README's agent loop (names, ids, the session's date; no model)",
+};
+
 const row = (subset: Score[]) => meanRecall(subset, ks).map((value) => value.toFixed(1));
 const gain = (ours: Score[], baseline: Score[]) =>
   meanRecall(ours, ks)
@@ -147,6 +167,10 @@ const lines = [
   `| BM25 over what memoir indexes: the turn, its ±${setting.retain.contextWindow} neighbours, the speaker (this run) | ${row(windowBm25).join(' | ')} |`,
   `| memoir, default settings: each turn retained with content, scope and source only | ${row(defaultScores).join(' | ')} |`,
   `| **memoir**, the bench's recipe: contextWindow ${setting.retain.contextWindow}, speaker as entity, session date | ${row(scores).join(' | ')} |`,
+  ...[...pathScores].map(
+    ([path, run]) =>
+      `| ${PATH_ROWS[path as Exclude<RetainPath, 'batch'>]} | ${row(run.scores).join(' | ')} |`,
+  ),
   `| recipe's gain over BM25 on each turn's own text | ${gain(scores, bm25)} |`,
   `| recipe's gain over BM25 on the same neighbour window | ${gain(scores, windowBm25)} |`,
   '',
@@ -161,7 +185,9 @@ const lines = [
     return `| ${category} ${CATEGORY_NAMES[category]} | ${subset.length} | ${row(subset).join(' | ')} |`;
   }),
   '',
-  `ingest ${ingestSeconds.toFixed(1)} s (${Math.round(turns.length / ingestSeconds)} turns/s); recall p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms; mean tokens returned at k=10: ${Math.round(tokensAt10 / questions.length)}`,
+  `ingest ${ingestSeconds.toFixed(1)} s (${Math.round(turns.length / ingestSeconds)} turns/s)${[...pathScores]
+    .map(([path, run]) => `, by ${path} ${Math.round(turns.length / run.ingestSeconds)} turns/s`)
+    .join('')}; recall p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms; mean tokens returned at k=10: ${Math.round(tokensAt10 / questions.length)}`,
 ];
 console.log(lines.join('\n'));
 if (values.json) {
@@ -173,6 +199,7 @@ if (values.json) {
         ks,
         overall: row(scores),
         defaults: row(defaultScores),
+        paths: Object.fromEntries([...pathScores].map(([path, run]) => [path, row(run.scores)])),
         bm25: row(bm25),
         windowBm25: row(windowBm25),
         quirks,

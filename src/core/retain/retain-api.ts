@@ -33,7 +33,7 @@ import {
   retainConversation,
 } from './conversation/retain-conversation.js';
 import { correctionsByModel } from './model-corrections.js';
-import { addNeighbourContext } from './neighbour-context.js';
+import { addNeighbourContext, TURN_WINDOW } from './neighbour-context.js';
 import { type RetainOptions, type RetainResult, retainOptionsSchema } from './retain-options.js';
 import { supersededRecords } from './supersede.js';
 
@@ -156,12 +156,25 @@ function ownIds(inputs: readonly { id?: string }[]): Set<string> {
   return seen;
 }
 
+/**
+ * How the conversation path marks its inputs: `turns` selects the inputs that are turns of the
+ * conversation (windowed across calls with {@link TURN_WINDOW} neighbours, and kept even when
+ * identical to a stored turn — "ok" said twice is two turns).
+ */
+interface ConversationBatch {
+  turns?: (index: number) => boolean;
+}
+
 /** The retain feature over an engine. */
 export function createRetainApi(engine: MemoryEngine, settings: RetainSettings): RetainApi {
   const { store } = engine;
   const pending = pendingEmbeddings(engine);
 
-  async function retainMemories(input: unknown, retainOptions?: unknown): Promise<RetainResult> {
+  async function retainMemories(
+    input: unknown,
+    retainOptions?: unknown,
+    conversation?: ConversationBatch,
+  ): Promise<RetainResult> {
     const inputs = parseRetainInputs(input, engine.scope);
     const {
       onDuplicate,
@@ -182,7 +195,6 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     const memories = inputs.map((item) =>
       buildMemory(item, { id: engine.ids.next('mem'), now, scope: engine.scope, sessionId }),
     );
-    if (contextWindow > 0) addNeighbourContext(memories, inputs, contextWindow);
     const reader = correctionMode !== 'marked' ? await loadClaimReader() : undefined;
     // The model is asked about what the parser leaves undecided: it needs the claims first.
     const readFirst = correctionMode === 'model' && reader ? batchClaims(memories, reader) : undefined;
@@ -193,12 +205,20 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     const claims = readFirst ?? (reader ? batchClaims(memories, reader) : undefined);
     const { vectors, failure } = await embedding;
 
+    const window = conversation?.turns !== undefined ? TURN_WINDOW : contextWindow;
     const outcome = await store.transaction(async () => {
+      // Neighbours are read inside the transaction: a concurrent retain of the same session waits its turn.
+      const neighbours =
+        window > 0
+          ? await addNeighbourContext(store, memories, inputs, window, conversation?.turns ?? (() => true))
+          : [];
       // Only inputs that bring their own id can clash with a stored memory.
       const claimed = seenIds.size > 0 ? await store.getMemories([...seenIds]) : [];
       const taken = new Map(claimed.map((memory) => [memory.id, memory]));
       const duplicates = new Map<string, string>();
-      if (onDuplicate === 'skip') {
+      const keepAll = onDuplicate === 'keep';
+      const skips = (index: number) => !keepAll && !(conversation?.turns?.(index) ?? false);
+      if (!keepAll) {
         const existing = await store.listMemories({
           filter: { fingerprints: [...new Set(memories.map((memory) => memory.fingerprint))], validAt: now },
         });
@@ -214,7 +234,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
             { component: 'retain', suggestion: 'Use update() to change an existing memory.' },
           );
         }
-        const duplicateOf = clash?.id ?? duplicates.get(memory.fingerprint);
+        const duplicateOf = clash?.id ?? (skips(index) ? duplicates.get(memory.fingerprint) : undefined);
         if (duplicateOf !== undefined) {
           skipped.push({
             index,
@@ -224,7 +244,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
           });
           return duplicateOf;
         }
-        if (onDuplicate === 'skip') duplicates.set(memory.fingerprint, memory.id);
+        if (skips(index)) duplicates.set(memory.fingerprint, memory.id);
         records.push({ memory, embedding: vectors[index] ?? null });
         return memory.id;
       });
@@ -253,6 +273,10 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
       }
       const changed = new Map<string, MemoryRecord>();
       for (const record of [...(ruled?.stored ?? []), ...superseded]) changed.set(record.memory.id, record);
+      for (const record of neighbours) {
+        const other = changed.get(record.memory.id);
+        changed.set(record.memory.id, other ? { ...other, memory: { ...other.memory, context: record.memory.context } } : record);
+      }
       if (records.length > 0) {
         if (settings.maxMemories !== undefined) {
           await evictForRoom(store, {
@@ -271,7 +295,12 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
           now,
         );
       }
-      return { ids: resultIds, memories: records.map((record) => record.memory), skipped, links: ruled?.links ?? [] };
+      return {
+        ids: resultIds,
+        memories: records.map((record) => record.memory),
+        skipped,
+        links: ruled?.links ?? [],
+      };
     });
 
     for (const skip of outcome.skipped) engine.emit('memory:skipped', skip);
@@ -304,7 +333,8 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     now: engine.nowIso,
     newId: () => engine.ids.next('mem'),
     embed: (texts) => engine.embed(texts, 'retain'),
-    retainMemories: (inputs) => retainMemories(inputs, {}),
+    retainMemories: (inputs, turns = 0) =>
+      retainMemories(inputs, {}, turns > 0 ? { turns: (index) => index < turns } : undefined),
     deferEmbeddings: (ids, reason) => pending.defer(ids, reason),
     emit: engine.emit,
   };

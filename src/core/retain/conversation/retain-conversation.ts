@@ -9,6 +9,7 @@ import type { Memory, MemoryInput, Metadata, Scope } from '../../spec/memory.js'
 import type { Logger } from '../../spec/runtime.js';
 import type { MemoryRecord, MemoryStore } from '../../spec/store.js';
 import { embeddingText } from '../../text/memory-text.js';
+import { conversationTurns } from './conversation-turns.js';
 import { deterministicFacts } from './deterministic-facts.js';
 import {
   type ExtractionOutcome,
@@ -23,9 +24,9 @@ import {
  * @group Retain
  */
 export interface ConversationRetainResult {
-  /** Ids of the memories created or merged into, in that order. */
+  /** Ids of the memories created or merged into, in that order (the turns are in `turnIds`). */
   ids: string[];
-  /** Memories created (including an episode, when one was kept). */
+  /** Memories created (including an episode, when one was kept), but not the turns. */
   memories: Memory[];
   /** Stored memories that new information was merged into, as they are now. */
   merged: Memory[];
@@ -47,6 +48,13 @@ export interface ConversationRetainResult {
    * `categories` asks for `'transcript'`; `list` and `export` show them. Empty otherwise.
    */
   transcriptIds: string[];
+  /**
+   * The memories keeping one turn each (category `conversation`, what recall returns for a
+   * conversation), in message order: every user and assistant message with words, with the
+   * speaker's name as an entity and its message id as source, indexed with its neighbours
+   * across calls of the session.
+   */
+  turnIds: string[];
   /** Why extraction failed, when it did. */
   failure: string | null;
 }
@@ -64,8 +72,11 @@ export interface ConversationContext {
   now: () => string;
   newId: () => string;
   embed: (texts: string[]) => Promise<Float32Array[]>;
-  /** The client's own batch retain: validation, embedding (deferred when the embedder fails) and one transaction. */
-  retainMemories: (inputs: MemoryInput[]) => Promise<{ ids: string[]; memories: Memory[] }>;
+  /**
+   * The client's own batch retain: validation, embedding (deferred when the embedder fails) and
+   * one transaction. The first `turns` inputs are turns of the conversation.
+   */
+  retainMemories: (inputs: MemoryInput[], turns?: number) => Promise<{ ids: string[]; memories: Memory[] }>;
   /** Announce memories stored without an embedding, to be embedded later. */
   deferEmbeddings: (ids: string[], reason: string) => void;
   emit: <E extends keyof MemoirEvents>(event: E, ...args: Parameters<MemoirEvents[E]>) => void;
@@ -92,12 +103,16 @@ export async function retainConversation(
   const userName = conversation.messages.find((message) => message.role === 'user')?.name;
   const speakers = userName ? { userName } : {};
 
-  // Messages `from` to `to` kept verbatim, in as many memories as their size takes.
+  const turns = conversationTurns(conversation, { scope, ...(sessionId ? { sessionId } : {}), occurredAt });
+
+  // Messages `from` to `to` kept verbatim, in as many memories as their size takes, with the
+  // conversation's turns unless they were already written.
   const keepEpisode = async (
     reason: string,
     withFacts: boolean,
     from = 0,
     to = conversation.messages.length,
+    withTurns = true,
   ): Promise<ConversationRetainResult> => {
     const chunks = transcriptChunks(conversation, from, to);
     const ids = chunks.map(() => context.newId());
@@ -106,10 +121,11 @@ export async function retainConversation(
       id: ids[part],
       content: chunk.text,
       kind: 'experience',
-      category: 'events',
+      category: TRANSCRIPT_CATEGORY,
       ...placed,
       metadata: {
         episode: true,
+        transcript: true,
         reason,
         ...(conversationId ? { conversationId } : {}),
         ...speakers,
@@ -128,16 +144,19 @@ export async function retainConversation(
           metadata: { ...fact.metadata, ...(conversationId ? { conversationId } : {}), episodeIds: ids },
         }))
       : [];
-    const stored = await context.retainMemories([...episodes, ...facts]);
-    const episodeIds = stored.ids.slice(0, episodes.length);
+    const kept = withTurns ? turns : [];
+    const stored = await context.retainMemories([...kept, ...episodes, ...facts], kept.length);
+    const episodeIds = stored.ids.slice(kept.length, kept.length + episodes.length);
+    const turnIds = new Set(stored.ids.slice(0, kept.length));
     return {
-      ids: stored.ids,
-      memories: stored.memories,
+      ids: stored.ids.slice(kept.length),
+      memories: stored.memories.filter((memory) => !turnIds.has(memory.id)),
       merged: [],
       skipped: [],
       episodeId: episodeIds[0] ?? null,
       episodeIds,
       transcriptIds: [],
+      turnIds: [...turnIds],
       failure: null,
     };
   };
@@ -209,6 +228,8 @@ export async function retainConversation(
     context.emit('memory:retained', { memories: [...memories, ...transcripts.map((record) => record.memory)] });
   }
   const merged = outcome.merges.map((item) => item.memory);
+  // What was said, turn by turn, beside what was learned from it.
+  const said = turns.length > 0 ? await context.retainMemories(turns, turns.length) : { ids: [], memories: [] };
   const learned = {
     ids: [...memories, ...merged].map((memory) => memory.id),
     memories,
@@ -217,13 +238,14 @@ export async function retainConversation(
     episodeId: null,
     episodeIds: [],
     transcriptIds,
+    turnIds: said.ids,
     failure: null,
   };
   if (outcome.unsent === 0) return learned;
 
   // The model saw only the newest messages; the older ones are kept verbatim, not dropped.
   const detail = `not extracted: ${outcome.unsent} older message(s) beyond maxChars (${context.settings.maxChars})`;
-  const older = await keepEpisode(detail, false, 0, outcome.unsent);
+  const older = await keepEpisode(detail, false, 0, outcome.unsent, false);
   const skip: MemorySkippedEvent = { index: 0, reason: 'guard', detail: `${detail}; kept as an episode` };
   context.emit('memory:skipped', skip);
   return {
