@@ -22,12 +22,12 @@ import type { Embedder, RankingOptions } from '../src/index.js';
 import { readConversations } from './locomo-data.js';
 import {
   type EvalOptions,
-  RETAIN_PATHS,
-  type RetainPath,
   indexedBm25,
   indexTurns,
   meanRecall,
   plainBm25,
+  RETAIN_PATHS,
+  type RetainPath,
   type Score,
   scoreQuestions,
 } from './locomo-eval.js';
@@ -139,8 +139,10 @@ for (const path of paths.filter((name) => name !== 'batch')) {
   await run.dispose();
 }
 const PATH_ROWS: Record<Exclude<RetainPath, 'batch'>, string> = {
-  turns: "memoir, `retain({ messages: [turn] })` once per turn as an agent talks (names, ids, the session's date; no model)",
-  session: "memoir, `retain({ messages })` once per session, the README's agent loop (names, ids, the session's date; no model)",
+  turns:
+    "memoir, `retain({ messages: [turn] })` once per turn as an agent talks (names, ids, the session's date; no model)",
+  session:
+    "memoir, `retain({ messages })` once per session, the README's agent loop (names, ids, the session's date; no model)",
 };
 
 const row = (subset: Score[]) => meanRecall(subset, ks).map((value) => value.toFixed(1));
@@ -168,8 +170,7 @@ const lines = [
   `| memoir, default settings: each turn retained with content, scope and source only | ${row(defaultScores).join(' | ')} |`,
   `| **memoir**, the bench's recipe: contextWindow ${setting.retain.contextWindow}, speaker as entity, session date | ${row(scores).join(' | ')} |`,
   ...[...pathScores].map(
-    ([path, run]) =>
-      `| ${PATH_ROWS[path as Exclude<RetainPath, 'batch'>]} | ${row(run.scores).join(' | ')} |`,
+    ([path, run]) => `| ${PATH_ROWS[path as Exclude<RetainPath, 'batch'>]} | ${row(run.scores).join(' | ')} |`,
   ),
   `| recipe's gain over BM25 on each turn's own text | ${gain(scores, bm25)} |`,
   `| recipe's gain over BM25 on the same neighbour window | ${gain(scores, windowBm25)} |`,
@@ -187,7 +188,9 @@ const lines = [
   '',
   `ingest ${ingestSeconds.toFixed(1)} s (${Math.round(turns.length / ingestSeconds)} turns/s)${[...pathScores]
     .map(([path, run]) => `, by ${path} ${Math.round(turns.length / run.ingestSeconds)} turns/s`)
-    .join('')}; recall p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms; mean tokens returned at k=10: ${Math.round(tokensAt10 / questions.length)}`,
+    .join(
+      '',
+    )}; recall p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms; mean tokens returned at k=10: ${Math.round(tokensAt10 / questions.length)}`,
 ];
 console.log(lines.join('\n'));
 if (values.json) {

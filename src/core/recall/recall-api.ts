@@ -13,6 +13,7 @@ import { parseInput } from '../utils/validate.js';
 import { withAskedSlots } from './asked-slot.js';
 import { type CoreBlockInContext, DEFAULT_CORE_SHARE, fitCoreBlock } from './core-block-budget.js';
 import { applyCurrentTruth, type TruthSettings } from './current-truth.js';
+import { expandTurns } from './expand-turns.js';
 import { explainScore } from './explain.js';
 import { packIntoBudget } from './pack-budget.js';
 import { asksAboutThePast } from './past-cue.js';
@@ -169,13 +170,14 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
       intent === undefined || intent.kind === 'opinion'
         ? searched
         : await withAskedSlots(query, searched, engine.store, filter, citationOf);
-    const ranked = await applyCurrentTruth(
+    const truthful = await applyCurrentTruth(
       found,
       engine.store,
       truthSettings(query, intent, options, now, scope),
       k,
       citationOf,
     );
+    const ranked = await expandTurns(truthful, engine.store, options.expand ?? 'turn');
     const core = await coreRead;
     let response: RecallResponse;
     if (options.tokenBudget !== undefined) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { filterOptionFields, timeBoundSchema } from '../search/filter-options.js';
+import { EXPAND_MODES } from './expand-turns.js';
 import { RECALL_INTENTS } from './recall-intent.js';
 
 /** Options of `recall`. */
@@ -55,6 +56,13 @@ export const recallOptionsSchema = z
      * A longer block is cut (marked as cut in the context); memories get what it leaves.
      */
     coreShare: z.number().min(0).max(1).optional(),
+    /**
+     * For a recalled turn of a conversation: `turn` (default) returns it alone; `window` folds
+     * in the turns said around it (two on either side), `session` its whole session, as
+     * `result.turns` — one result, and a lower result among those turns is not repeated. Each
+     * whole entry counts against `tokenBudget`; one that does not fit falls back to the turn alone.
+     */
+    expand: z.enum(EXPAND_MODES).optional(),
   })
   .strict();
 /**

@@ -91,6 +91,12 @@ export interface RecallResult {
   tokens?: number;
   /** The breakdown in words; set when `explain: true`. */
   explanation?: string;
+  /**
+   * With `expand: 'window'` or `'session'`, for a turn of a conversation: the turns around it
+   * in the order they were said, this one included. `formatContext` shows them as one entry,
+   * and a lower result among them was folded into this one.
+   */
+  turns?: Memory[];
   /** An opinion's confidence, 0..1 (`O(c=…)`, or as reflect last updated it). */
   confidence?: number;
   /** For an opinion: its own citation, then the ids of memories reflect found supporting it, then `against:<id>` for each contradicting one. */

@@ -1,20 +1,9 @@
+import { TURN_KEY, turnOf } from '../shared/session-turns.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryRecord, MemoryStore } from '../spec/store.js';
 
-/**
- * The position of a windowed memory in its session (`metadata.turn`): 0 for the first turn a
- * session retained with a context window, counting on across calls.
- */
-export const TURN_KEY = 'turn';
-
 /** Earlier turns read per retain beyond the window: enough to survive a few memories of one millisecond. */
 const TAIL_SLACK = 32;
-
-/** The turn number a memory holds, when it was retained with a window in a session. */
-export function turnOf(memory: Pick<Memory, 'metadata'>): number | undefined {
-  const turn = memory.metadata[TURN_KEY];
-  return typeof turn === 'number' && Number.isInteger(turn) ? turn : undefined;
-}
 
 const scopeKey = (scope: Scope) => JSON.stringify([scope.agentId, scope.userId, scope.namespace]);
 
@@ -96,9 +85,3 @@ export async function addNeighbourContext(
   const vectors = await store.getEmbeddings(rewritten.map((memory) => memory.id));
   return rewritten.map((memory) => ({ memory, embedding: vectors.get(memory.id) ?? null }));
 }
-
-/**
- * Neighbours on either side a conversation turn is indexed with: the window bench:locomo
- * measured best with each half of its conversations held out.
- */
-export const TURN_WINDOW = 2;

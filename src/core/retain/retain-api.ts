@@ -11,6 +11,7 @@ import { applyTallies } from '../shared/record-tallies.js';
 import { memoriesInScope } from '../shared/require-memory.js';
 import { evictForRoom } from '../shared/retention/eviction.js';
 import type { RetentionOrigin } from '../shared/retention/protection.js';
+import { TURN_WINDOW } from '../shared/session-turns.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
@@ -33,7 +34,7 @@ import {
   retainConversation,
 } from './conversation/retain-conversation.js';
 import { correctionsByModel } from './model-corrections.js';
-import { addNeighbourContext, TURN_WINDOW } from './neighbour-context.js';
+import { addNeighbourContext } from './neighbour-context.js';
 import { type RetainOptions, type RetainResult, retainOptionsSchema } from './retain-options.js';
 import { supersededRecords } from './supersede.js';
 
@@ -275,7 +276,10 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
       for (const record of [...(ruled?.stored ?? []), ...superseded]) changed.set(record.memory.id, record);
       for (const record of neighbours) {
         const other = changed.get(record.memory.id);
-        changed.set(record.memory.id, other ? { ...other, memory: { ...other.memory, context: record.memory.context } } : record);
+        changed.set(
+          record.memory.id,
+          other ? { ...other, memory: { ...other.memory, context: record.memory.context } } : record,
+        );
       }
       if (records.length > 0) {
         if (settings.maxMemories !== undefined) {

@@ -61,7 +61,7 @@ function opinionAttributes(memory: Memory): string[] {
 }
 
 /** One memory as it appears inside the context block. Token budgets count exactly this text. */
-export function renderMemoryEntry(memory: Memory, tier: ContextTier = 'content'): string {
+export function renderMemoryEntry(memory: Memory, tier: ContextTier = 'content', turns?: readonly Memory[]): string {
   const attributes = [
     `id="${escapeUntrustedLine(memory.id)}"`,
     `kind="${memory.kind}"`,
@@ -72,7 +72,9 @@ export function renderMemoryEntry(memory: Memory, tier: ContextTier = 'content')
     `source="${escapeUntrustedLine(citationOf(memory))}"`,
     validityAttribute(memory),
   ].filter(Boolean);
-  return `<memory ${attributes.join(' ')}>\n${escapeUntrustedText(tierText(memory, tier))}\n</memory>`;
+  // A turn recalled with the turns around it shows them all, as said, in one entry.
+  const text = turns && turns.length > 0 ? turns.map((turn) => turn.content).join('\n') : tierText(memory, tier);
+  return `<memory ${attributes.join(' ')}>\n${escapeUntrustedText(text)}\n</memory>`;
 }
 
 const coreSchema = z.object({
@@ -85,6 +87,9 @@ const coreSchema = z.object({
 });
 
 type CoreInput = z.output<typeof coreSchema>;
+
+// The turns a recall result folded in (`expand`), shown in place of its own text.
+const turnsSchema = z.array(memorySchema).optional();
 
 // The response's own block (recall attaches it), read without judging the rest of the response.
 const responseCoreSchema = z.object({ core: coreSchema.optional() });
@@ -188,7 +193,9 @@ export function formatContext(
         component: 'formatContext',
       });
     }
-    return renderMemoryEntry(memory.data, parsed.tier);
+    const turns =
+      item !== null && typeof item === 'object' && 'turns' in item ? turnsSchema.safeParse(item.turns).data : undefined;
+    return renderMemoryEntry(memory.data, parsed.tier, turns);
   });
   const fromResponse = Array.isArray(list) ? undefined : responseCoreSchema.safeParse(items).data?.core;
   const core =
