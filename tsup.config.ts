@@ -17,6 +17,7 @@ export const entries = {
   'memories-ai': 'src/adapters/memories-ai/index.ts',
   openclaw: 'src/integrations/openclaw/index.ts',
   'ai-sdk': 'src/integrations/ai-sdk/index.ts',
+  'sentence-encoder': 'src/adapters/sentence-encoder/index.ts',
 };
 
 /**
@@ -50,7 +51,7 @@ export default defineConfig({
   splitting: true,
   // Native modules stay external and load lazily, when a store first opens; vitest, the
   // optional peer the contracts run in, is the user's own copy (the one running the tests).
-  external: ['better-sqlite3', 'usearch', 'openai', '@lancedb/lancedb', 'apache-arrow', 'vitest'],
+  external: ['better-sqlite3', 'usearch', 'openai', '@lancedb/lancedb', 'apache-arrow', 'vitest', /^@energetic-ai\//],
   treeshake: true,
   onSuccess: async () => namedDefaultExports('dist'),
 });

@@ -7,13 +7,14 @@
 import { InvalidArgumentError } from 'commander';
 import { createLocalEmbedder } from '../adapters/local-embedder/index.js';
 import { createOpenAIEmbedder } from '../adapters/openai/index.js';
+import { createSentenceEncoderEmbedder } from '../adapters/sentence-encoder/index.js';
 import type { MemoirConfig } from '../config/memoir-config.js';
 import { EMBEDDER_PROVIDERS, type EmbedderProvider } from '../config/setting-registry.js';
 import type { Embedder } from '../core/spec/embedder.js';
 import { ConfigError, MemoirError, ProviderError } from '../core/spec/errors.js';
 import type { EmbedderIdentity, RecordedEmbedder } from '../core/spec/store.js';
 
-/** An embedder named on the command line: `local`, `openai` or `openai:<model>`. */
+/** An embedder named on the command line: `local`, `use`, `openai` or `openai:<model>`. */
 export interface EmbedderChoice {
   /** The provider. */
   provider: EmbedderProvider;
@@ -32,11 +33,11 @@ export function embedderChoice(value: string): EmbedderChoice {
   const model = colon === -1 ? undefined : text.slice(colon + 1).trim();
   if (!(EMBEDDER_PROVIDERS as readonly string[]).includes(provider) || model === '') {
     throw new InvalidArgumentError(
-      'expected local, openai, or openai:<model> such as openai:text-embedding-3-small or openai:nomic-embed-text.',
+      'expected local, use, openai, or openai:<model> such as openai:text-embedding-3-small or openai:nomic-embed-text.',
     );
   }
-  if (provider === 'local' && model !== undefined) {
-    throw new InvalidArgumentError('the local embedder has no model: pass --embedder local.');
+  if (provider !== 'openai' && model !== undefined) {
+    throw new InvalidArgumentError(`the ${provider} embedder has no model to choose: pass --embedder ${provider}.`);
   }
   return { provider: provider as EmbedderProvider, ...(model === undefined ? {} : { model }) };
 }
@@ -50,7 +51,7 @@ const SETTING_OF_OPTION: Record<string, string> = {
 
 function describeSettings(config: MemoirConfig, choice: EmbedderChoice | undefined): string {
   const provider = choice?.provider ?? config.embedderProvider;
-  if (provider === 'local') return 'local';
+  if (provider !== 'openai') return provider;
   const configuredModel = provider === config.embedderProvider ? config.embedderModel : null;
   const model = choice?.model ?? configuredModel ?? 'text-embedding-3-small';
   return `openai, model "${model}"${config.embedderBaseUrl ? ` at ${config.embedderBaseUrl}` : ''}`;
@@ -105,7 +106,7 @@ export function buildEmbedder(
 ): Embedder {
   const provider = choice?.provider ?? config.embedderProvider;
   const sameProvider = provider === config.embedderProvider;
-  if (provider === 'local') {
+  if (provider !== 'openai') {
     const stray = (
       [
         ['embedderModel', config.embedderModel],
@@ -115,7 +116,7 @@ export function buildEmbedder(
     ).find(([, value]) => value !== null);
     if (stray && choice === undefined) {
       throw new ConfigError(
-        `${stray[0]} is set to ${JSON.stringify(stray[1])}, but embedderProvider is "local", which has no model, server or key`,
+        `${stray[0]} is set to ${JSON.stringify(stray[1])}, but embedderProvider is "${provider}", which has no model, server or key`,
         {
           component: 'embedder',
           field: 'embedderProvider',
@@ -125,6 +126,15 @@ export function buildEmbedder(
     }
     const dimensions = sameProvider ? config.embedderDimensions : null;
     try {
+      if (provider === 'use') {
+        if (dimensions !== null && dimensions !== 512) {
+          throw new ConfigError('the sentence encoder makes 512-number vectors', {
+            component: 'embedder',
+            field: 'dimensions',
+          });
+        }
+        return createSentenceEncoderEmbedder();
+      }
       return createLocalEmbedder(dimensions === null ? {} : { dimensions });
     } catch (error) {
       throw asSettingsError(error, config, choice, env);
@@ -172,6 +182,7 @@ export function settingsFor(identity: EmbedderIdentity): string | undefined {
   if (/^local-hash-v\d+-\d+$/.test(identity.id)) {
     return `embedderProvider "local"${identity.dimensions === 256 ? '' : `, embedderDimensions ${identity.dimensions}`}`;
   }
+  if (/^use-en-v\d+-512$/.test(identity.id)) return 'embedderProvider "use"';
   const openai = /^openai:(.+)@([^@]+):(\d+)$/.exec(identity.id);
   if (!openai) return undefined;
   const [, model, host] = openai;

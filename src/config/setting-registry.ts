@@ -14,8 +14,11 @@ import { memoryOptionsSchema } from '../core/client/memory-options.js';
 import { procedureOptionsSchema } from '../core/procedures/procedure-options.js';
 import { isHttpUrl } from '../core/utils/http-url.js';
 
-/** The embedder providers `embedderProvider` names. */
-export const EMBEDDER_PROVIDERS = ['local', 'openai'] as const;
+/**
+ * The embedder providers `embedderProvider` names: `local` (hashing, the default), `openai` (any
+ * OpenAI-compatible server), `use` (the Universal Sentence Encoder from npm, offline).
+ */
+export const EMBEDDER_PROVIDERS = ['local', 'openai', 'use'] as const;
 
 /** One of {@link EMBEDDER_PROVIDERS}. */
 export type EmbedderProvider = (typeof EMBEDDER_PROVIDERS)[number];
@@ -164,6 +167,7 @@ export const SETTINGS = {
     default: 'local',
     text: 'lowercase',
     env: 'MEMOIR_EMBEDDER_PROVIDER',
+    flag: '--embedder-provider',
     readBy: CLI,
     expects: `one of ${EMBEDDER_PROVIDERS.map((name) => `"${name}"`).join(', ')}`,
     example: 'openai',

@@ -201,7 +201,11 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     const readFirst = correctionMode === 'model' && reader ? batchClaims(memories, reader) : undefined;
     const found = readFirst ? await correctionsByModel(engine, memories, now, readFirst) : [];
     // An embedder that fails does not lose the text: it is stored now and embedded later.
-    const embedding = pending.embedOrDefer(memories.map(embeddingText), 'retain');
+    // A slow encoder embeds after the write, in the background; the text is stored now.
+    const later = engine.embedder.background === true;
+    const embedding = later
+      ? Promise.resolve({ vectors: memories.map(() => null), failure: null })
+      : pending.embedOrDefer(memories.map(embeddingText), 'retain');
     // Otherwise the parser reads the claims while the embedder works (off this thread when it has workers).
     const claims = readFirst ?? (reader ? batchClaims(memories, reader) : undefined);
     const { vectors, failure } = await embedding;
@@ -312,6 +316,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
       engine.logger.log('debug', `retain: ${link.older} superseded by ${link.newer} (${link.reason})`);
     const unembedded = failure ? outcome.memories.map((memory) => memory.id) : [];
     if (failure) pending.defer(unembedded, failure.message);
+    else if (later && outcome.memories.length > 0) pending.later();
     if (outcome.memories.length > 0) engine.emit('memory:retained', { memories: outcome.memories });
     const { links: _links, ...result } = outcome;
     return result;

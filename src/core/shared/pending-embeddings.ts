@@ -47,6 +47,8 @@ export interface PendingEmbeddings {
   defer(ids: readonly string[], reason: string): void;
   /** Note that some memories may lack an embedding (e.g. after a failed reindex), without an event. */
   arm(): void;
+  /** Memories were stored to be embedded in the background (an embedder that asks for it): start a pass, quietly. */
+  later(): void;
   /**
    * Embed every memory of the scope that lacks an embedding, now; rejects when the embedder
    * fails. `onProgress` gets the memories looked at so far and the scope's total.
@@ -236,6 +238,11 @@ function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
     arm() {
       due = true;
       deferrals += 1;
+    },
+    later() {
+      due = true;
+      deferrals += 1;
+      schedule(true);
     },
     async complete(options = {}) {
       const batchSize = options.batchSize ?? PAGE_SIZE;

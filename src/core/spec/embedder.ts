@@ -30,6 +30,13 @@ export interface Embedder {
    * false: its default fusion weight is 0.3 instead of 1. Default true.
    */
   readonly semantic?: boolean;
+  /**
+   * Whether stored memories are embedded after `retain` returns rather than before: for a model
+   * much slower than storing (a neural encoder on the CPU). Retain then stores the text at once
+   * and a background pass embeds it; recall finds it by its words until its vector is in.
+   * Queries are always embedded at once. Default false.
+   */
+  readonly background?: boolean;
   /** Largest number of texts per `embed` call; the engine batches above it. Default 256. */
   readonly maxBatchSize?: number;
   /**

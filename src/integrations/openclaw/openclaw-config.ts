@@ -27,6 +27,16 @@ export const openClawConfigSchema = z
     /** A neural embedder (OpenAI-compatible). Without an API key or baseUrl the local embedder runs, offline. */
     embedding: z
       .object({
+        /**
+         * `openai` (default when a key or baseUrl is given): an OpenAI-compatible server; `use`:
+         * the Universal Sentence Encoder from npm, offline (its packages installed beside memoir).
+         */
+        provider: z
+          .enum(['openai', 'use'])
+          .optional()
+          .describe(
+            'openai (an OpenAI-compatible server) or use (the Universal Sentence Encoder from npm, offline). Default openai when a key or baseUrl is given.',
+          ),
         /** Embedding model. Default `text-embedding-3-small`. */
         model: z.string().min(1).optional().describe('Embedding model. Default text-embedding-3-small.'),
         /** API key: a literal, or `${NAME}` to read the environment variable NAME. */

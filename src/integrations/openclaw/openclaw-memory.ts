@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createLanceStore } from '../../adapters/lancedb/index.js';
 import { createOpenAIChatModel, createOpenAIEmbedder } from '../../adapters/openai/index.js';
+import { createSentenceEncoderEmbedder } from '../../adapters/sentence-encoder/index.js';
 import { createSqliteStore } from '../../adapters/sqlite/index.js';
 import type { Embedder } from '../../core/spec/embedder.js';
 import type { LanguageModel } from '../../core/spec/language-model.js';
@@ -66,6 +67,7 @@ function missingKey(what: string, missing: string | undefined): string {
 
 function embedderOf(config: ParsedOpenClawConfig, offline: string[]): Embedder | undefined {
   const section = config.embedding;
+  if (section?.provider === 'use') return createSentenceEncoderEmbedder();
   const key = resolveSecret(section?.apiKey);
   if (key.value === undefined && section?.baseUrl === undefined) {
     offline.push(
