@@ -141,7 +141,7 @@ export async function indexTurns(
   turns: readonly Turn[],
   setting: EvalSetting,
   options: EvalOptions,
-): Promise<{ memory: MemoryClient; ingestSeconds: number; dispose: () => Promise<void> }> {
+): Promise<{ memory: MemoryClient; ingestSeconds: number; embedSeconds: number; dispose: () => Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), 'memoir-locomo-'));
   const memory = createMemory({
     ...(options.store === 'memory' ? { store: createInMemoryStore() } : { home }),
@@ -152,11 +152,14 @@ export async function indexTurns(
   const started = performance.now();
   for (const sampleTurns of bySample(turns).values()) await retainSample(memory, sampleTurns, setting);
   const ingestSeconds = (performance.now() - started) / 1000;
+  // An embedder that embeds in the background has not finished when retain returns.
+  await memory.flush();
+  const embedSeconds = (performance.now() - started) / 1000 - ingestSeconds;
   const dispose = async () => {
     await memory.close();
     rmSync(home, { recursive: true, force: true });
   };
-  return { memory, ingestSeconds, dispose };
+  return { memory, ingestSeconds, embedSeconds, dispose };
 }
 
 /** Ask every question of `questions` and score recall at each k. */

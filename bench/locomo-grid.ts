@@ -24,3 +24,21 @@ export function tuningGrid(): EvalSetting[] {
     { name: 'rrfK 10', ranking: { rrfK: 10 } },
   ];
 }
+
+/**
+ * The fusion of the lexical and vector lists, for an embedder: the vector list's weight beside
+ * BM25's, and the similarity below which a memory found by the vector list alone is dropped.
+ * The first row is the library's default for the embedder.
+ */
+export function fusionGrid(): EvalSetting[] {
+  const grid: EvalSetting[] = [{ name: 'defaults' }];
+  for (const vectorWeight of [0.3, 0.5, 0.7, 1, 1.5]) {
+    for (const minVectorSimilarity of [0, 0.15, 0.25, 0.35]) {
+      grid.push({
+        name: `vectorWeight ${vectorWeight}, floor ${minVectorSimilarity}`,
+        ranking: { vectorWeight, minVectorSimilarity },
+      });
+    }
+  }
+  return grid;
+}

@@ -133,6 +133,7 @@ export type {
 export type { Suggestion } from './core/procedures/suggest.js';
 export type { ActionWarning, Alternative, PlannedAction } from './core/procedures/warn.js';
 export type { CoreBlockInContext } from './core/recall/core-block-budget.js';
+export { EXPAND_MODES, type ExpandMode } from './core/recall/expand-turns.js';
 export type { RecallApi } from './core/recall/recall-api.js';
 export type { RecallIntent } from './core/recall/recall-intent.js';
 export type { RankingOptions, RecallOptions } from './core/recall/recall-options.js';
@@ -165,6 +166,7 @@ export {
 export { RETENTION_ORIGINS, type RetentionOrigin } from './core/shared/retention/protection.js';
 export type { ReflectScheduleOptions } from './core/shared/schedule/reflect-schedule.js';
 export type { SessionSummary, Tally } from './core/shared/session-summaries.js';
+export { TURN_WINDOW } from './core/shared/session-turns.js';
 export type { SectionStatus } from './core/shared/workspace/generated-section.js';
 export type { WorkspaceWarning } from './core/shared/workspace/workspace-chunks.js';
 export type { WorkspaceIndexReport } from './core/shared/workspace/workspace-index.js';

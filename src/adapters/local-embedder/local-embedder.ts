@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Embedder, EmbedOptions } from '../../core/spec/embedder.js';
-import { ValidationError, type ValidationIssue } from '../../core/spec/errors.js';
+import { assertTexts } from '../../core/utils/assert-texts.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { LocalEmbedderPool, POOL_MIN_TEXTS } from './local-embedder-pool.js';
 import { localEmbeddingOf } from './local-embedding.js';
@@ -52,26 +52,7 @@ const optionsSchema = z
   })
   .strict();
 
-/** Throw a ValidationError unless `texts` is an array of strings. Shared with the test embedder. */
-export function assertTexts(texts: unknown, component: string): asserts texts is readonly string[] {
-  if (!Array.isArray(texts)) {
-    throw new ValidationError([{ field: 'texts', message: `expected an array of strings (got ${typeof texts})` }], {
-      component,
-      suggestion: 'Pass an array of strings, e.g. embed(["first text", "second text"]).',
-    });
-  }
-  const issues: ValidationIssue[] = [];
-  for (let i = 0; i < texts.length; i++) {
-    const text: unknown = texts[i];
-    if (typeof text !== 'string') {
-      const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text;
-      issues.push({ field: `texts[${i}]`, message: `expected a string (got ${got})` });
-    }
-  }
-  if (issues.length > 0) {
-    throw new ValidationError(issues, { component, suggestion: 'Pass only strings; convert other values first.' });
-  }
-}
+export { assertTexts } from '../../core/utils/assert-texts.js';
 
 // Texts embedded between two yields to the event loop, so that an abort fired by a timer
 // or an I/O callback can land during a long call.

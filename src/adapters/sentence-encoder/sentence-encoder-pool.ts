@@ -92,10 +92,25 @@ export class SentenceEncoderPool {
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const chunks: Array<Promise<Float32Array[]>> = [];
     for (let start = 0; start < texts.length; start += this.#chunk) {
-      const worker = this.#leastLoaded();
-      chunks.push(this.#send(worker, texts.slice(start, start + this.#chunk), signal));
+      chunks.push(this.#send(this.#leastLoaded(), texts.slice(start, start + this.#chunk)));
     }
-    return (await Promise.all(chunks)).flat();
+    const all = Promise.all(chunks).then((parts) => parts.flat());
+    if (!signal) return all;
+    // One listener per call: the workers finish their chunks (their load counts until then), the caller stops waiting.
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      all.then(
+        (vectors) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(vectors);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
   }
 
   async close(): Promise<void> {
@@ -152,23 +167,10 @@ export class SentenceEncoderPool {
     if (entry.pending.size === 0) entry.worker.unref();
   }
 
-  #send(entry: PoolWorker, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  #send(entry: PoolWorker, texts: string[]): Promise<Float32Array[]> {
     return new Promise((resolve, reject) => {
       const id = this.#nextId++;
-      const job: Job = { count: texts.length, resolve, reject };
-      let settled = false;
-      const once =
-        <T>(settle: (value: T) => void) =>
-        (value: T) => {
-          if (settled) return;
-          settled = true;
-          signal?.removeEventListener('abort', onAbort);
-          settle(value);
-        };
-      // The worker finishes the chunk (its load counts until then); the caller stops waiting now.
-      const onAbort = () => once(job.reject)(signal!.reason as Error);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      entry.pending.set(id, { count: texts.length, resolve: once(job.resolve), reject: once(job.reject) });
+      entry.pending.set(id, { count: texts.length, resolve, reject });
       entry.load += texts.length;
       entry.worker.ref();
       entry.worker.postMessage({ id, texts } satisfies EncodeRequest);

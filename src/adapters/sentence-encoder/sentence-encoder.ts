@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { Embedder, EmbedOptions } from '../../core/spec/embedder.js';
+import { assertTexts } from '../../core/utils/assert-texts.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
-import { assertTexts } from '../local-embedder/local-embedder.js';
 import { assertSentenceEncoderInstalled } from './sentence-encoder-model.js';
 import { SENTENCE_ENCODER_DIMENSIONS, SentenceEncoderPool } from './sentence-encoder-pool.js';
 

@@ -2,10 +2,12 @@
 import { z } from 'zod';
 import { metadataSchema } from '../../core/spec/memory.js';
 import {
+  EXPAND_MODES,
   MEMORY_KINDS,
   type MemoryClient,
   type RecallOptions,
   type RecallResponse,
+  TURN_WINDOW,
   ValidationError,
 } from '../../index.js';
 import { type AgentTool, type AgentToolResult, defineAgentTool } from './define-agent-tool.js';
@@ -85,8 +87,9 @@ function defineRecallTool(tool: {
     inputSchema: recallSchema,
     readOnly: true,
     destructive: false,
-    async run(client, { query, k, filters, token_budget, as_of }) {
+    async run(client, { query, k, filters, token_budget, as_of, expand }) {
       const options = recallOptions(client, k, filters, token_budget, as_of);
+      if (options && expand !== undefined) options.expand = expand;
       const response: RecallResponse =
         options === undefined
           ? { query, results: [], droppedForBudget: 0 }
@@ -137,6 +140,12 @@ const recallSchema = z
     query: z.string().trim().min(1, 'expected a non-empty query').max(10_000).describe('What to look for, in words.'),
     k: z.number().int().min(1).max(100).optional().describe('Most results. Default 10.'),
     filters: filtersSchema.optional().describe('Narrow the search.'),
+    expand: z
+      .enum(EXPAND_MODES)
+      .optional()
+      .describe(
+        'For a turn of a conversation: turn (default) alone, window with the turns said around it, session with its whole session — as one result.',
+      ),
     token_budget: z
       .number()
       .int()
@@ -253,6 +262,11 @@ export const memoryStoreTool = defineAgentTool({
         .describe(
           'Who said it, when not the user (a transcript\'s speaker): their "I" is them, and it changes only their facts.',
         ),
+      session_id: sessionField
+        .optional()
+        .describe(
+          'The conversation it was said in ("current": this server run): stored as its next turn, found by the turns stored around it.',
+        ),
       origin: z
         .enum(['user', 'agent', 'tool', 'document', 'quote'])
         .optional()
@@ -263,19 +277,25 @@ export const memoryStoreTool = defineAgentTool({
     .strict(),
   readOnly: false,
   destructive: false,
-  async run(client, { content, type, metadata, importance, entities, speaker, origin }) {
+  async run(client, { content, type, metadata, importance, entities, speaker, origin, session_id }) {
     const bookmarked = metadata?.bookmarked === true || metadata?.manual_save === true;
-    const { ids, memories, skipped } = await client.retain({
-      content,
-      ...(type === undefined ? {} : { category: type }),
-      ...(metadata === undefined ? {} : { metadata }),
-      ...(importance === undefined ? {} : { importance }),
-      ...(entities === undefined ? {} : { entities }),
-      ...(bookmarked ? { bookmarked: true } : {}),
-      ...(speaker === undefined && origin === undefined
-        ? {}
-        : { source: { ...(speaker === undefined ? {} : { speaker }), ...(origin === undefined ? {} : { origin }) } }),
-    });
+    const session = session_id === undefined ? undefined : resolveSession(client, session_id);
+    const { ids, memories, skipped } = await client.retain(
+      {
+        content,
+        ...(type === undefined ? {} : { category: type }),
+        ...(metadata === undefined ? {} : { metadata }),
+        ...(importance === undefined ? {} : { importance }),
+        ...(entities === undefined ? {} : { entities }),
+        ...(bookmarked ? { bookmarked: true } : {}),
+        ...(speaker === undefined && origin === undefined
+          ? {}
+          : { source: { ...(speaker === undefined ? {} : { speaker }), ...(origin === undefined ? {} : { origin }) } }),
+        ...(session === undefined ? {} : { sessionId: session }),
+      },
+      // A turn of a conversation is indexed with its neighbours, those stored before and after it.
+      session === undefined ? {} : { contextWindow: TURN_WINDOW },
+    );
     const id = ids[0] ?? '';
     const stored = memories[0];
     if (!stored) {
@@ -285,10 +305,10 @@ export const memoryStoreTool = defineAgentTool({
         structured: { id, stored: false, reason },
       };
     }
-    const session = stored.sessionId ? ` in session ${stored.sessionId}` : '';
+    const inSession = stored.sessionId ? ` in session ${stored.sessionId}` : '';
     const kept = stored.bookmarked ? ' Bookmarked: automatic cleanup keeps it.' : '';
     return {
-      text: `Stored memory ${id} (${stored.category})${session}.${kept}`,
+      text: `Stored memory ${id} (${stored.category})${inSession}.${kept}`,
       structured: { id, stored: true, memory: memoryView(stored) },
     };
   },
