@@ -146,3 +146,19 @@ describe("recall's expand", () => {
     });
   });
 });
+
+describe('numbering after a large batch', () => {
+  it('a batch larger than the tail read keeps counting on from its last turn', async () => {
+    const memory = client();
+    const lines = Array.from({ length: 120 }, (_, index) => `line ${index} of the long log`);
+    await memory.retain(
+      lines.map((content) => ({ content, sessionId: 'log' })),
+      { contextWindow: 1 },
+    );
+    await memory.retain({ content: 'the line after the batch', sessionId: 'log' }, { contextWindow: 1 });
+    const [after] = await memory.list({ sessionId: 'log', limit: 1, orderBy: 'createdAt' });
+    expect(after?.content).toBe('the line after the batch');
+    expect(after?.metadata.turn).toBe(120);
+    expect(after?.context).toBe('line 119 of the long log');
+  });
+});

@@ -20,8 +20,9 @@ export interface SentenceEncoderOptions {
    */
   workers?: number;
   /**
-   * Texts per request to a worker, 1 to 256. Default 16: measured about as fast per text as
-   * larger chunks, and a query waits behind at most one chunk of a background pass.
+   * Texts per request to a worker, 1 to 256. Default 8: on conversation turns the model ran
+   * fastest per text in batches of 8 (53 turns/s on one core, 42 in batches of 128), and a
+   * query waits behind at most one chunk of a background pass.
    */
   chunkSize?: number;
   /**
@@ -40,7 +41,7 @@ const optionsSchema = z
       .min(1)
       .max(16)
       .default(() => Math.min(4, availableParallelism())),
-    chunkSize: z.number().int().min(1).max(256).default(16),
+    chunkSize: z.number().int().min(1).max(256).default(8),
     background: z.boolean().default(true),
   })
   .strict();

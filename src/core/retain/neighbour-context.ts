@@ -4,13 +4,15 @@ import type { MemoryRecord, MemoryStore } from '../spec/store.js';
 
 /** Earlier turns read per retain beyond the window: enough to survive a few memories of one millisecond. */
 const TAIL_SLACK = 32;
+/** Rows per page when a whole instant of the session is read. */
+const INSTANT_PAGE = 500;
 
 const scopeKey = (scope: Scope) => JSON.stringify([scope.agentId, scope.userId, scope.namespace]);
 
 /**
  * The last `count` turns a session holds in the store (of exactly this scope), oldest first.
  * Read newest first by creation time; when that read is all one instant (a large batch) the
- * whole session is read, so the numbering never loses its place.
+ * rest of that instant is read too, so the numbering never loses its place.
  */
 export async function sessionTail(
   store: MemoryStore,
@@ -20,9 +22,18 @@ export async function sessionTail(
 ): Promise<Memory[]> {
   const filter = { sessionId, scope };
   const limit = count + TAIL_SLACK;
-  let rows = await store.listMemories({ filter, orderBy: 'createdAt', direction: 'desc', limit });
-  if (rows.length === limit && rows.every((row) => row.createdAt === rows[0]!.createdAt)) {
-    rows = await store.listMemories({ filter });
+  const newest = (size: number, offset = 0) =>
+    store.listMemories({ filter, orderBy: 'createdAt', direction: 'desc', limit: size, offset });
+  const rows = await newest(limit);
+  const instant = rows[0]?.createdAt;
+  // A large batch shares one instant, and its order within it is not the store's to give:
+  // read the whole instant (at most one batch), page by page.
+  if (rows.length === limit && rows.every((row) => row.createdAt === instant)) {
+    for (let offset = rows.length; ; offset += INSTANT_PAGE) {
+      const page = await newest(INSTANT_PAGE, offset);
+      rows.push(...page);
+      if (page.length < INSTANT_PAGE || page.some((row) => row.createdAt !== instant)) break;
+    }
   }
   const key = scopeKey(scope);
   return rows
