@@ -32,8 +32,8 @@ export function tuningGrid(): EvalSetting[] {
  */
 export function fusionGrid(): EvalSetting[] {
   const grid: EvalSetting[] = [{ name: 'defaults' }];
-  for (const vectorWeight of [0.3, 0.5, 0.7, 1, 1.5]) {
-    for (const minVectorSimilarity of [0, 0.15, 0.25, 0.35]) {
+  for (const vectorWeight of [0.1, 0.15, 0.2, 0.3, 0.5, 1]) {
+    for (const minVectorSimilarity of [0.15, 0.3]) {
       grid.push({
         name: `vectorWeight ${vectorWeight}, floor ${minVectorSimilarity}`,
         ranking: { vectorWeight, minVectorSimilarity },

@@ -6,7 +6,8 @@
 //   [--floor 0]  the relevance floor (ranking.minVectorSimilarity); 0 turns it off, so every
 //   question gets a full top 50. Default: the library's default for the embedder.
 //   [--embedder use]  the Universal Sentence Encoder (memoir/sentence-encoder); each text is
-//   embedded once per process and reused by every later run of the same bench
+//   embedded once per process and reused by every later run of the same bench;
+//   [--vector-cache <file>] keeps them in <file>.json and <file>.bin between runs
 //   [--path batch,turns,session]  which retain paths to score (default all three)
 //   [--grid fusion]  with --folds: choose the lexical/vector weight and the vector-only floor
 //   instead of the feature grid
@@ -25,7 +26,7 @@ import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createSentenceEncoderEmbedder } from '../src/adapters/sentence-encoder/index.js';
 import type { Embedder, RankingOptions } from '../src/index.js';
-import { cachedEmbedder } from './cached-embedder.js';
+import { type CachedEmbedder, cachedEmbedder } from './cached-embedder.js';
 import { readConversations } from './locomo-data.js';
 import {
   type EvalOptions,
@@ -54,6 +55,7 @@ const { values } = parseArgs({
     floor: { type: 'string' },
     folds: { type: 'string' },
     grid: { type: 'string', default: 'features' },
+    'vector-cache': { type: 'string' },
     path: { type: 'string', default: 'batch,turns,session' },
   },
 });
@@ -66,11 +68,15 @@ if (!values.data) {
 const ks = values.k.split(',').map(Number);
 const maxK = Math.max(...ks);
 
+let vectorCache: CachedEmbedder | undefined;
 async function chooseEmbedder(): Promise<Embedder | undefined> {
   if (values.embedder === 'local') return undefined;
   // The sentence encoder's vectors are the same on every run: each text is embedded once and
   // reused by the later runs of this process (the paths, the defaults row, each fold's settings).
-  if (values.embedder === 'use') return cachedEmbedder(createSentenceEncoderEmbedder());
+  if (values.embedder === 'use') {
+    vectorCache = cachedEmbedder(createSentenceEncoderEmbedder(), values['vector-cache']);
+    return vectorCache;
+  }
   if (values.embedder === 'openai') {
     // The OpenAI adapter lands with the LLM pipelines issue; until then this path says so.
     const specifier = '../src/adapters/openai/index.js';
@@ -106,6 +112,7 @@ if (values.folds !== undefined) {
   );
   const grid = values.grid === 'fusion' ? fusionGrid() : tuningGrid();
   await runFolds(turns, questions, { ...evalOptions, folds, grid, print: (line) => console.log(line) });
+  vectorCache?.save();
   process.exit(0);
 }
 
@@ -229,3 +236,4 @@ if (values.json) {
     )}\n`,
   );
 }
+vectorCache?.save();

@@ -170,7 +170,7 @@ export { TURN_WINDOW } from './core/shared/session-turns.js';
 export type { SectionStatus } from './core/shared/workspace/generated-section.js';
 export type { WorkspaceWarning } from './core/shared/workspace/workspace-chunks.js';
 export type { WorkspaceIndexReport } from './core/shared/workspace/workspace-index.js';
-export type { Embedder, EmbedOptions } from './core/spec/embedder.js';
+export type { Embedder, EmbedderFusion, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,
   type ErrorHint,

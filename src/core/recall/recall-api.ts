@@ -128,9 +128,13 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
   const lexicalEmbedder = engine.embedder.semantic === false;
   const ranking: ResolvedRankingOptions = {
     ...settings.ranking,
-    vectorWeight: settings.ranking.vectorWeight ?? (lexicalEmbedder ? LEXICAL_VECTOR_WEIGHT : 1),
+    vectorWeight:
+      settings.ranking.vectorWeight ??
+      engine.embedder.fusion?.vectorWeight ??
+      (lexicalEmbedder ? LEXICAL_VECTOR_WEIGHT : 1),
     minVectorSimilarity:
       settings.ranking.minVectorSimilarity ??
+      engine.embedder.fusion?.minVectorSimilarity ??
       (lexicalEmbedder ? LEXICAL_MIN_VECTOR_SIMILARITY : SEMANTIC_MIN_VECTOR_SIMILARITY),
   };
 

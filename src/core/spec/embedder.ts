@@ -9,6 +9,18 @@ export interface EmbedOptions {
 }
 
 /**
+ * How recall fuses an embedder's vector list with the lexical one (see {@link Embedder.fusion}).
+ *
+ * @group Ports
+ */
+export interface EmbedderFusion {
+  /** The vector list's weight in reciprocal-rank fusion beside BM25's 1. */
+  vectorWeight?: number;
+  /** Cosine similarity below which a vector-only candidate is dropped. */
+  minVectorSimilarity?: number;
+}
+
+/**
  * Turns texts into vectors. memoir's root export ships a local embedder that needs no
  * download; `memoir/openai` ships one for any OpenAI-compatible server.
  *
@@ -37,6 +49,13 @@ export interface Embedder {
    * Queries are always embedded at once. Default false.
    */
   readonly background?: boolean;
+  /**
+   * How recall should fuse this embedder's vector list with BM25's, when the model's measured
+   * best differs from the defaults for its kind (`semantic`): the list's weight and the
+   * similarity below which a memory found by the vector list alone is dropped. A client's own
+   * `ranking.vectorWeight` and `ranking.minVectorSimilarity` win over these.
+   */
+  readonly fusion?: EmbedderFusion;
   /** Largest number of texts per `embed` call; the engine batches above it. Default 256. */
   readonly maxBatchSize?: number;
   /**
