@@ -210,6 +210,9 @@ describe('providerTimeoutMs bounds each provider call', () => {
     expect(performance.now() - started).toBeLessThan(300 + MARGIN_MS);
     expect(result.episodeId).not.toBeNull();
     expect((await memory.get(result.episodeId!)).content).toContain('hallway NAS');
+    // Each turn is kept too, as said.
+    expect(result.turnIds).toHaveLength(4);
+    expect((await memory.get(result.turnIds[0]!)).content).toBe('user: I moved the backups to the NAS in the hallway.');
     expect(model.signals.every((signal) => signal?.aborted)).toBe(true);
   });
 });

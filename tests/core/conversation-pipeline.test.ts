@@ -10,7 +10,7 @@ import {
 } from '../../src/index.js';
 import { createCounterIds, createScriptedLanguageModel } from '../../src/testing/index.js';
 import { clientsClosedAfterEach } from '../helpers/clients.js';
-import { samConversation } from '../helpers/conversations.js';
+import { expectTurnsKept, samConversation } from '../helpers/conversations.js';
 
 const SCOPE = { userId: 'sam' };
 const makeClient = clientsClosedAfterEach(() => {
@@ -56,6 +56,9 @@ describe('conversation pipeline with a model', () => {
     expect(stored.source?.messageId).toBe('m4');
     expect(created).toHaveBeenCalledWith({ memory: stored });
     expect(result.episodeId).toBeNull();
+    // Beside what was learned, each turn is kept as said; the turns are not among `memories`.
+    await expectTurnsKept(memory, result.turnIds, conversation().messages);
+    expect(created).toHaveBeenCalledTimes(1);
   });
 
   it('always merges a profile candidate into the scope’s one profile', async () => {
@@ -162,8 +165,15 @@ describe('conversation pipeline with a model', () => {
     expect(model.calls).toHaveLength(0);
     expect(result.skipped).toEqual([expect.objectContaining({ reason: 'guard' })]);
     const episode = await memory.get(result.episodeId!);
-    expect(episode).toMatchObject({ kind: 'experience', category: 'events', sessionId: 'session_1' });
+    expect(episode).toMatchObject({
+      kind: 'experience',
+      category: 'transcript',
+      sessionId: 'session_1',
+      metadata: expect.objectContaining({ episode: true, transcript: true }),
+    });
     expect(episode.content).toContain('I switched all my editors to dark mode.');
+    expect(result.ids).toEqual([result.episodeId]);
+    await expectTurnsKept(memory, result.turnIds, input.messages);
   });
 
   it('retries once with the validation error, then succeeds', async () => {
@@ -242,7 +252,12 @@ describe('conversation pipeline without a model', () => {
       }),
     );
     const episode = await memory.get(result.episodeId!);
-    expect(episode).toMatchObject({ kind: 'experience', sessionId: 'session_1' });
+    expect(episode).toMatchObject({
+      kind: 'experience',
+      category: 'transcript',
+      sessionId: 'session_1',
+      metadata: expect.objectContaining({ episode: true, transcript: true }),
+    });
     expect(episode.metadata.reason).toMatch(/no language model/);
     const facts = result.memories.filter((item) => item.id !== result.episodeId).map((item) => item.content);
     expect(facts).toEqual([
@@ -250,6 +265,27 @@ describe('conversation pipeline without a model', () => {
       'The user lives in Lisbon.',
       'The user likes green tea in the morning.',
     ]);
+    // Each turn is kept too, in order, and is not among the result's memories.
+    const turns = await expectTurnsKept(memory, result.turnIds, [
+      { role: 'user', content: 'My name is Sam Rivera and I live in Lisbon.', id: 'a' },
+      { role: 'assistant', content: 'Nice to meet you!', id: 'b' },
+      { role: 'user', content: 'I really like green tea in the morning.', id: 'c' },
+    ]);
+    expect(turns.map((turn) => turn.content)).toEqual([
+      'user: My name is Sam Rivera and I live in Lisbon.',
+      'assistant: Nice to meet you!',
+      'user: I really like green tea in the morning.',
+    ]);
+    expect(result.memories.map((item) => item.id)).toEqual(result.ids);
+    expect(await memory.count()).toBe(3 + 1 + 3);
+    // Said in one retain, the turns and the facts read from them do not replace one another.
+    const current = await memory.list({ limit: 100 });
+    expect(
+      current
+        .filter((item) => item.validTo === null)
+        .map((item) => item.id)
+        .sort(),
+    ).toEqual([...result.turnIds, ...result.ids].sort());
   });
 });
 

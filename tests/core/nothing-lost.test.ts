@@ -15,7 +15,7 @@ import {
   ProviderError,
 } from '../../src/index.js';
 import { createCounterIds, createFixedClock, createScriptedLanguageModel } from '../../src/testing/index.js';
-import { samConversation } from '../helpers/conversations.js';
+import { expectTurnsKept, samConversation } from '../helpers/conversations.js';
 import { freshPaths, quiet, STORES, type StoreFactory } from '../helpers/stores.js';
 
 // docs/guides/guarantees.md promises that nothing said is lost: a conversation retain always leaves the
@@ -166,8 +166,18 @@ describe.each(STORES)('nothing said is lost (%s)', (_name, make: StoreFactory) =
     // The turns the model read are kept too, as the transcript the extracted memory names.
     expect(episodes.map((item) => item.id).sort()).toEqual([...result.transcriptIds, ...result.episodeIds].sort());
     const older = episodes.find((item) => item.id === result.episodeId)!;
-    expect(older).toMatchObject({ scope: SAM, sessionId: 'session_1', kind: 'experience', category: 'events' });
+    expect(older).toMatchObject({
+      scope: SAM,
+      sessionId: 'session_1',
+      kind: 'experience',
+      category: 'transcript',
+      metadata: expect.objectContaining({ transcript: true }),
+    });
     expect(older.metadata.messageIds).toContain('m0');
+    // Every turn, the ones the model never saw included, is also kept as a memory of its own.
+    await expectTurnsKept(memory, result.turnIds, longConversation().messages);
+    const notTurns = new Set([...result.ids, ...result.memories.map((item) => item.id)]);
+    expect(result.turnIds.filter((id) => notTurns.has(id))).toEqual([]);
     expect(skipped).toHaveBeenCalledWith(
       expect.objectContaining({ reason: 'guard', detail: expect.stringMatching(/older message/) }),
     );
@@ -228,13 +238,21 @@ describe.each(STORES)('nothing said is lost (%s)', (_name, make: StoreFactory) =
       const result = await memory.retain(shortConversation());
       expect(result.failure).toBeNull();
       expect(result.memories.map((item) => item.content)).toEqual(['The deploy failed: disk full.']);
-      // What was learned and the transcript it came from both wait for an embedding.
-      expect(deferred).toHaveBeenCalledWith({
+      // What was learned and the transcript it came from both wait for an embedding; so do the
+      // turns, written by a second retain once what was learned is committed.
+      expect(result.turnIds).toHaveLength(4);
+      expect(deferred).toHaveBeenCalledTimes(2);
+      expect(deferred).toHaveBeenNthCalledWith(1, {
         ids: [...result.ids, ...result.transcriptIds],
         reason: expect.stringContaining('switchable'),
       });
-      expect((await store.getEmbeddings(result.ids)).size).toBe(0);
-      expect((await memory.stats()).pendingEmbeddings).toBe(2);
+      expect(deferred).toHaveBeenNthCalledWith(2, {
+        ids: result.turnIds,
+        reason: expect.stringContaining('switchable'),
+      });
+      expect((await store.getEmbeddings([...result.ids, ...result.turnIds])).size).toBe(0);
+      expect((await memory.stats()).pendingEmbeddings).toBe(2 + 4);
+      await expectTurnsKept(memory, result.turnIds, shortConversation().messages);
     });
 
     it('retain({ messages }) without a model keeps the episode, unembedded, and announces it', async () => {
@@ -246,7 +264,13 @@ describe.each(STORES)('nothing said is lost (%s)', (_name, make: StoreFactory) =
       const result = await memory.retain(shortConversation());
       const episode = await memory.get(result.episodeId!);
       expect(episode.content).toContain('the disk was full');
-      expect(deferred).toHaveBeenCalledWith(expect.objectContaining({ ids: result.ids }));
+      // One retain keeps the turns (first), the episode and any facts: one deferral names them all.
+      expect(result.turnIds).toHaveLength(4);
+      expect(result.ids).toContain(result.episodeId);
+      expect(deferred).toHaveBeenCalledTimes(1);
+      expect(deferred).toHaveBeenCalledWith({ ids: [...result.turnIds, ...result.ids], reason: expect.any(String) });
+      expect((await memory.stats()).pendingEmbeddings).toBe(result.turnIds.length + result.ids.length);
+      await expectTurnsKept(memory, result.turnIds, shortConversation().messages);
     });
 
     it('retain(memories) stores the batch unembedded and announces it, instead of rejecting', async () => {
@@ -417,6 +441,10 @@ describe('an embeddings server answering HTTP 500', () => {
           reason: expect.stringMatching(/500|exploded/),
         }),
       );
+      expect(result.turnIds).toHaveLength(4);
+      expect(deferred).toHaveBeenCalledWith(
+        expect.objectContaining({ ids: result.turnIds, reason: expect.stringMatching(/500|exploded/) }),
+      );
       await memory.close();
 
       failing = false;
@@ -424,6 +452,7 @@ describe('an embeddings server answering HTTP 500', () => {
       await later.list();
       await later.flush();
       expect((await store.getEmbeddings(result.ids)).size).toBe(1);
+      expect((await store.getEmbeddings(result.turnIds)).size).toBe(4);
       await later.close();
       await store.close();
     },

@@ -8,6 +8,7 @@ import {
   ValidationError,
 } from '../../src/index.js';
 import { createCounterIds, createFixedClock, createScriptedLanguageModel } from '../../src/testing/index.js';
+import { expectTurnsKept } from '../helpers/conversations.js';
 import { collect, quiet, STORES, type StoreFactory, tempDir } from '../helpers/stores.js';
 
 // Build item 6 of issue 24: the raw words stay. A model that returns valid but unfaithful
@@ -95,6 +96,7 @@ describe.each(STORES)('the raw words stay (%s)', (_name, make: StoreFactory) => 
 
     // The turns themselves are kept, as the source of what was extracted.
     expect(result.transcriptIds.length).toBeGreaterThan(0);
+    await expectTurnsKept(memory, result.turnIds, conversation().messages, 0);
     const transcripts = await memory.list({ categories: ['transcript'] });
     expect(transcripts.map((item) => item.id)).toEqual(result.transcriptIds);
     for (const fact of MARKERS) expect(allText(transcripts)).toContain(fact);
@@ -123,7 +125,10 @@ describe.each(STORES)('the raw words stay (%s)', (_name, make: StoreFactory) => 
     expect(again.failure).toBeNull();
     expect(again.invalidated).toEqual([unfaithful!.id]);
     const now = await memory.list({ limit: 100 });
-    const facts = now.filter((item) => item.metadata.episode !== true && item.validTo === null);
+    // The facts: not the transcript, nor the turns (category 'conversation', one memory per message).
+    const facts = now.filter(
+      (item) => item.metadata.episode !== true && item.category !== 'conversation' && item.validTo === null,
+    );
     for (const fact of MARKERS) expect(allText(facts)).toContain(fact);
     expect(allText(facts)).not.toContain('likes cats');
     // Soft: the unfaithful memory is invalidated, not deleted, and the turns are still there.
@@ -131,6 +136,11 @@ describe.each(STORES)('the raw words stay (%s)', (_name, make: StoreFactory) => 
     expect(old.validTo).not.toBeNull();
     expect(old.invalidationReason).toMatch(/re-extracted/);
     expect((await memory.list({ categories: ['transcript'] })).map((item) => item.id)).toEqual(first.transcriptIds);
+    // The turns, the injected one included, are what was said: reextract neither drops nor repeats them.
+    const turns = now.filter((item) => item.category === 'conversation');
+    expect(turns.map((item) => item.id).sort()).toEqual([...first.turnIds].sort());
+    expect(turns.every((item) => item.validTo === null)).toBe(true);
+    expect(allText(turns)).toContain(`user: ${INJECTION}`);
     expect((await memory.recall('locker code')).results[0]?.memory.content).toContain('4411');
   });
 

@@ -66,9 +66,12 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
       'query',
       'k',
       'filters',
+      'expand',
       'token_budget',
       'as_of',
     ]);
+    expect(recall.inputSchema.properties?.expand).toMatchObject({ enum: ['turn', 'window', 'session'] });
+    expect(Object.keys(store.inputSchema.properties ?? {})).toContain('session_id');
     expect(recall.annotations?.readOnlyHint).toBe(true);
   });
 

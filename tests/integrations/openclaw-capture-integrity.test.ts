@@ -23,9 +23,18 @@ function host(config: Record<string, unknown>): FakeHost {
 
 const alice = { agentId: 'main', sessionKey: 'agent:main:alice', sessionId: 's-alice', senderId: 'alice' };
 
-async function stored(plugin: FakeHost): Promise<string[]> {
-  const memories = await plugin.handle!.memory().list({ scope: { agentId: 'main', userId: 'sender:alice' } });
-  return memories.map((memory) => memory.content);
+async function storedMemories(plugin: FakeHost) {
+  return plugin.handle!.memory().list({ scope: { agentId: 'main', userId: 'sender:alice' } });
+}
+
+/** The parts of msg-huge-1 cited in `contents`, in part order. */
+function partsIn(contents: readonly string[]) {
+  return contents
+    .flatMap((content) => [
+      ...content.matchAll(/\[message msg-huge-1, part (\d+) of (\d+)\]\n([\s\S]*?)(?=\n(?:user|assistant): |$)/g),
+    ])
+    .map((match) => ({ part: Number(match[1]), of: Number(match[2]), text: match[3]! }))
+    .sort((a, b) => a.part - b.part);
 }
 
 describe('capture keeps every word', () => {
@@ -44,13 +53,12 @@ describe('capture keeps every word', () => {
     expect(await plugin.handle!.flush(120_000)).toBe(true);
     expect(plugin.logs.join('\n')).not.toMatch(/could not store|capture failed/);
 
-    const contents = await stored(plugin);
-    const parts = contents
-      .flatMap((content) => [
-        ...content.matchAll(/\[message msg-huge-1, part (\d+) of (\d+)\]\n([\s\S]*?)(?=\n(?:user|assistant): |$)/g),
-      ])
-      .map((match) => ({ part: Number(match[1]), of: Number(match[2]), text: match[3]! }))
-      .sort((a, b) => a.part - b.part);
+    const memories = await storedMemories(plugin);
+    const contents = memories.map((memory) => memory.content);
+    // The transcript keeps the parts once, in order.
+    const parts = partsIn(
+      memories.filter((memory) => memory.category === 'transcript').map((memory) => memory.content),
+    );
     expect(parts.length).toBeGreaterThanOrEqual(6);
     expect(parts.map((part) => part.part)).toEqual(parts.map((_, index) => index + 1));
     expect(new Set(parts.map((part) => part.of))).toEqual(new Set([parts.length]));
@@ -60,6 +68,16 @@ describe('capture keeps every word', () => {
     for (const part of parts) expect(part.text).toMatch(/^Paragraph P\d{6}\.[\s\S]*amet$/);
     expect(parts.map((part) => part.text).join('\n\n')).toBe(huge.content);
     expect(contents.join('\n')).toContain('That was long.');
+    // Each part is a turn of its own too, citing its part, in message order, then the reply.
+    const turns = memories
+      .filter((memory) => memory.category === 'conversation')
+      .sort((a, b) => Number(a.metadata.turn) - Number(b.metadata.turn));
+    expect(turns.map((turn) => turn.metadata.turn)).toEqual(turns.map((_, index) => index));
+    expect(partsIn(turns.slice(0, -1).map((turn) => turn.content.replace(/^user: /, '')))).toEqual(parts);
+    expect(turns.slice(0, -1).map((turn) => turn.source?.messageId)).toEqual(
+      parts.map((part) => `msg-huge-1#part-${part.part}-of-${part.of}`),
+    );
+    expect(turns.at(-1)!.content).toBe('assistant: That was long.');
   }, 180_000);
 
   it('strips only the block memoir injected, and keeps a user’s own <agent-experience> look-alike as their words', async () => {
@@ -82,12 +100,29 @@ describe('capture keeps every word', () => {
       alice,
     );
     await plugin.handle!.flush();
-    const all = (await stored(plugin)).join('\n');
+    const memories = await storedMemories(plugin);
+    const all = memories.map((memory) => memory.content).join('\n');
     expect(all).toContain('Where is staging?');
     expect(all).toContain('My own notes: the vault code is 6262.');
     expect(all).toContain('<agent-experience>\nMy own notes');
     // memoir's own block is gone: the recalled memory is not stored a second time as said now.
-    expect(all.match(/The staging cluster lives in Lisbon/g)).toHaveLength(1);
+    // It was said once, in the first conversation: its transcript and its turn hold it.
+    const lisbon = memories.filter((memory) => memory.content.includes('The staging cluster lives in Lisbon'));
+    expect(lisbon.map((memory) => memory.category).sort()).toEqual(['conversation', 'transcript']);
+    expect(all.match(/The staging cluster lives in Lisbon/g)).toHaveLength(2);
     expect(all).not.toContain('Mon 2026-11-23');
+    // The user's turn is what they typed: the block and the host's timestamp stripped, their look-alike kept.
+    const turns = memories
+      .filter((memory) => memory.category === 'conversation')
+      .sort((a, b) => Number(a.metadata.turn) - Number(b.metadata.turn))
+      .map((memory) => memory.content);
+    expect(turns).toEqual([
+      'user: The staging cluster lives in Lisbon.',
+      'assistant: Noted.',
+      'user: Where is staging?',
+      'assistant: In Lisbon.',
+      `user: ${typed}`,
+      'assistant: Remembered.',
+    ]);
   });
 });

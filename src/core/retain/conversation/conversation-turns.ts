@@ -8,6 +8,9 @@ import type { MemoryInput, Scope } from '../../spec/memory.js';
  */
 export const TURN_CATEGORY = 'conversation';
 
+/** How a transcript line shows a tool call (`→ name(arguments)`). */
+const CALL_MARK = '→ ';
+
 /** Where a conversation's memories land. */
 export interface TurnPlacement {
   scope: Scope;
@@ -25,7 +28,8 @@ export function conversationTurns(conversation: ParsedConversation, placed: Turn
   return conversation.messages.flatMap((message): MemoryInput[] => {
     if (message.role !== 'user' && message.role !== 'assistant') return [];
     const words = message.content.trim();
-    if (words.length === 0) return [];
+    // A reply that only calls tools said nothing: its calls stay in the transcript.
+    if (words.length === 0 || words.split('\n').every((line) => line.startsWith(CALL_MARK))) return [];
     const speaker = message.name ?? (message.role === 'assistant' ? 'assistant' : undefined);
     return [
       {

@@ -4,6 +4,7 @@ import { type ParsedConversation, TRANSCRIPT_CATEGORY, transcriptChunks } from '
 import { buildMemory } from '../../shared/memory-builder.js';
 import { applyTallies } from '../../shared/record-tallies.js';
 import type { Embedder } from '../../spec/embedder.js';
+import { MemoirError, StoreError } from '../../spec/errors.js';
 import type { LanguageModel } from '../../spec/language-model.js';
 import type { Memory, MemoryInput, Metadata, Scope } from '../../spec/memory.js';
 import type { Logger } from '../../spec/runtime.js';
@@ -229,7 +230,7 @@ export async function retainConversation(
   }
   const merged = outcome.merges.map((item) => item.memory);
   // What was said, turn by turn, beside what was learned from it.
-  const said = turns.length > 0 ? await context.retainMemories(turns, turns.length) : { ids: [], memories: [] };
+  const said = await keepTurns(turns, context);
   const learned = {
     ids: [...memories, ...merged].map((memory) => memory.id),
     memories,
@@ -383,4 +384,29 @@ async function transcriptRecords(
     }
   }
   return memories.map((memory, index) => ({ memory, embedding: vectors[index] ?? null }));
+}
+
+/**
+ * Write a conversation's turns after what was learned from it is stored. The transcript already
+ * holds every word, so a failure here is reported (an `error` event and a warning), never thrown
+ * into the caller's code.
+ */
+async function keepTurns(
+  turns: MemoryInput[],
+  context: ConversationContext,
+): Promise<{ ids: string[]; memories: Memory[] }> {
+  if (turns.length === 0) return { ids: [], memories: [] };
+  try {
+    return await context.retainMemories(turns, turns.length);
+  } catch (error) {
+    const cause = MemoirError.isInstance(error)
+      ? error
+      : new StoreError(error instanceof Error ? error.message : String(error), { component: 'retain', cause: error });
+    context.logger.log(
+      'warn',
+      `the conversation's turns could not be stored; its transcript keeps them: ${cause.message}`,
+    );
+    context.emit('error', { operation: 'retain turns', error: cause, input: turns });
+    return { ids: [], memories: [] };
+  }
 }
