@@ -11,12 +11,15 @@
  *
  *   npm run bench:procedures              # the local embedder
  *   npm run bench:procedures -- --openai  # the OpenAI-compatible embedder (OPENAI_* variables)
+ *   npm run bench:procedures -- --use     # the sentence encoder (memoir/sentence-encoder)
  */
 import { createLocalEmbedder } from '../src/adapters/local-embedder/index.js';
+import { createSentenceEncoderEmbedder } from '../src/adapters/sentence-encoder/index.js';
 import type { Embedder } from '../src/index.js';
 import { measureProcedureSimilarities, TASK_FAMILIES } from './procedure-calibration.js';
 
 async function chooseEmbedder(): Promise<Embedder> {
+  if (process.argv.includes('--use')) return createSentenceEncoderEmbedder();
   if (!process.argv.includes('--openai')) return createLocalEmbedder();
   const { createOpenAIEmbedder } = await import('../src/adapters/openai/index.js');
   return createOpenAIEmbedder();

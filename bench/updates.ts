@@ -13,7 +13,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createSentenceEncoderEmbedder } from '../src/adapters/sentence-encoder/index.js';
 import { createInMemoryStore, createMemory, type MemoryClient } from '../src/index.js';
+import { cachedEmbedder } from './cached-embedder.js';
 import { readConversations } from './locomo-data.js';
 import { indexTurns, meanRecall, scoreQuestions } from './locomo-eval.js';
 import type { UpdateCase } from './updates/case-types.js';
@@ -26,8 +28,12 @@ const { values } = parseArgs({
     locomo: { type: 'string' },
     json: { type: 'string' },
     failures: { type: 'boolean', default: false },
+    embedder: { type: 'string', default: 'local' },
   },
 });
+if (values.embedder !== 'local' && values.embedder !== 'use') throw new Error('--embedder expects local or use');
+// One sentence encoder for every case (its workers and each text's vector are reused).
+const embedder = values.embedder === 'use' ? cachedEmbedder(createSentenceEncoderEmbedder()) : undefined;
 type Mode = 'parser' | 'off';
 const MODES: Mode[] = ['parser', 'off'];
 const LOADERS: Record<string, () => Promise<UpdateCase[]>> = {
@@ -56,6 +62,7 @@ interface Link {
 function client(home: string): MemoryClient {
   return createMemory({
     ...(values.store === 'memory' ? { store: createInMemoryStore() } : { home }),
+    ...(embedder ? { embedder } : {}),
     logger: { log: () => {} },
   });
 }
@@ -84,6 +91,8 @@ async function runCase(set: string, item: UpdateCase, mode: Mode): Promise<{ out
       ids.set(fact.id, result.ids[0]!);
       factOf.set(result.ids[0]!, fact.id);
     }
+    // An encoder that embeds in the background is done before the questions are asked.
+    await memory.flush();
     const links: Link[] = [];
     for (const stored of [...distractors.ids, ...ids.values()]) {
       const got = await memory.get(stored);

@@ -23,6 +23,8 @@ export interface RankingContext {
   queryVectors?: LruCache<string, Float32Array>;
   /** Memories recall leaves out though the filter matches them (transcripts, unless asked for). */
   hidden?: (memory: Memory) => boolean;
+  /** When a semantic embedder's first hit stands out, it weighs as a lexical hit (see `confidentMatch`). */
+  confidentVector?: { similarity: number; margin: number };
 }
 
 async function queryVector(query: string, context: RankingContext): Promise<Float32Array | undefined> {
@@ -61,6 +63,18 @@ async function feedbackList(
   const words = expansionTerms(query, top, memories, settings);
   if (words.length === 0) return [];
   return searchLexical(context.store, { text: words.join(' '), filter, limit });
+}
+
+/**
+ * The vector list's first hit when it stands out: a cosine of at least `similarity`, ahead of the
+ * second by at least `margin` — a match by meaning the words missed ("what food does Sam like?"
+ * for the ramen). It then counts in fusion as a lexical hit of its rank would.
+ */
+function confidentMatch(hits: readonly SearchHit[], rule: RankingContext['confidentVector']): string | undefined {
+  if (!rule || hits.length === 0) return undefined;
+  const [first, second] = hits;
+  if (first!.score < rule.similarity) return undefined;
+  return first!.score - (second?.score ?? 0) >= rule.margin ? first!.id : undefined;
 }
 
 function evidenceMap(hits: readonly SearchHit[], weight: number, rrfK: number, norm: number) {
@@ -138,9 +152,16 @@ export async function rankMemories(
   const [lexicalHits, vectorHits] = await candidateLists(query, filter, limit, context);
   const feedbackHits = await feedbackList(query, filter, limit, lexicalHits, context);
   const feedbackWeight = ranking.feedback === false ? 0 : ranking.feedback.weight;
-  const norm = (ranking.lexicalWeight + ranking.vectorWeight + feedbackWeight) / (ranking.rrfK + 1) || 1;
+  const confident = confidentMatch(vectorHits, context.confidentVector);
+  // Scores stay within 0..1: a confident match weighs as a lexical hit, so the scale allows for it.
+  const topVectorWeight = confident ? Math.max(ranking.vectorWeight, ranking.lexicalWeight) : ranking.vectorWeight;
+  const norm = (ranking.lexicalWeight + topVectorWeight + feedbackWeight) / (ranking.rrfK + 1) || 1;
   const lexical = evidenceMap(lexicalHits, ranking.lexicalWeight, ranking.rrfK, norm);
   const vector = evidenceMap(vectorHits, ranking.vectorWeight, ranking.rrfK, norm);
+  if (confident) {
+    const evidence = vector.get(confident)!;
+    vector.set(confident, { ...evidence, contribution: topVectorWeight / (ranking.rrfK + evidence.rank) / norm });
+  }
   const feedback = evidenceMap(feedbackHits, feedbackWeight, ranking.rrfK, norm);
   const foldedQuery = foldText(query);
   // The relevance floor: a candidate only the vector list found, and only weakly, matched nothing.

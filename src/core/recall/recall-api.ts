@@ -39,6 +39,8 @@ const LEXICAL_VECTOR_WEIGHT = 0.1;
 // near-orthogonal vectors only, so no model's real matches are lost.
 const LEXICAL_MIN_VECTOR_SIMILARITY = 0.3;
 const SEMANTIC_MIN_VECTOR_SIMILARITY = 0.15;
+// A semantic embedder's first hit that stands out this clearly is trusted like a lexical hit.
+const CONFIDENT_VECTOR = { similarity: 0.55, margin: 0.15 };
 
 const querySchema = z.string().trim().min(1, 'expected a non-empty query').max(10_000);
 
@@ -156,6 +158,7 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
       // Room for versions the current-truth pass demotes or drops.
       k: Math.min(1000, k * 2),
       resumedSession: engine.session.resumed,
+      ...(lexicalEmbedder ? {} : { confidentVector: CONFIDENT_VECTOR }),
       queryVectors: engine.metrics.queryVectors,
       // Transcripts repeat what was extracted from them: shown only when asked for by category.
       ...(options.categories?.includes(TRANSCRIPT_CATEGORY) ? {} : { hidden: isTranscript }),
