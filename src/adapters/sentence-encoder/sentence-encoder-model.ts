@@ -8,7 +8,11 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../core/spec/errors.js';
 
-/** The packages the sentence encoder needs, for messages and the README. */
+/**
+ * The packages the sentence encoder needs, for messages and the README.
+ *
+ * @group Adapters
+ */
 export const SENTENCE_ENCODER_PACKAGES = [
   '@energetic-ai/core',
   '@energetic-ai/embeddings',
@@ -54,7 +58,11 @@ export function missingSentenceEncoderPackages(): string[] {
   });
 }
 
-/** True when the encoder's packages are installed where memoir can load them. */
+/**
+ * True when the encoder's packages are installed where memoir can load them.
+ *
+ * @group Adapters
+ */
 export function sentenceEncoderAvailable(): boolean {
   return missingSentenceEncoderPackages().length === 0;
 }

@@ -57,6 +57,8 @@ const SENTENCE_ENCODER_FUSION = { vectorWeight: 0.2, minVectorSimilarity: 0.15 }
 /**
  * Version of this adapter's vectors: the model package's weights and the normalisation. Part of
  * the id, so a store built with other vectors refuses these instead of comparing across them.
+ *
+ * @group Adapters
  */
 export const SENTENCE_ENCODER_VERSION = 1;
 

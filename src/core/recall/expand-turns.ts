@@ -6,9 +6,15 @@ import type { RecallResult } from './recall-result.js';
 /**
  * What a recalled turn of a conversation comes with: `turn` alone, the `window` of turns
  * around it, or its whole `session`.
+ *
+ * @group Recall
  */
 export const EXPAND_MODES = ['turn', 'window', 'session'] as const;
-/** One of {@link EXPAND_MODES}. */
+/**
+ * One of {@link EXPAND_MODES}.
+ *
+ * @group Recall
+ */
 export type ExpandMode = (typeof EXPAND_MODES)[number];
 
 const scopeKey = (memory: Memory) =>

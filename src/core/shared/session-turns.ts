@@ -10,6 +10,8 @@ export const TURN_KEY = 'turn';
  * Neighbours on either side a conversation turn is indexed with, and recalled with under
  * `expand: 'window'`: the window bench:locomo measured best with each half of its
  * conversations held out.
+ *
+ * @group Retain
  */
 export const TURN_WINDOW = 2;
 
