@@ -16,9 +16,9 @@ export function cachedEmbedder(inner: Embedder, file?: string): CachedEmbedder {
     if (id === inner.id) {
       const raw = readFileSync(`${file}.bin`);
       const all = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
-      texts.forEach((text, index) =>
-        cache.set(text, all.slice(index * inner.dimensions, (index + 1) * inner.dimensions)),
-      );
+      for (const [index, text] of texts.entries()) {
+        cache.set(text, all.slice(index * inner.dimensions, (index + 1) * inner.dimensions));
+      }
     }
   }
   return {
@@ -33,7 +33,7 @@ export function cachedEmbedder(inner: Embedder, file?: string): CachedEmbedder {
       const missing = [...new Set(texts.filter((text) => !cache.has(text)))];
       if (missing.length > 0) {
         const vectors = await inner.embed(missing, options);
-        missing.forEach((text, index) => cache.set(text, vectors[index]!));
+        for (const [index, text] of missing.entries()) cache.set(text, vectors[index]!);
       }
       return texts.map((text) => cache.get(text)!);
     },
@@ -41,7 +41,7 @@ export function cachedEmbedder(inner: Embedder, file?: string): CachedEmbedder {
       if (!file) return;
       const texts = [...cache.keys()];
       const all = new Float32Array(texts.length * inner.dimensions);
-      texts.forEach((text, index) => all.set(cache.get(text)!, index * inner.dimensions));
+      for (const [index, text] of texts.entries()) all.set(cache.get(text)!, index * inner.dimensions);
       writeFileSync(`${file}.json`, JSON.stringify({ id: inner.id, texts }));
       writeFileSync(`${file}.bin`, Buffer.from(all.buffer));
     },

@@ -587,7 +587,11 @@ async function main(): Promise<void> {
     await turn(host, agentEnv, ALICE, 'agent:main:alice-1', 'The staging database lives in the Frankfurt region.');
     await waitFor('memoir: extracted N memories', () => /memoir: extracted [1-9]\d* memories/.test(log()), 60_000);
     const { userId, memories: captured } = await storedMemories(dbPath, ALICE.to);
-    const extracted = captured.filter((memory) => memory.metadata.episode !== true);
+    // Each turn is kept as said (category conversation) beside what the model extracted.
+    const turns = captured.filter((memory) => memory.category === 'conversation');
+    const extracted = captured.filter(
+      (memory) => memory.metadata.episode !== true && memory.category !== 'conversation',
+    );
     console.log(`e2e: captured ${extracted.length} memories for ${userId}:`);
     for (const memory of extracted) {
       console.log(`  [${memory.category}] L0 ${memory.abstract}`);
@@ -595,6 +599,11 @@ async function main(): Promise<void> {
       console.log(`      L2 ${memory.content}`);
     }
     assert(extracted.length >= 2, 'both statements were extracted');
+    assert(
+      turns.some((memory) => memory.content === 'user: The staging database lives in the Frankfurt region.') &&
+        turns.some((memory) => /^user: I always prefer blue-green deploys/.test(memory.content)),
+      'both user turns were kept as said, each its own memory',
+    );
     assert(
       extracted.every((memory) => memory.abstract && memory.overview && memory.content),
       'every extracted memory has L0, L1 and L2',
