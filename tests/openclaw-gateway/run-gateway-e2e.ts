@@ -203,7 +203,8 @@ async function turn(
   let stdout = '';
   // Two refusals happen at the connection, before the turn is sent, so retrying them cannot run
   // the turn twice: on a loaded machine the gateway's event loop can stall past the client's
-  // connect deadline ("Gateway not reachable"), and a gateway that already listens refuses
+  // connect deadline ("Gateway not reachable", or "gateway request timeout for connect" when the
+  // handshake itself times out), and a gateway that already listens refuses
   // connections while its channels and sidecars still start ("gateway starting; retry shortly",
   // which the gateway marks retryable). Any other failure is the test's verdict.
   for (let attempt = 1; ; attempt += 1) {
@@ -211,7 +212,10 @@ async function turn(
       ({ stdout } = await openclaw(host, args, env));
       break;
     } catch (error) {
-      const refusedAtConnect = /Gateway not reachable|gateway starting; retry shortly/.test((error as Error).message);
+      const refusedAtConnect =
+        /Gateway not reachable|gateway starting; retry shortly|gateway request timeout for connect/.test(
+          (error as Error).message,
+        );
       if (!refusedAtConnect || attempt === 8) throw error;
       console.log(`e2e: the gateway did not take the connection (attempt ${attempt}); retrying`);
       await new Promise((resolve) => setTimeout(resolve, Math.min(5_000 * attempt, 15_000)));
