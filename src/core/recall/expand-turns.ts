@@ -1,4 +1,4 @@
-import { TURN_WINDOW, turnOf } from '../shared/session-turns.js';
+import { TURN_WINDOW, turnGroupKey, turnOf } from '../shared/session-turns.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
 import type { RecallResult } from './recall-result.js';
@@ -16,9 +16,6 @@ export const EXPAND_MODES = ['turn', 'window', 'session'] as const;
  * @group Recall
  */
 export type ExpandMode = (typeof EXPAND_MODES)[number];
-
-const scopeKey = (memory: Memory) =>
-  JSON.stringify([memory.sessionId, memory.scope.agentId, memory.scope.userId, memory.scope.namespace]);
 
 /**
  * Give each recalled turn (a memory numbered in its session, `metadata.turn`) the turns around
@@ -43,12 +40,12 @@ export async function expandTurns<R extends Pick<RecallResult, 'memory' | 'turns
       expanded.push(result);
       continue;
     }
-    const key = scopeKey(memory);
+    const key = turnGroupKey(memory);
     let turns = sessions.get(key);
     if (!turns) {
       const stored = await store.listMemories({ filter: { sessionId: memory.sessionId, scope: memory.scope } });
       turns = stored
-        .filter((other) => turnOf(other) !== undefined && scopeKey(other) === key)
+        .filter((other) => turnOf(other) !== undefined && turnGroupKey(other) === key)
         .sort((a, b) => turnOf(a)! - turnOf(b)!);
       sessions.set(key, turns);
     }

@@ -1,4 +1,4 @@
-import { TURN_KEY, turnOf } from '../shared/session-turns.js';
+import { TURN_KEY, turnGroupKey, turnOf } from '../shared/session-turns.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryRecord, MemoryStore } from '../spec/store.js';
 
@@ -6,8 +6,6 @@ import type { MemoryRecord, MemoryStore } from '../spec/store.js';
 const TAIL_SLACK = 32;
 /** Rows per page when a whole instant of the session is read. */
 const INSTANT_PAGE = 500;
-
-const scopeKey = (scope: Scope) => JSON.stringify([scope.agentId, scope.userId, scope.namespace]);
 
 /**
  * The last `count` turns a session holds in the store (of exactly this scope), oldest first.
@@ -35,9 +33,9 @@ export async function sessionTail(
       if (page.length < INSTANT_PAGE || page.some((row) => row.createdAt !== instant)) break;
     }
   }
-  const key = scopeKey(scope);
+  const key = turnGroupKey({ sessionId, scope });
   return rows
-    .filter((row) => turnOf(row) !== undefined && scopeKey(row.scope) === key)
+    .filter((row) => turnOf(row) !== undefined && turnGroupKey(row) === key)
     .sort((a, b) => turnOf(a)! - turnOf(b)!)
     .slice(-count);
 }
@@ -69,7 +67,7 @@ export async function addNeighbourContext(
   const groups = new Map<string, number[]>();
   memories.forEach((memory, index) => {
     if (!windowed(index)) return;
-    const key = JSON.stringify([memory.sessionId, scopeKey(memory.scope)]);
+    const key = turnGroupKey(memory);
     const members = groups.get(key);
     if (members) members.push(index);
     else groups.set(key, [index]);

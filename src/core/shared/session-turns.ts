@@ -20,3 +20,8 @@ export function turnOf(memory: Pick<Memory, 'metadata'>): number | undefined {
   const turn = memory.metadata[TURN_KEY];
   return typeof turn === 'number' && Number.isInteger(turn) ? turn : undefined;
 }
+
+/** The session and exact scope a turn belongs to: turns are neighbours only within one. */
+export function turnGroupKey(memory: Pick<Memory, 'sessionId' | 'scope'>): string {
+  return JSON.stringify([memory.sessionId, memory.scope.agentId, memory.scope.userId, memory.scope.namespace]);
+}
