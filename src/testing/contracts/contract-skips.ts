@@ -10,7 +10,13 @@ export interface ContractSkip {
   /** Why the store cannot pass them, e.g. "keeps no history across processes". */
   reason: string;
   /** The titles of the tests, as the contract declares them (without the suite prefix). */
-  tests: readonly string[];
+  tests?: readonly string[];
+  /**
+   * Every test whose title matches, e.g. `/^filter: /` — for a second run of a store over
+   * another backend that need not repeat what does not touch storage differently. It must
+   * match at least one test.
+   */
+  matching?: RegExp;
 }
 
 /** Declares a contract's tests, skipping those a store opted out of or cannot run. */
@@ -30,13 +36,22 @@ export interface ContractTests {
  */
 export function contractTests(suite: string, skip: readonly ContractSkip[] | undefined): ContractTests {
   const reasons = new Map<string, string>();
-  for (const group of skip ?? []) for (const name of group.tests) reasons.set(name, group.reason);
+  for (const group of skip ?? []) for (const name of group.tests ?? []) reasons.set(name, group.reason);
+  const patterns = (skip ?? []).flatMap((group) => (group.matching ? [{ ...group, matching: group.matching }] : []));
+  const matched = new Set<RegExp>();
+  const reasonFor = (name: string): string | undefined => {
+    const named = reasons.get(name);
+    if (named !== undefined) return named;
+    const pattern = patterns.find((group) => group.matching.test(name));
+    if (pattern) matched.add(pattern.matching);
+    return pattern?.reason;
+  };
   const declared = new Set<string>();
   return {
     test(name, body, missing) {
       if (declared.has(name)) throw new Error(`duplicate contract test "${name}"`);
       declared.add(name);
-      const reason = reasons.get(name) ?? (missing === undefined ? undefined : `the store offers no ${missing}`);
+      const reason = reasonFor(name) ?? (missing === undefined ? undefined : `the store offers no ${missing}`);
       if (reason === undefined) {
         it(name, body);
         return;
@@ -50,6 +65,8 @@ export function contractTests(suite: string, skip: readonly ContractSkip[] | und
       it('the skip list names only tests of this suite', () => {
         const unknown = [...reasons.keys()].filter((name) => !declared.has(name));
         expect(unknown, 'skip entries naming no contract test').toEqual([]);
+        const idle = patterns.filter((group) => !matched.has(group.matching)).map((group) => String(group.matching));
+        expect(idle, 'skip patterns matching no contract test').toEqual([]);
       });
     },
   };
