@@ -13,7 +13,16 @@ export async function withWorkspace<T>(
   work: (client: MemoryClient, report: Awaited<ReturnType<MemoryClient['workspace']['index']>>) => Promise<T>,
   options: { rebuild?: boolean } = {},
 ): Promise<T> {
-  const client = createWorkspace({ root, logger: context.logger, clock: { now: context.now }, scope: context.scope });
+  // A one-shot command ends long before a scheduled reflect, and must not start one on its
+  // way in (one is due at once when the workspace has no record of its last): `memoir reflect`
+  // and the long-running doors (`memoir mcp`, `memoir ui`) reflect.
+  const client = createWorkspace({
+    root,
+    logger: context.logger,
+    clock: { now: context.now },
+    scope: context.scope,
+    reflect: { every: 'off' },
+  });
   try {
     const report = await client.workspace.index({ rebuild: options.rebuild ?? false });
     return await work(client, report);

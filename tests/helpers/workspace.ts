@@ -14,7 +14,11 @@ export function fixtureCopy(): string {
   return root;
 }
 
-/** A workspace client over `root` at 2025-12-03 noon, warnings collected instead of printed. */
+/**
+ * A workspace client over `root` at 2025-12-03 noon, warnings collected instead of printed.
+ * Its scheduled reflect is off unless `options.reflect` says otherwise: a workspace with no
+ * record of a last run reflects at once when a client opens it, which would race the test's own calls.
+ */
 export function workspaceClient(
   root: string,
   options: Omit<WorkspaceOptions, 'root'> = {},
@@ -24,6 +28,7 @@ export function workspaceClient(
     root,
     clock: createFixedClock(Date.parse('2025-12-03T12:00:00Z')),
     logger: { log: (level, message) => void (level === 'warn' && warnings.push(message)) },
+    reflect: { every: 'off' },
     ...options,
   });
   return Object.assign(client, { warnings });

@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { type CaptureApi, createCaptureApi } from '../capture/capture-api.js';
 import type { CaptureOptions } from '../capture/capture-options.js';
 import { type CoreBlockApi, createCoreBlockApi } from '../core-block/core-block-api.js';
 import type { MemoirEvents } from '../engine/events.js';
-import { createMemoryEngine, type EngineDefaults } from '../engine/memory-engine.js';
+import { createMemoryEngine, type EngineDefaults, wrapError } from '../engine/memory-engine.js';
 import { drainControl, trackDeclared } from '../engine/track-calls.js';
 import { type AttachmentsApi, createAttachmentsApi } from '../lifecycle/attachments-api.js';
 import { type BackupApi, createBackupApi } from '../lifecycle/backup-api.js';
@@ -15,10 +16,12 @@ import { createRecallApi, type RecallApi } from '../recall/recall-api.js';
 import { createReflectApi, type ReflectApi } from '../reflect/reflect-api.js';
 import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
+import { SCHEDULE_LOG_FILE, scheduleLogAt } from '../shared/schedule/schedule-log.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { Scope } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
 import { createVersionsApi, type VersionsApi } from '../versions/versions-api.js';
+import { createWorkspaceJournal } from '../shared/workspace/workspace-journal.js';
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
 import { checkListenerArgs } from './listener-args.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
@@ -72,10 +75,25 @@ export interface MemoryClient
 export function createMemoryClient(options: MemoryOptions | undefined, defaults: EngineDefaults): MemoryClient {
   const settings = parseMemoryOptions(options);
   const engine = createMemoryEngine({ ...settings, procedureDirectory: settings.procedures.directory }, defaults);
+  // Schedules' last runs are kept beside the data they run over: in a workspace's derived
+  // folder, or in the home of the default store; a store given by the caller has no place
+  // memoir may write to, so its schedules count from the client's creation.
+  const scheduleFile =
+    settings.workspace !== undefined
+      ? join(settings.workspace, '.memory', SCHEDULE_LOG_FILE)
+      : settings.store === undefined && settings.home !== undefined
+        ? join(settings.home, SCHEDULE_LOG_FILE)
+        : undefined;
+  const scheduleLog = scheduleLogAt(scheduleFile, (error) =>
+    engine.emit('error', { operation: 'schedule', error: wrapError(error, 'schedule') }),
+  );
+  // A workspace's Markdown is its source of truth: retain, update and forget write it too.
+  const journal = settings.workspace === undefined ? undefined : createWorkspaceJournal(engine, settings.workspace);
   const retain = createRetainApi(engine, {
     extraction: settings.extraction,
     maxMemories: settings.maxMemories,
     retentionAppliesTo: settings.retentionAppliesTo,
+    ...(journal ? { journal } : {}),
   });
   const procedures = createProceduresApi(engine, retain, settings.procedures, settings.video);
   const { readWithinCall, ...coreBlock } = createCoreBlockApi(engine, {
@@ -88,7 +106,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const features = trackDeclared(engine, {
     ...retain,
     ...createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: { get: readWithinCall } }),
-    ...createMemoriesApi(engine),
+    ...createMemoriesApi(engine, journal ? { journal } : {}),
     ...createSessionsApi(engine),
     ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
     ...procedures,
@@ -107,6 +125,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       root: settings.workspace,
       schedule: settings.reflect,
       hour: settings.schedule?.hour,
+      scheduleLog,
     }),
     ...coreBlock,
   });

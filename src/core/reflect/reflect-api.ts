@@ -12,6 +12,7 @@ import {
   reflectScheduleSchema,
   startReflectSchedule,
 } from '../shared/schedule/reflect-schedule.js';
+import { type ScheduleLog, scheduleName } from '../shared/schedule/schedule-log.js';
 import { generatedBody, type SectionStatus, writeGeneratedSection } from '../shared/workspace/generated-section.js';
 import { type OpinionState, parseOpinionSection, renderOpinionLine } from '../shared/workspace/opinion-state.js';
 import { MAX_WORKSPACE_FILE_BYTES } from '../shared/workspace/workspace-files.js';
@@ -193,6 +194,11 @@ export interface ReflectSettings {
   schedule?: ReflectSchedule;
   /** The daily maintenance hour, when `schedule` sets one: a daily reflect runs then. */
   hour?: number;
+  /**
+   * Where the last run is kept (the workspace's `.memory/schedule.json`), so a process started
+   * when a run is due catches up. Every finished run is recorded, a call's as a scheduled one's.
+   */
+  scheduleLog?: ScheduleLog;
 }
 
 /**
@@ -200,6 +206,8 @@ export interface ReflectSettings {
  * reflects on a schedule (daily by default), stopped when the client closes.
  */
 export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings): ReflectApi {
+  // A scoped client reflects over its scope's memories: its runs are its own.
+  const runName = scheduleName('reflect', engine.scope);
   /** A model summary of an entity's facts; `stop` when the budget refuses the call. */
   async function summarise(
     entity: string,
@@ -457,6 +465,9 @@ export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings
     const report = await withDirectoryLock(lockDirectory, () => reflect(root, since, budget), {
       component: 'reflect',
     });
+    // A finished run (one stopped at its bound too: the next one starts where it stopped) is
+    // the last run the schedule counts from.
+    await settings.scheduleLog?.record(runName, engine.clock.now());
     if (report.stopped !== undefined) {
       engine.emit('reflect:stopped', {
         reason: report.stopped.reason,
@@ -470,9 +481,11 @@ export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings
   }
 
   if (settings.root !== undefined) {
+    const log = settings.scheduleLog;
     const stop = startReflectSchedule(settings.schedule ?? reflectScheduleSchema.parse({}), {
       hour: settings.hour,
       clock: engine.clock,
+      ...(log?.file === undefined ? {} : { lastRun: { atMs: log.lastRun(runName) } }),
       run: async (request) => {
         if (engine.closed) return;
         await engine.track('reflect', () =>

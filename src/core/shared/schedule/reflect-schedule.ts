@@ -1,11 +1,13 @@
 /**
  * Reflect on a schedule: a client with a workspace reflects daily by default (at the daily
- * maintenance hour when `schedule` sets one, else every 24 hours from its creation), each
- * run bounded in model tokens and wall time.
+ * maintenance hour when `schedule` sets one, else every 24 hours from the last run), each
+ * run bounded in model tokens and wall time. The last run is kept in the workspace
+ * (`.memory/schedule.json`, see schedule-log.ts), so a process started when a run is due
+ * (none known, or the interval or the hour passed since) reflects at once.
  */
 import { z } from 'zod';
 import { DAY_MS } from '../../utils/time.js';
-import { scheduleDaily, scheduleEvery } from './schedule.js';
+import { firstDelayMs, missedDaily, scheduleDaily, scheduleEvery } from './schedule.js';
 
 const HOUR_MS = 3_600_000;
 /** The longest interval a timer can wait (2^31 - 1 ms) is a little over 596 hours. */
@@ -59,6 +61,8 @@ export interface ScheduledReflectRun {
  * Start the scheduled reflect; returns its stop, or undefined when it is off. Each run
  * reflects over at least the last 7 days (or the interval and a day, when longer), so a
  * run that stopped at its bound leaves nothing behind for good: the next one sees it again.
+ * With `lastRun` (the last finished run, when runs are kept), a run that is due starts at
+ * once and an interval counts from the last run, not from this call.
  */
 export function startReflectSchedule(
   schedule: ReflectSchedule,
@@ -71,6 +75,11 @@ export function startReflectSchedule(
     run: (request: ScheduledReflectRun) => Promise<unknown>;
     /** Receives a failed run's error. */
     onError: (error: unknown) => void;
+    /**
+     * The last finished run as kept (`{ atMs: undefined }`: none kept, so one is due); absent
+     * when runs are not kept, so the schedule counts from now.
+     */
+    lastRun?: { atMs: number | undefined };
   },
 ): (() => void) | undefined {
   if (schedule.every === 'off') return undefined;
@@ -82,9 +91,20 @@ export function startReflectSchedule(
       maxTokens: schedule.maxTokens,
       deadlineMs: schedule.deadlineMs,
     });
+  const now = options.clock.now();
+  const { lastRun } = options;
   const job =
     schedule.every === 'daily' && options.hour !== undefined
-      ? scheduleDaily(task, { hour: options.hour, clock: options.clock, onError: options.onError })
-      : scheduleEvery(task, { everyMs: Math.round(everyMs), onError: options.onError });
+      ? scheduleDaily(task, {
+          hour: options.hour,
+          clock: options.clock,
+          onError: options.onError,
+          catchUp: lastRun !== undefined && missedDaily(options.hour, lastRun.atMs, now),
+        })
+      : scheduleEvery(task, {
+          everyMs: Math.round(everyMs),
+          onError: options.onError,
+          ...(lastRun === undefined ? {} : { firstDelayMs: firstDelayMs(Math.round(everyMs), lastRun.atMs, now) }),
+        });
   return () => job.stop();
 }

@@ -5,18 +5,46 @@ import { invalid } from '../retention/removal.js';
 export interface ScheduleDailyOptions {
   /** Hour of the day to run at, 0–23, in local time. */
   hour: number;
+  /** Minute of that hour, 0–59. Default 0. */
+  minute?: number;
   /** Source of the current time. Default `Date.now`. */
   clock?: { now(): number };
   /** Receives every error the task throws or rejects with. Default: errors are ignored. */
   onError?: (error: unknown) => void;
+  /**
+   * Run once at once as well, besides at the hour: a run the process missed (it was not up at
+   * the last occurrence, see {@link missedDaily}) is caught up on start. Default false.
+   */
+  catchUp?: boolean;
 }
 
-/** Epoch milliseconds of the next local `hour`:00 strictly after `now`. */
-function nextOccurrence(now: number, hour: number): number {
+/** Epoch milliseconds of the next local `hour`:`minute` strictly after `now`. */
+function nextOccurrence(now: number, hour: number, minute: number): number {
   const next = new Date(now);
-  next.setHours(hour, 0, 0, 0);
+  next.setHours(hour, minute, 0, 0);
   if (next.getTime() <= now) next.setDate(next.getDate() + 1);
   return next.getTime();
+}
+
+/**
+ * Whether a daily run at `hour`:`minute` is due now: none is known (`lastRunMs` undefined), or
+ * the last one finished before the latest occurrence of that time, which the process was not up for.
+ */
+export function missedDaily(hour: number, lastRunMs: number | undefined, now: number, minute = 0): boolean {
+  if (lastRunMs === undefined) return true;
+  const latest = new Date(nextOccurrence(now, hour, minute));
+  latest.setDate(latest.getDate() - 1);
+  return lastRunMs < latest.getTime();
+}
+
+/**
+ * Milliseconds until an interval schedule's first run: 0 when a run is due (none is known, or
+ * the interval since the last one is over), else what is left of the interval. A last run
+ * "in the future" (a clock set back) waits one interval at most.
+ */
+export function firstDelayMs(everyMs: number, lastRunMs: number | undefined, now: number): number {
+  if (lastRunMs === undefined) return 0;
+  return Math.min(everyMs, Math.max(0, lastRunMs + everyMs - now));
 }
 
 /**
@@ -66,28 +94,43 @@ function guardedRunner(
  * ```
  */
 export function scheduleDaily(task: () => Promise<unknown>, options: ScheduleDailyOptions): { stop(): void } {
-  const { hour, clock = { now: () => Date.now() }, onError } = options;
+  const { hour, minute = 0, clock = { now: () => Date.now() }, onError, catchUp = false } = options;
   if (!(Number.isInteger(hour) && hour >= 0 && hour <= 23)) {
     throw invalid('scheduleDaily', 'hour', 'expected a whole hour from 0 to 23');
+  }
+  if (!(Number.isInteger(minute) && minute >= 0 && minute <= 59)) {
+    throw invalid('scheduleDaily', 'minute', 'expected a whole minute from 0 to 59');
   }
   let stopped = false;
   let timeout: ReturnType<typeof setTimeout> | undefined;
   let interval: ReturnType<typeof setInterval> | undefined;
   const run = guardedRunner(task, onError, () => stopped);
 
+  let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
+  if (catchUp) {
+    catchUpTimer = setTimeout(() => {
+      catchUpTimer = undefined;
+      run();
+    }, 0);
+    catchUpTimer.unref?.();
+  }
   const now = clock.now();
-  timeout = setTimeout(() => {
-    timeout = undefined;
-    if (stopped) return;
-    interval = setInterval(run, DAY_MS);
-    interval.unref?.();
-    run();
-  }, nextOccurrence(now, hour) - now);
+  timeout = setTimeout(
+    () => {
+      timeout = undefined;
+      if (stopped) return;
+      interval = setInterval(run, DAY_MS);
+      interval.unref?.();
+      run();
+    },
+    nextOccurrence(now, hour, minute) - now,
+  );
   timeout.unref?.();
 
   return {
     stop() {
       stopped = true;
+      if (catchUpTimer !== undefined) clearTimeout(catchUpTimer);
       if (timeout !== undefined) clearTimeout(timeout);
       if (interval !== undefined) clearInterval(interval);
       timeout = undefined;
@@ -98,14 +141,20 @@ export function scheduleDaily(task: () => Promise<unknown>, options: ScheduleDai
 
 /** Options of `scheduleEvery`. */
 export interface ScheduleEveryOptions {
-  /** Time between runs, ms; the first run comes one interval after the call. */
+  /** Time between runs, ms. */
   everyMs: number;
+  /**
+   * Milliseconds until the first run, 0 to run at once (a run that is due, see
+   * {@link firstDelayMs}). Default: one interval.
+   */
+  firstDelayMs?: number;
   /** Receives every error the task throws or rejects with. Default: errors are ignored. */
   onError?: (error: unknown) => void;
 }
 
 /**
- * Run `task` every `everyMs` milliseconds, the first time one interval from now. Like
+ * Run `task` every `everyMs` milliseconds, the first time after `firstDelayMs` (default one
+ * interval from now). Like
  * {@link scheduleDaily}: unref'd timers, a run skipped while the previous one goes on,
  * errors to `onError`, never thrown.
  */
@@ -114,16 +163,28 @@ export function scheduleEvery(task: () => Promise<unknown>, options: ScheduleEve
   if (!(Number.isFinite(everyMs) && everyMs >= 1 && everyMs <= 2_147_483_647)) {
     throw invalid('scheduleEvery', 'everyMs', 'expected milliseconds from 1 to 2147483647 (about 24.8 days)');
   }
+  const first = options.firstDelayMs ?? everyMs;
+  if (!(Number.isFinite(first) && first >= 0 && first <= everyMs)) {
+    throw invalid('scheduleEvery', 'firstDelayMs', 'expected milliseconds from 0 to everyMs');
+  }
   let stopped = false;
-  const interval = setInterval(
-    guardedRunner(task, onError, () => stopped),
-    everyMs,
-  );
-  interval.unref?.();
+  const run = guardedRunner(task, onError, () => stopped);
+  let interval: ReturnType<typeof setInterval> | undefined;
+  // The first run, then one every interval from it: a run caught up at start is followed by
+  // the next one a whole interval later, not one counted from the last run before.
+  let timeout: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+    timeout = undefined;
+    if (stopped) return;
+    interval = setInterval(run, everyMs);
+    interval.unref?.();
+    run();
+  }, first);
+  timeout.unref?.();
   return {
     stop() {
       stopped = true;
-      clearInterval(interval);
+      if (timeout !== undefined) clearTimeout(timeout);
+      if (interval !== undefined) clearInterval(interval);
     },
   };
 }
