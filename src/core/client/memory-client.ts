@@ -21,7 +21,6 @@ import type { Embedder } from '../spec/embedder.js';
 import type { Scope } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
 import { createVersionsApi, type VersionsApi } from '../versions/versions-api.js';
-import { createWorkspaceJournal } from '../shared/workspace/workspace-journal.js';
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
 import { checkListenerArgs } from './listener-args.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
@@ -87,13 +86,10 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const scheduleLog = scheduleLogAt(scheduleFile, (error) =>
     engine.emit('error', { operation: 'schedule', error: wrapError(error, 'schedule') }),
   );
-  // A workspace's Markdown is its source of truth: retain, update and forget write it too.
-  const journal = settings.workspace === undefined ? undefined : createWorkspaceJournal(engine, settings.workspace);
   const retain = createRetainApi(engine, {
     extraction: settings.extraction,
     maxMemories: settings.maxMemories,
     retentionAppliesTo: settings.retentionAppliesTo,
-    ...(journal ? { journal } : {}),
   });
   const procedures = createProceduresApi(engine, retain, settings.procedures, settings.video);
   const { readWithinCall, ...coreBlock } = createCoreBlockApi(engine, {
@@ -106,7 +102,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const features = trackDeclared(engine, {
     ...retain,
     ...createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: { get: readWithinCall } }),
-    ...createMemoriesApi(engine, journal ? { journal } : {}),
+    ...createMemoriesApi(engine),
     ...createSessionsApi(engine),
     ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
     ...procedures,
