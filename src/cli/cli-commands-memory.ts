@@ -252,7 +252,9 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
       // A full page may have a next one; a short page is the last.
       const nextOffset = memories.length === limit ? offset + limit : null;
       if (context.json) return context.printJson({ memories, offset, limit, nextOffset });
-      context.print(formatList(memories, { offset, nextOffset, width: context.width }));
+      // Unscoped, the page mixes users: each row says whose it is.
+      const showScope = context.scope === undefined;
+      context.print(formatList(memories, { offset, nextOffset, width: context.width, showScope }));
     });
 
   program

@@ -180,16 +180,43 @@ export function formatRecall(response: RecallResponse, width = DEFAULT_WIDTH, to
   return out.join('\n');
 }
 
-/** A page of `memoir list`: the table, then how many were shown and where the next page starts. */
+/** Whose a memory is, short: `user=peter agent=helper`, or `(none)`. */
+export function ownerText(scope: Scope): string {
+  const parts = (
+    [
+      ['user', scope.userId],
+      ['agent', scope.agentId],
+      ['ns', scope.namespace],
+    ] as const
+  )
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${value}`);
+  return parts.length > 0 ? parts.join(' ') : '(none)';
+}
+
+/**
+ * A page of `memoir list`: the table, then how many were shown and where the next page starts.
+ * With `showScope` (an unscoped run, which lists every user's memories) each row says whose it is.
+ */
 export function formatList(
   memories: readonly Memory[],
-  page: { offset: number; nextOffset: number | null; width?: number },
+  page: { offset: number; nextOffset: number | null; width?: number; showScope?: boolean },
 ): string {
   if (memories.length === 0) return page.offset > 0 ? `No memories at offset ${page.offset}.` : 'No memories.';
   const first = page.offset + 1;
   const last = page.offset + memories.length;
   const more = page.nextOffset === null ? '' : `; more with --offset ${page.nextOffset}`;
-  return `${formatMemoryTable(memories, page.width)}\n\n${memoriesWord(memories.length)} (${first}–${last})${more}`;
+  const table = page.showScope
+    ? formatTable(
+        [...MEMORY_COLUMNS.slice(0, -1), { header: 'scope', max: 36 }, MEMORY_COLUMNS.at(-1)!],
+        memories.map((memory) => {
+          const cells = memoryCells(memory);
+          return [...cells.slice(0, -1), ownerText(memory.scope), cells.at(-1)!];
+        }),
+        page.width,
+      ).lines.join('\n')
+    : formatMemoryTable(memories, page.width);
+  return `${table}\n\n${memoriesWord(memories.length)} (${first}–${last})${more}`;
 }
 
 /**

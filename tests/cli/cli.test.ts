@@ -450,7 +450,7 @@ describe('list', () => {
     ]);
 
     const table = await memoir(['list', '--limit', '3'], { home });
-    expect(table.stdout).toMatch(/^id\s+kind\s+category\s+date\s+abstract$/m);
+    expect(table.stdout).toMatch(/^id\s+kind\s+category\s+date\s+scope\s+abstract$/m);
     expect(table.stdout).toMatch(/\n3 memories \(1–3\); more with --offset 3\n$/);
     expect((await memoir(['list', '--offset', '10'], { home })).stdout).toBe('No memories at offset 10.\n');
   });

@@ -11,6 +11,7 @@ import { viewFetch } from '../helpers/view-fetch.js';
 const TOKEN = 'hostile-requests-token-0123456789';
 const ALICE_TEXT = 'Alice keeps the spare keys under the blue pot.';
 const BOB_TEXT = 'Bob stores the router password in a drawer.';
+const BOB_CORE = 'Bob core: the alarm code is 2468.';
 
 let client: MemoryClient;
 let admin: UiEndpoint;
@@ -39,6 +40,8 @@ beforeAll(async () => {
     { content: ALICE_TEXT, entities: ['Alice'], kind: 'opinion', scope: { userId: 'alice' } },
     { content: BOB_TEXT, entities: ['Bob'], scope: { userId: 'bob' } },
   ]));
+  const bobClient = createMemory({ store: client.store, scope: { userId: 'bob' }, logger: { log: () => {} } });
+  await bobClient.core.append(BOB_CORE);
   admin = await serveUi({ client, token: TOKEN });
   const aliceClient = createMemory({ store: client.store, scope: { userId: 'alice' }, logger: { log: () => {} } });
   alice = await serveUi({ client: aliceClient, scope: { userId: 'alice' }, token: TOKEN });
@@ -53,6 +56,7 @@ afterAll(async () => {
 const PARAMETERS = [
   ...['q', 'k', 'page', 'before', 'skip', 'done', 'undo', 'confirm', 'content', 'reason', 'csrf', 'token'],
   ...['kind', 'category', 'entity', 'session', 'since', 'until', 'userId', 'agentId', 'namespace'],
+  ...['sort', 'dir', 'id', 'all', 'expected', 'bookmarked', 'text', 'base'],
 ];
 const value = fc.oneof(
   fc.string(),
@@ -69,6 +73,12 @@ const value = fc.oneof(
     'true',
     'alice',
     'bob',
+    'filtered',
+    'include',
+    'user',
+    'category',
+    'importance',
+    'asc',
     '%',
     '\u0000',
     'x'.repeat(3000),
@@ -92,6 +102,8 @@ const path = fc.oneof(
     '/entities',
     '/opinions',
     '/health',
+    '/users',
+    '/core',
   ),
   fc.tuple(fc.constantFrom('memory', 'procedure', 'entity', 'opinion'), segment).map(([page, id]) => `/${page}/${id}`),
 );
@@ -169,6 +181,7 @@ describe('the web view under hostile requests', () => {
           const { status, body } = await get(session, target, query);
           expect(status).toBeLessThan(500);
           expect(body).not.toContain(BOB_TEXT);
+          expect(body).not.toContain(BOB_CORE);
         },
       ),
       { numRuns: 150 },
@@ -200,5 +213,97 @@ describe('the web view under hostile requests', () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it('any form posted to the bulk forget or the core block is refused or applied, never a server error, and only with the CSRF value', async () => {
+    for (const ui of [admin, alice]) {
+      const session = await open(ui);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('/memories/forget', '/core/edit'),
+          parameters,
+          fc.array(fc.constantFrom(ids[0]!, ids[1]!, 'mem_missing', '', '%ZZ', 'x'.repeat(300)), { maxLength: 4 }),
+          fc.boolean(),
+          async (target, form, chosen, withCsrf) => {
+            // A confirmed forget would delete the memories later tests open; the confirmed path is
+            // tested in ui-admin-pages.test.ts. An edit of the block is confirmed only with its digest.
+            const asked = target === '/memories/forget' ? { ...form, confirm: 'no' } : form;
+            const body = new URLSearchParams({ ...asked, ...(withCsrf ? { csrf: session.csrf } : {}) });
+            for (const id of chosen) body.append('id', id);
+            const before = await client.count();
+            const response = await viewFetch(`${ui.origin}${target}`, {
+              method: 'POST',
+              headers: {
+                cookie: session.cookie,
+                origin: ui.origin,
+                'content-type': 'application/x-www-form-urlencoded',
+              },
+              body: body.toString(),
+            });
+            const text = await response.text();
+            expect(response.status, `${target} ${body}`).toBeLessThan(500);
+            if (!withCsrf) {
+              expect(response.status).toBe(403);
+              expect(await client.count()).toBe(before);
+            }
+            if (ui === alice) {
+              expect(text).not.toContain(BOB_TEXT);
+              expect(text).not.toContain(BOB_CORE);
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+    }
+    // Whatever alice's view was sent, bob's memory and block are as they were.
+    expect((await client.get(ids[1]!)).content).toBe(BOB_TEXT);
+    const bobBlock = await client.core.get({ scope: { userId: 'bob' } });
+    expect(bobBlock.text.trim()).toBe(BOB_CORE);
+  });
+
+  it('a bulk forget or core edit from another origin, or without the view’s cookie, changes nothing', async () => {
+    const session = await open(admin);
+    const form = new URLSearchParams([
+      ['csrf', session.csrf],
+      ['id', ids[0]!],
+      ['confirm', 'yes'],
+      ['text', 'Injected'],
+    ]).toString();
+    const attempts: Array<Record<string, string>> = [
+      { cookie: session.cookie, origin: 'http://evil.example' },
+      { origin: admin.origin },
+      { cookie: session.cookie, origin: admin.origin, 'content-type': 'text/plain' },
+    ];
+    for (const headers of attempts) {
+      for (const target of ['/memories/forget', '/core/edit']) {
+        const response = await viewFetch(`${admin.origin}${target}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          body: form,
+        });
+        await response.text();
+        expect(response.status, `${target} ${JSON.stringify(headers)}`).toBeGreaterThanOrEqual(400);
+      }
+    }
+    expect((await client.get(ids[0]!)).content).toBe(ALICE_TEXT);
+    expect((await client.core.get()).text).not.toContain('Injected');
+    // The same forms from the view itself, unconfirmed, are answered with the confirmation.
+    for (const target of ['/memories/forget', '/core/edit']) {
+      const response = await viewFetch(`${admin.origin}${target}`, {
+        method: 'POST',
+        headers: {
+          cookie: session.cookie,
+          origin: admin.origin,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams([
+          ['csrf', session.csrf],
+          ['id', ids[0]!],
+          ['text', 'Injected'],
+        ]).toString(),
+      });
+      expect(response.status, target).toBe(200);
+      expect(await response.text()).toContain('role="alertdialog"');
+    }
   });
 });

@@ -30,6 +30,24 @@ export interface UiState {
   health?: Map<string, { figures?: HealthFigures; pending?: Promise<void> }>;
   /** Recall latencies seen by the client. */
   latency: LatencyLog;
+  /** Passes over a scope's memories (for the orders the store has no index for, and counts per user), kept briefly. */
+  scans?: Map<string, { at: number; rows: ScanRow[] }>;
+}
+
+/** What a pass over the memories keeps of each: enough to sort and count, not the text. */
+export interface ScanRow {
+  /** Memory id. */
+  id: string;
+  /** Whose it is. */
+  scope: Scope;
+  /** Its category. */
+  category: string;
+  /** When it occurred (ISO). */
+  occurredAt: string;
+  /** True while it holds (not invalidated or superseded). */
+  current: boolean;
+  /** Bookmarked: a user chose to keep it. */
+  bookmarked: boolean;
 }
 
 /** One request, as a page handler sees it. */

@@ -1,8 +1,14 @@
-/** The memory list: one page of the scope's memories, filtered, with the total from `count`. */
+/**
+ * The memory list: one page of the scope's memories, filtered and sorted on the server, each row
+ * saying whose it is, with boxes to select rows for a bulk forget (ui-bulk-forget.ts).
+ */
 import type { Memory } from '../../index.js';
-import { link, scopeOption, type UiRequest } from './ui-context.js';
-import { filterInputs, filterOptions, filterValues, scopeInputs } from './ui-filters.js';
+import { formFields, link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
+import { type FilterValues, filterInputs, filterOptions, filterValues, scopeInputs } from './ui-filters.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
+import { emptyState, notice, pager, scopeChips } from './ui-layout.js';
+import { scanMemories } from './ui-scan.js';
+import { nextDir, type Sort, type SortKey, sortOf, sortParams, sortRows } from './ui-sorting.js';
 
 /** Rows per page of every list. */
 export const PAGE_SIZE = 50;
@@ -15,13 +21,59 @@ export function validityOf(memory: Memory): string {
     : `invalid since ${memory.validTo.slice(0, 10)}`;
 }
 
-/** A table of memories linking to their pages. */
-export function memoryTable(request: UiRequest, memories: readonly Memory[], caption: string): SafeHtml {
-  if (memories.length === 0) return html`<p class="muted">No memories.</p>`;
-  return html`<table class="rows"><caption>${caption}</caption><thead><tr><th scope="col">memory</th><th scope="col">kind</th><th scope="col">category</th><th scope="col">occurred</th><th scope="col">validity</th></tr></thead><tbody>${memories.map(
-    (memory) =>
-      html`<tr data-row><td><a href="${link(request, `/memory/${encodeURIComponent(memory.id)}`)}">${memory.abstract || memory.content.slice(0, 200)}</a></td><td>${memory.kind}</td><td>${memory.category}</td><td>${shortTime(memory.occurredAt)}</td><td>${validityOf(memory)}</td></tr>`,
-  )}</tbody></table>`;
+/** How the table is drawn: whether rows can be selected, and the order its headers link to. */
+interface TableOptions {
+  /** Checkboxes for a bulk forget (the caller wraps the table in that form). */
+  selectable?: boolean;
+  /** The list's order and filters, for sortable column headers. */
+  sorting?: { sort: Sort; values: FilterValues };
+}
+
+const COLUMNS: ReadonlyArray<{ label: string; key?: SortKey }> = [
+  { label: 'memory' },
+  { label: 'scope', key: 'user' },
+  { label: 'kind' },
+  { label: 'category', key: 'category' },
+  { label: 'importance', key: 'importance' },
+  { label: 'occurred', key: 'date' },
+  { label: 'validity' },
+];
+
+function header(request: UiRequest, column: (typeof COLUMNS)[number], options: TableOptions): SafeHtml {
+  const sorting = options.sorting;
+  if (!sorting || column.key === undefined) return html`<th scope="col">${column.label}</th>`;
+  const active = sorting.sort.key === column.key;
+  const ariaSort = active ? (sorting.sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
+  const href = link(request, '/memories', {
+    ...sorting.values,
+    sort: column.key,
+    dir: nextDir(sorting.sort, column.key),
+  });
+  const arrow = active ? (sorting.sort.dir === 'asc' ? '↑' : '↓') : '↕';
+  return html`<th scope="col"${ariaSort ? html` aria-sort="${ariaSort}"` : ''}><a class="sort${active ? ' active' : ''}" href="${href}">${column.label}<span class="arrow" aria-hidden="true">${arrow}</span></a></th>`;
+}
+
+/** A table of memories linking to their pages, each row with its scope. */
+export function memoryTable(
+  request: UiRequest,
+  memories: readonly Memory[],
+  caption: string,
+  options: TableOptions = {},
+): SafeHtml {
+  if (memories.length === 0) return emptyState('No memories here.');
+  const select = options.selectable === true;
+  return html`<div class="table-wrap"><table class="rows memories"><caption>${caption}</caption><thead><tr>${
+    select
+      ? html`<th scope="col" class="pick"><input type="checkbox" data-select-all aria-label="Select every memory on this page"></th>`
+      : ''
+  }${COLUMNS.map((column) => header(request, column, options))}</tr></thead><tbody>${memories.map((memory) => {
+    const text = memory.abstract || memory.content.slice(0, 200);
+    return html`<tr data-row${memory.validTo ? html` class="stale"` : ''}>${
+      select
+        ? html`<td class="pick"><input type="checkbox" name="id" value="${memory.id}" aria-label="${`Select: ${text.slice(0, 80)}`}"></td>`
+        : ''
+    }<td class="text"><a href="${link(request, `/memory/${encodeURIComponent(memory.id)}`)}">${text}</a></td><td class="scope">${scopeChips(memory.scope)}</td><td><span class="kind kind-${memory.kind}">${memory.kind}</span></td><td>${memory.category}</td><td class="num">${memory.importance.toFixed(2)}</td><td class="when">${shortTime(memory.occurredAt)}</td><td class="validity">${validityOf(memory)}</td></tr>`;
+  })}</tbody></table></div>`;
 }
 
 /**
@@ -48,14 +100,19 @@ function nextCursor(
   return { before: last, skip: ties + (previous.before === last ? previous.skip : 0) };
 }
 
-/** GET /memories */
-export async function memoriesPage(request: UiRequest): Promise<{ title: string; body: SafeHtml }> {
-  const values = filterValues(request.input);
+interface ListPage {
+  memories: Memory[];
+  nav: SafeHtml;
+  caption: string;
+}
+
+/** Newest first: keyset pages on `occurredAt`. */
+async function newestFirst(request: UiRequest, values: FilterValues): Promise<ListPage> {
   const cursor = cursorOf(request.input);
   const filters = filterOptions(values);
   // The cursor came from a page that already met the filter's own `until`, so it is the tighter bound.
   const until = cursor.before ?? filters.until;
-  const memories = await request.client.list({
+  const found = await request.client.list({
     ...filters,
     ...scopeOption(request),
     ...(until === undefined ? {} : { until }),
@@ -63,17 +120,107 @@ export async function memoriesPage(request: UiRequest): Promise<{ title: string;
     limit: PAGE_SIZE + 1,
     offset: cursor.skip,
   });
-  const shown = memories.slice(0, PAGE_SIZE);
-  const more = memories.length > PAGE_SIZE;
-  const next = more ? nextCursor(shown, cursor) : undefined;
-  const nav = html`<nav class="pager" aria-label="Pages of results">${
-    cursor.before ? html`<a href="${link(request, '/memories', { ...values })}">⇤ Newest</a>` : ''
-  }${next ? html`<a rel="next" href="${link(request, '/memories', { ...values, before: next.before, skip: next.skip })}">Older →</a>` : html`<span>end of the list</span>`}</nav>`;
+  const memories = found.slice(0, PAGE_SIZE);
+  const next = found.length > PAGE_SIZE ? nextCursor(memories, cursor) : undefined;
+  const nav =
+    cursor.before || next
+      ? html`<nav class="pager" aria-label="Pages of results">${
+          cursor.before ? html`<a href="${link(request, '/memories', { ...values })}">⇤ Newest</a>` : ''
+        }${next ? html`<a rel="next" href="${link(request, '/memories', { ...values, before: next.before, skip: next.skip })}">Older →</a>` : html`<span>end of the list</span>`}</nav>`
+      : html``;
+  const caption = cursor.before
+    ? `Memories that occurred before ${cursor.before.slice(0, 16)}, newest first`
+    : 'Memories, newest first';
+  return { memories, nav, caption };
+}
+
+/** Oldest first, or by importance: orders the store keeps, paged by offset. */
+async function storeOrder(request: UiRequest, values: FilterValues, sort: Sort): Promise<ListPage> {
+  const page = pageNumber(request.input);
+  const found = await request.client.list({
+    ...filterOptions(values),
+    ...scopeOption(request),
+    orderBy: sort.key === 'importance' ? 'importance' : 'occurredAt',
+    direction: sort.dir,
+    limit: PAGE_SIZE + 1,
+    offset: (page - 1) * PAGE_SIZE,
+  });
+  const words =
+    sort.key === 'importance'
+      ? `most important ${sort.dir === 'desc' ? 'first' : 'last'}`
+      : `${sort.dir === 'asc' ? 'oldest' : 'newest'} first`;
+  return {
+    memories: found.slice(0, PAGE_SIZE),
+    nav: pager(request, '/memories', page, found.length > PAGE_SIZE, { ...values, ...sortParams(sort) }),
+    caption: `Memories, ${words}`,
+  };
+}
+
+/** By user or category: a pass over the scope, sorted here, the page's memories read by id. */
+async function scanOrder(request: UiRequest, values: FilterValues, sort: Sort): Promise<ListPage> {
+  const page = pageNumber(request.input);
+  const rows = sortRows(await scanMemories(request, filterOptions(values)), sort);
+  const slice = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const memories = (await Promise.all(slice.map((row) => request.client.get(row.id).catch(() => undefined)))).filter(
+    (memory): memory is Memory => memory !== undefined,
+  );
+  const by = sort.key === 'user' ? 'user' : 'category';
+  return {
+    memories,
+    nav: pager(request, '/memories', page, rows.length > page * PAGE_SIZE, { ...values, ...sortParams(sort) }),
+    caption: `Memories by ${by}, ${sort.dir === 'asc' ? 'A to Z' : 'Z to A'}, newest first within each`,
+  };
+}
+
+function bulkBar(request: UiRequest, values: FilterValues, total: number, filtered: boolean): SafeHtml {
+  if (request.readOnly || total === 0) return html``;
+  const matching = filtered || request.viewScope ? 'matching' : 'in this view';
+  return html`<div class="bulk" role="group" aria-label="Bulk actions">${formFields(request)}${Object.entries(
+    values,
+  ).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  )}<button type="submit" class="danger">Forget selected…</button><button type="submit" name="all" value="filtered" class="danger subtle">Forget all ${total} ${matching}…</button><span class="hint">Each asks before anything is deleted.</span></div>`;
+}
+
+/** GET /memories */
+export async function memoriesPage(request: UiRequest): Promise<{ title: string; body: SafeHtml }> {
+  const values = filterValues(request.input);
+  const sort = sortOf(request.input);
+  const filtered = Object.keys(values).length > 0;
+  const [list, total] = await Promise.all([
+    sort.key === 'date' && sort.dir === 'desc'
+      ? newestFirst(request, values)
+      : sort.key === 'date' || sort.key === 'importance'
+        ? storeOrder(request, values, sort)
+        : scanOrder(request, values, sort),
+    request.client.count({ ...filterOptions(values), ...scopeOption(request) }),
+  ]);
+  const table =
+    list.memories.length === 0
+      ? emptyState(
+          filtered ? 'No memory matches these filters.' : 'No memories yet.',
+          filtered
+            ? html`<a href="${link(request, '/memories')}">Clear the filters</a>`
+            : html`An agent fills this list with <code>retain</code>; from a shell, <code>memoir retain "…"</code>.`,
+        )
+      : memoryTable(request, list.memories, list.caption, { selectable: !request.readOnly, sorting: { sort, values } });
+  const sortField = sort.given
+    ? html`<input type="hidden" name="sort" value="${sort.key}"><input type="hidden" name="dir" value="${sort.dir}">`
+    : '';
   return {
     title: 'Memories',
-    body: html`<form method="get" action="/memories" class="filter-form" role="search" aria-label="Filter memories">${scopeInputs(request)}${filterInputs(values)}<button type="submit">Filter</button></form>
-${nav}
-${memoryTable(request, shown, cursor.before ? `Memories that occurred before ${cursor.before.slice(0, 16)}, newest first` : 'Memories, newest first')}
-${nav}`,
+    body: html`${notice(request)}<form method="get" action="/memories" class="filter-form" role="search" aria-label="Filter memories">${scopeInputs(request)}${sortField}${filterInputs(values)}<div class="filter-actions"><button type="submit" class="primary">Filter</button>${
+      filtered ? html`<a href="${link(request, '/memories', sortParams(sort))}">Clear</a>` : ''
+    }</div></form>
+<p class="summary"><strong data-count>${total}</strong> ${total === 1 ? 'memory' : 'memories'}${filtered ? ' match the filters' : ''}${
+      request.viewScope || !request.admin
+        ? ''
+        : html` across every user · <a href="${link(request, '/users')}">counts per user</a>`
+    }</p>
+<form method="post" action="/memories/forget" class="bulk-form" aria-label="Select memories to forget">${bulkBar(request, values, total, filtered)}
+${list.nav}
+${table}
+</form>
+${list.nav}`,
   };
 }

@@ -29,10 +29,12 @@ import {
   type ViewAddress,
   viewHostName,
 } from './ui-auth.js';
+import { bulkForget } from './ui-bulk-forget.js';
 import { scopeFrom, type UiRequest, type UiState } from './ui-context.js';
 import { html } from './ui-html.js';
 import { createLatencyLog } from './ui-latency.js';
 import { layout } from './ui-layout.js';
+import { coreEdit, corePage } from './ui-page-core.js';
 import { healthPage, runDoctor, runStats } from './ui-page-health.js';
 import { memoriesPage } from './ui-page-memories.js';
 import { ACTIONS, memoryAction, memoryPage, type PageResult, type UndoLog } from './ui-page-memory.js';
@@ -46,6 +48,8 @@ import {
   sessionsPage,
 } from './ui-page-records.js';
 import { searchPage } from './ui-page-search.js';
+import { usersPage } from './ui-page-users.js';
+import { dropScans } from './ui-scan.js';
 
 /** The largest form body read; a larger one is answered 413. */
 const MAX_FORM_BYTES = 2 * 1024 * 1024;
@@ -213,6 +217,10 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
   const page = (current: string, handler: Handler): Omit<Route, 'method' | 'pattern'> => ({ current, handler });
   const routes: Route[] = [
     { method: 'GET', pattern: /^\/memories$/, ...page('/memories', memoriesPage) },
+    { method: 'POST', pattern: /^\/memories\/forget$/, ...page('/memories', bulkForget) },
+    { method: 'GET', pattern: /^\/users$/, ...page('/users', usersPage) },
+    { method: 'GET', pattern: /^\/core$/, ...page('/core', corePage) },
+    { method: 'POST', pattern: /^\/core\/edit$/, ...page('/core', coreEdit) },
     { method: 'GET', pattern: /^\/memory\/([^/]+)$/, ...page('/memories', memoryPage) },
     {
       method: 'POST',
@@ -348,6 +356,8 @@ export async function serveUi(options: ServeUiOptions): Promise<UiEndpoint> {
       state,
     };
     const result = await route.handler(request);
+    // A change made through the view shows at once: passes kept for sorting and counting are dropped.
+    if (route.method === 'POST') dropScans(request);
     if ('redirect' in result) return send(res, 303, 'text/plain; charset=utf-8', '', { location: result.redirect });
     const body = layout(request, { title: result.title, current: route.current, body: result.body, clientScope });
     return send(res, 200, 'text/html; charset=utf-8', req.method === 'HEAD' ? '' : body.text);
