@@ -28,6 +28,7 @@ import {
   memoryStatsTool,
 } from './agent-tools/data-tools.js';
 import type { AgentTool } from './agent-tools/define-agent-tool.js';
+import { memoryCleanupTool, memoryConsolidateTool } from './agent-tools/maintenance-tools.js';
 import {
   memoryForgetTool,
   memoryGetTool,
@@ -49,6 +50,7 @@ import {
   memoryDeleteSessionTool,
   memoryListSessionsTool,
   memoryResumeSessionTool,
+  memoryStartSessionTool,
 } from './agent-tools/session-tools.js';
 import { memoryCorrectTool, memoryHistoryTool } from './agent-tools/version-tools.js';
 import {
@@ -62,6 +64,7 @@ import {
 export * from './agent-tools/core-block-tools.js';
 export * from './agent-tools/data-tools.js';
 export * from './agent-tools/define-agent-tool.js';
+export * from './agent-tools/maintenance-tools.js';
 export * from './agent-tools/memory-tools.js';
 export * from './agent-tools/procedure-tools.js';
 export * from './agent-tools/recording-tools.js';
@@ -88,6 +91,7 @@ export const agentTools: readonly AgentTool[] = [
   memoryHistoryTool,
   memoryCorrectTool,
   memoryResumeSessionTool,
+  memoryStartSessionTool,
   memoryListSessionsTool,
   memoryDeleteSessionTool,
   memoryCreateWorkflowTool,
@@ -100,6 +104,8 @@ export const agentTools: readonly AgentTool[] = [
   memoryRestoreTool,
   memoryClearAllTool,
   memoryStatsTool,
+  memoryCleanupTool,
+  memoryConsolidateTool,
   memoryFindProceduresTool,
   memoryListProceduresTool,
   memoryRecordProcedureUseTool,
