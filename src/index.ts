@@ -86,7 +86,13 @@ export type { BackupApi, ImportCallOptions } from './core/lifecycle/backup-api.j
 export type { CleanupResult } from './core/lifecycle/cleanup.js';
 export type { ConsolidateResult, ConsolidationRecord } from './core/lifecycle/consolidate.js';
 export type { DoctorApi, DoctorReport } from './core/lifecycle/doctor-api.js';
-export type { MaintenanceApi, ReindexOptions, ReindexResult } from './core/lifecycle/maintenance-api.js';
+export type {
+  CleanupRunOptions,
+  ConsolidateRunOptions,
+  MaintenanceApi,
+  ReindexOptions,
+  ReindexResult,
+} from './core/lifecycle/maintenance-api.js';
 export type { MemoryStats, StatsApi } from './core/lifecycle/stats-api.js';
 export type {
   CountOptions,
@@ -111,6 +117,7 @@ export type {
   FoundProcedure,
   LearnResult,
   ProcedureInput,
+  ProcedureScopeOptions,
   ReflectCheck,
   TaskToolCall,
   TaskTrace,

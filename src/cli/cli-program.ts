@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerBackupCommands } from './cli-commands-backup.js';
 import { registerCoreCommands } from './cli-commands-core.js';
 import { registerDoctorCommands } from './cli-commands-doctor.js';
+import { registerMaintenanceCommands } from './cli-commands-maintenance.js';
 import { registerMcpCommands } from './cli-commands-mcp.js';
 import { registerMemoryCommands } from './cli-commands-memory.js';
 import { registerProcedureCommands } from './cli-commands-procedures.js';
@@ -63,6 +64,7 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
   registerTransferCommands(program, context);
   registerBackupCommands(program, context);
   registerDoctorCommands(program, context);
+  registerMaintenanceCommands(program, context);
   registerProcedureCommands(program, context);
   registerWorkspaceCommands(program, context);
   registerCoreCommands(program, context);

@@ -52,7 +52,9 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     expect(store.description).toMatch(/bookmarked/);
     const destructive = tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name);
     expect(destructive.sort()).toEqual([
+      'memory_cleanup',
       'memory_clear_all',
+      'memory_consolidate',
       'memory_delete_session',
       'memory_forget',
       'memory_restore',

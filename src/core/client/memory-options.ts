@@ -113,8 +113,17 @@ export const memoryOptionsSchema = z
       .object({
         /** Local hour of the daily run, 0–23. */
         hour: z.number().int().min(0).max(23),
-        /** Also run `consolidate()`. Default false. */
-        consolidate: z.boolean().default(false),
+        /** Minute of that hour, 0–59. Default 0. */
+        minute: z.number().int().min(0).max(59).default(0),
+        /** Also run `consolidate()`: `true` right after cleanup, or daily at its own `{ hour, minute }`. Default false. */
+        consolidate: z
+          .union([
+            z.boolean(),
+            z
+              .object({ hour: z.number().int().min(0).max(23), minute: z.number().int().min(0).max(59).default(0) })
+              .strict(),
+          ])
+          .default(false),
       })
       .strict()
       .optional(),

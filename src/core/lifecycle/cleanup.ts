@@ -44,6 +44,11 @@ export interface CleanupOptions {
   backupFirst?: () => Promise<unknown>;
   /** When given, one `info` line reports the deletion count and the bytes freed. */
   logger?: Logger;
+  /**
+   * Only say what would go: nothing is deleted and no backup is made. The result's `deleted`,
+   * `ids` and `bytesFreed` then describe the memories a real run would delete now.
+   */
+  dryRun?: boolean;
 }
 
 /**
@@ -62,6 +67,8 @@ export interface CleanupResult {
   bytesFreed: number;
   /** Ids of the deleted memories. */
   ids: string[];
+  /** True when nothing was deleted because the run was a dry run: the counts say what would go. */
+  dryRun: boolean;
 }
 
 /**
@@ -78,7 +85,7 @@ export interface CleanupResult {
  * ```
  */
 export async function cleanup(store: MemoryStore, options: CleanupOptions): Promise<CleanupResult> {
-  const { retentionDays, now, scope, logger, backupFirst } = options;
+  const { retentionDays, now, scope, logger, backupFirst, dryRun = false } = options;
   const appliesTo = options.appliesTo ?? DEFAULT_RETENTION_ORIGINS;
   if (!(Number.isFinite(retentionDays) && retentionDays > 0)) {
     throw invalid('cleanup', 'retentionDays', 'expected a positive number of days');
@@ -95,7 +102,20 @@ export async function cleanup(store: MemoryStore, options: CleanupOptions): Prom
       for (const memory of page) if (expired(memory)) candidates.push(memory.id);
     }
   }
-  if (candidates.length === 0) return report({ deleted: 0, bytesFreed: 0, ids: [] }, retentionDays, logger);
+  if (candidates.length === 0) {
+    return report({ deleted: 0, bytesFreed: 0, ids: [], dryRun }, retentionDays, logger);
+  }
+  if (dryRun) {
+    // What a real run would delete now, read the same way; nothing is written, no backup made.
+    let estimate = 0;
+    const ids: string[] = [];
+    for (let start = 0; start < candidates.length; start += PAGE_SIZE) {
+      const batch = (await store.getMemories(candidates.slice(start, start + PAGE_SIZE))).filter(expired);
+      estimate += estimateBytes(batch, await store.getEmbeddings(batch.map((memory) => memory.id)));
+      ids.push(...batch.map((memory) => memory.id));
+    }
+    return { deleted: ids.length, bytesFreed: estimate, ids, dryRun };
+  }
   await backupFirst?.();
 
   const before = (await storeStats(store)).bytes;
@@ -118,6 +138,7 @@ export async function cleanup(store: MemoryStore, options: CleanupOptions): Prom
       deleted: victims.length,
       bytesFreed: Math.max(before - after, estimate, 0),
       ids: victims.map((memory) => memory.id),
+      dryRun,
     },
     retentionDays,
     logger,

@@ -15,6 +15,8 @@ export interface ConsolidateOptions {
   now: number;
   /** Only memories of this category. Default: all. */
   category?: string;
+  /** Only say what would go: the clusters are found as in a real run, and nothing is written. */
+  dryRun?: boolean;
 }
 
 /**
@@ -29,6 +31,10 @@ export interface ConsolidateResult {
   deleted: number;
   /** Ids of the representatives kept, one per cluster. */
   kept: string[];
+  /** Ids of the near-duplicates deleted (in a dry run: that a real run would delete). */
+  ids: string[];
+  /** True when nothing was changed because the run was a dry run. */
+  dryRun: boolean;
 }
 
 /**
@@ -73,7 +79,7 @@ function pickRepresentative(members: readonly Memory[]): Memory {
  * `store.transaction`, with entity and session tallies updated for the deleted memories.
  */
 export async function consolidate(store: MemoryStore, options: ConsolidateOptions): Promise<ConsolidateResult> {
-  const { threshold = 0.95, scope, now, category } = options;
+  const { threshold = 0.95, scope, now, category, dryRun = false } = options;
   if (!(Number.isFinite(threshold) && threshold > 0 && threshold <= 1)) {
     throw invalid('consolidate', 'threshold', 'expected a cosine similarity in (0, 1]');
   }
@@ -124,7 +130,7 @@ export async function consolidate(store: MemoryStore, options: ConsolidateOption
       clusters.push(members);
     }
 
-    const result: ConsolidateResult = { clusters: 0, deleted: 0, kept: [] };
+    const result: ConsolidateResult = { clusters: 0, deleted: 0, kept: [], ids: [], dryRun };
     const victims: Memory[] = [];
     const updates: Memory[] = [];
     for (const members of clusters) {
@@ -142,6 +148,11 @@ export async function consolidate(store: MemoryStore, options: ConsolidateOption
       history.push({ ...entry });
       const metadata: Metadata = { ...representative.metadata, consolidated: history };
       updates.push({ ...representative, metadata, updatedAt: nowIso });
+    }
+    result.ids = victims.map((memory) => memory.id);
+    if (dryRun) {
+      result.deleted = victims.length;
+      return result;
     }
     if (updates.length > 0) {
       await store.upsertMemories(updates.map((memory) => ({ memory, embedding: embeddings.get(memory.id) ?? null })));

@@ -31,8 +31,36 @@ const reindexOptionsSchema = z
   .strict();
 
 const consolidateOptionsSchema = z
-  .object({ threshold: z.number().gt(0).max(1).optional(), category: z.string().min(1).optional() })
+  .object({
+    threshold: z.number().gt(0).max(1).optional(),
+    category: z.string().min(1).optional(),
+    /** Find the clusters and report them; delete nothing. Default false. */
+    dryRun: z.boolean().optional(),
+  })
   .strict();
+
+const cleanupOptionsSchema = z
+  .object({
+    /** This run's retention instead of the client's `retentionDays`. */
+    retentionDays: z.number().positive().max(1_000_000).optional(),
+    /** Report what would go; delete nothing, back up nothing. Default false. */
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+
+/**
+ * Options of `cleanup`.
+ *
+ * @group Backups and maintenance
+ */
+export type CleanupRunOptions = z.input<typeof cleanupOptionsSchema>;
+
+/**
+ * Options of `consolidate`.
+ *
+ * @group Backups and maintenance
+ */
+export type ConsolidateRunOptions = z.input<typeof consolidateOptionsSchema>;
 
 /**
  * Options of `reindex`.
@@ -72,14 +100,27 @@ export interface MaintenanceApi {
    * bookmarked and `manual_save` ones are always kept, and a memory's `occurredAt` plays no
    * part. When something will be deleted, a backup (`auto-before-cleanup`, of the client's
    * scope) is written and verified first; if it fails, nothing is deleted. Reports the count,
-   * the ids and the bytes freed.
+   * the ids and the bytes freed. `dryRun: true` reports what would go and changes nothing;
+   * `retentionDays` replaces the client's for this run.
    */
-  cleanup(): Promise<CleanupResult>;
+  cleanup(options?: CleanupRunOptions): Promise<CleanupResult>;
   /**
    * Keep one representative of each cluster of near-identical memories (cosine >= 0.95 by
-   * default), delete the rest, and record the consolidation on the one kept.
+   * default), delete the rest, and record the consolidation on the one kept; bookmarked and
+   * `manual_save` memories are never deleted. `dryRun: true` reports the clusters and the ids
+   * that would go, and changes nothing.
    */
-  consolidate(options?: { threshold?: number; category?: string }): Promise<ConsolidateResult>;
+  consolidate(options?: ConsolidateRunOptions): Promise<ConsolidateResult>;
+}
+
+/** The daily maintenance runs: cleanup at `hour:minute`, consolidate after it (`true`) or at its own time. */
+export interface MaintenanceSchedule {
+  /** Local hour of the daily cleanup, 0–23. */
+  hour: number;
+  /** Minute of that hour, 0–59. Default 0. */
+  minute?: number;
+  /** `true`: consolidate right after each cleanup; a time: consolidate daily then; `false`: never. */
+  consolidate: boolean | { hour: number; minute?: number };
 }
 
 /** What maintenance needs from createMemory's options. */
@@ -88,8 +129,8 @@ export interface MaintenanceSettings {
   retentionDays: number;
   /** Which memories cleanup may delete, by origin. */
   retentionAppliesTo: readonly RetentionOrigin[];
-  /** A daily run of cleanup (and consolidate) at a local hour, when asked for. */
-  schedule: { hour: number; consolidate: boolean } | undefined;
+  /** A daily run of cleanup (and consolidate, after it or at its own time) at a local time, when asked for. */
+  schedule: MaintenanceSchedule | undefined;
 }
 
 /** The maintenance feature over an engine; starts the daily schedule when one is set, and stops it on close. */
@@ -145,10 +186,12 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     return { reembedded: done };
   }
 
-  async function runCleanup(): Promise<CleanupResult> {
+  async function runCleanup(optionsInput?: unknown): Promise<CleanupResult> {
+    const options = parseInput(cleanupOptionsSchema, optionsInput ?? {}, 'cleanup', 'options');
     await engine.ready('cleanup');
     return cleanup(store, {
-      retentionDays: settings.retentionDays,
+      retentionDays: options.retentionDays ?? settings.retentionDays,
+      ...(options.dryRun ? { dryRun: true } : {}),
       appliesTo: settings.retentionAppliesTo,
       now: engine.clock.now(),
       ...scoped(),
@@ -165,23 +208,32 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
 
   const { schedule } = settings;
   if (schedule) {
+    // Background work never throws into agent code: a failed run is an error event.
+    const onError = (error: unknown) =>
+      engine.emit('error', { operation: 'schedule', error: wrapError(error, 'schedule') });
+    const { consolidate: consolidateAt } = schedule;
     const job = scheduleDaily(
       async () => {
         await runCleanup();
-        if (schedule.consolidate) await runConsolidate();
+        if (consolidateAt === true) await runConsolidate();
       },
-      {
-        hour: schedule.hour,
-        clock: engine.clock,
-        onError: (error) => engine.emit('error', { operation: 'schedule', error: wrapError(error, 'schedule') }),
-      },
+      { hour: schedule.hour, minute: schedule.minute ?? 0, clock: engine.clock, onError },
     );
     engine.onClose(() => job.stop());
+    if (typeof consolidateAt === 'object') {
+      const own = scheduleDaily(() => runConsolidate(), {
+        hour: consolidateAt.hour,
+        minute: consolidateAt.minute ?? 0,
+        clock: engine.clock,
+        onError,
+      });
+      engine.onClose(() => own.stop());
+    }
   }
 
   return drained<AsyncMembers<MaintenanceApi>>({
     reindex: (options) => reindex(options),
-    cleanup: () => runCleanup(),
+    cleanup: (options) => runCleanup(options),
     consolidate: (options) => runConsolidate(options),
   });
 }

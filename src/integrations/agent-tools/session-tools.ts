@@ -1,6 +1,6 @@
 /** The seed's session tracking: resume a run, list the runs, delete one. */
 import { z } from 'zod';
-import type { SessionSummary } from '../../index.js';
+import { type MemoryClient, NotFoundError, type SessionSummary } from '../../index.js';
 import { defineAgentTool, requireConfirm } from './define-agent-tool.js';
 import { memoryLine, memoryView, plural, section, shortTime } from './tool-text.js';
 
@@ -17,8 +17,22 @@ function sessionLine(session: SessionSummary): string {
   return `- ${session.id} (${span}, ${plural(session.memoryCount, 'memory', 'memories')}${top ? `; ${top}` : ''})`;
 }
 
+/** The latest memories of a session a client continues, as tool text and data. */
+async function continued(client: MemoryClient, id: string, header: string) {
+  const latest = await client.list({ sessionId: id, limit: RESUME_CONTEXT });
+  return {
+    text: section(
+      `${header}\nLatest memories:`,
+      latest.map((memory) => memoryLine(memory)),
+      header,
+    ),
+    latest: latest.map((memory) => memoryView(memory, 500)),
+  };
+}
+
 /**
- * Continue an earlier session (the seed's `memory_resume_session`).
+ * Continue an earlier session (the seed's `memory_resume_session`); an id never used starts a
+ * session of that id, so a client may name its own runs.
  *
  * @group Agent tools
  */
@@ -27,22 +41,56 @@ export const memoryResumeSessionTool = defineAgentTool({
   title: 'Resume a session',
   description:
     'Continue where an earlier session left off: new memories go to that session and searches rank its memories higher. ' +
-    'Returns the session and its latest memories. Find ids with memory_list_sessions.',
+    'Returns the session and its latest memories. Find ids with memory_list_sessions. ' +
+    'An id not used before starts a new session with that id (as memory_start_session does).',
   inputSchema: z.object({ session_id: sessionId.describe('The session to continue.') }).strict(),
   readOnly: false,
   destructive: false,
   async run(client, { session_id }) {
-    const session = await client.resumeSession(session_id);
-    const latest = await client.list({ sessionId: session.id, limit: RESUME_CONTEXT });
+    let session: Awaited<ReturnType<MemoryClient['resumeSession']>>;
+    try {
+      session = await client.resumeSession(session_id);
+    } catch (error) {
+      if (!NotFoundError.isInstance(error)) throw error;
+      const started = await client.startSession(session_id);
+      const text = `No session ${started.id} yet: started it; new memories go to it.`;
+      return { text, structured: { session: { id: started.id }, started: true, latest: [] } };
+    }
     const header = `Resumed session ${session.id} (started ${shortTime(session.startedAt)}, ${plural(session.memoryCount, 'memory', 'memories')}).`;
-    return {
-      text: section(
-        `${header}\nLatest memories:`,
-        latest.map((memory) => memoryLine(memory)),
-        header,
-      ),
-      structured: { session, latest: latest.map((memory) => memoryView(memory, 500)) },
-    };
+    const { text, latest } = await continued(client, session.id, header);
+    return { text, structured: { session, started: false, latest } };
+  },
+});
+
+/**
+ * Name (or start) the session new memories go to, e.g. so capture exclusions such as
+ * `banking_*` match it.
+ *
+ * @group Agent tools
+ */
+export const memoryStartSessionTool = defineAgentTool({
+  name: 'memory_start_session',
+  title: 'Start a session',
+  description:
+    'Start a session (run) that new memories and captured tool calls go to, named by you (e.g. "banking_2026") or generated when no name is given. ' +
+    'A name used before continues that session. Privacy exclusions of the server (e.g. --capture-exclude "banking_*") match this name.',
+  inputSchema: z
+    .object({
+      name: sessionId.optional().describe('The session id to use, e.g. "banking_2026". Default: a new session_… id.'),
+    })
+    .strict(),
+  readOnly: false,
+  destructive: false,
+  async run(client, { name }) {
+    const started = await client.startSession(name);
+    if (!started.resumed) {
+      return {
+        text: `Started session ${started.id}; new memories go to it.`,
+        structured: { session: { id: started.id }, started: true, latest: [] },
+      };
+    }
+    const { text, latest } = await continued(client, started.id, `Continuing session ${started.id}.`);
+    return { text, structured: { session: { id: started.id }, started: false, latest } };
   },
 });
 
