@@ -28,6 +28,8 @@ export function cliHintText(hint: ErrorHint): string {
       return 'Pass --confirm to go ahead.';
     case 'language-model':
       return 'The memoir command runs without a language model; call this from the library, on a client created with createMemory({ languageModel }).';
+    case 'video':
+      return 'Set MEMORIES_AI_API_KEY (a Memories AI key) so your screen recordings can be searched; MEMOIR_VISION_MODEL names a vision model for the steps.';
     case 'option':
       return `Check ${flagName(hint.field)}.`;
     case 'renamed':

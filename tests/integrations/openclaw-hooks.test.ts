@@ -47,7 +47,7 @@ const extractionCalls = (from: number) =>
     .map((request) => request.lastUserText);
 
 describe('registration', () => {
-  it('registers before_prompt_build, agent_end, session_end, before_reset, six tools and the core block tools on a current host', () => {
+  it('registers before_prompt_build, agent_end, session_end, before_reset, ten tools and the core block tools on a current host', () => {
     const plugin = host();
     expect([...plugin.hooks.keys()].sort()).toEqual([
       'agent_end',
@@ -62,6 +62,10 @@ describe('registration', () => {
       'memory_history',
       'memory_correct',
       'memory_recall_steps',
+      'memory_read',
+      'memory_list_sessions',
+      'memory_resume_session',
+      'memory_delete_session',
       'memory_core_read',
       'memory_core_append',
       'memory_core_replace',

@@ -171,6 +171,8 @@ export async function stepsFromRecording(
       field: 'video.provider',
       suggestion:
         'Pass createMemory({ video: { provider, frames } }): createMemoriesAiProvider() of memoir/memories-ai and createFfmpegFrameExtractor() of memoir/recorder.',
+      // Each door names its own setting (an env variable, a plugin config key), not createMemory.
+      hint: { code: 'video' },
     });
   }
   const model = video.visionModel ? engine.boundModel(video.visionModel) : engine.languageModel;

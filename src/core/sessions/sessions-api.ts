@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { generateSessionId } from '../engine/session-id.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
-import { isEmptyScope } from '../search/scope-boundary.js';
+import { isEmptyScope, narrowScope } from '../search/scope-boundary.js';
 import { autoBackup } from '../shared/backup/auto-backup.js';
 import { applyTallies, sessionIdOf } from '../shared/record-tallies.js';
 import { type SessionSummary, summariseSession } from '../shared/session-summaries.js';
 import { NotFoundError } from '../spec/errors.js';
+import { type Scope, scopeSchema } from '../spec/memory.js';
 import type { Session } from '../spec/records.js';
 import { idSchema, parseConfirm } from '../utils/common-schemas.js';
 import { pagesOf } from '../utils/pages.js';
 import { parseInput } from '../utils/validate.js';
 
-const listSessionsSchema = z.object({ limit: z.number().int().min(1).max(10_000).default(100) }).strict();
+const listSessionsSchema = z
+  .object({ limit: z.number().int().min(1).max(10_000).default(100), scope: scopeSchema.optional() })
+  .strict();
 
 /**
  * The runs of an agent: which one new memories go to, resuming one, listing and deleting them.
@@ -28,19 +30,25 @@ export interface SessionsApi {
    */
   resumeSession(id: string): Promise<Session>;
   /**
-   * Make `id` the session new memories go to — a name the caller chose (e.g. `banking_2026`,
-   * which capture's exclusions then match), or a generated `session_…` id when omitted. An id
-   * this scope has used before is continued as {@link SessionsApi.resumeSession} would; a new
-   * one is recorded with its first memory. Resolves to the id and whether it already existed.
+   * Sessions of the client's scope with start/end, memory count and a summary of what happened.
+   * `scope` narrows it (a door serving many users on one client names the caller's); it never
+   * widens a scoped client's.
    */
-  startSession(id?: string): Promise<{ id: string; resumed: boolean }>;
-  /** Sessions of the client's scope with start/end, memory count and a summary of what happened. */
-  listSessions(options?: { limit?: number }): Promise<SessionSummary[]>;
+  listSessions(options?: { limit?: number; scope?: Scope }): Promise<SessionSummary[]>;
   /**
    * Delete every memory of a session, and the session. Refuses without `{ confirm: true }`.
-   * Resolves to the number of memories deleted.
+   * `scope` narrows what is deleted, as in `listSessions`. Resolves to the number of memories deleted.
    */
-  deleteSession(id: string, options: { confirm: boolean }): Promise<number>;
+  deleteSession(id: string, options: { confirm: boolean; scope?: Scope }): Promise<number>;
+}
+
+/** The call's `scope` apart from the rest of its options (`{ confirm }` is parsed strictly). */
+function splitScope(input: unknown): { scope: unknown; rest: unknown } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !('scope' in input)) {
+    return { scope: undefined, rest: input };
+  }
+  const { scope, ...rest } = input as Record<string, unknown>;
+  return { scope, rest };
 }
 
 /** The sessions feature over an engine. */
@@ -50,10 +58,10 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
   // Records are keyed by scope and session id; callers see the bare session id.
   const asSession = (record: Session): Session => ({ ...record, id: sessionIdOf(record) });
 
-  /** The records of this session id inside the client's scope (one per scope that used it). */
-  async function recordsOf(id: string): Promise<Session[]> {
+  /** The records of this session id inside `scope` (one per scope that used it). */
+  async function recordsOf(id: string, scope: Scope | undefined = engine.scope): Promise<Session[]> {
     const records: Session[] = [];
-    for await (const page of pagesOf((offset, limit) => store.sessions.list({ scope: engine.scope, limit, offset }))) {
+    for await (const page of pagesOf((offset, limit) => store.sessions.list({ scope, limit, offset }))) {
       records.push(...page.filter((record) => sessionIdOf(record) === id));
     }
     return records;
@@ -69,32 +77,22 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
     return asSession(found);
   }
 
-  async function startSession(idInput?: unknown): Promise<{ id: string; resumed: boolean }> {
-    const id =
-      idInput === undefined
-        ? generateSessionId(engine.clock.now())
-        : parseInput(idSchema, idInput, 'startSession', 'id');
-    await engine.ready('startSession');
-    const [found] = await recordsOf(id);
-    session.current = id;
-    // Recall favours a resumed session's memories; a new one has none yet.
-    session.resumed = found ? id : null;
-    return { id, resumed: found !== undefined };
-  }
-
   async function listSessions(optionsInput?: unknown): Promise<SessionSummary[]> {
-    const { limit } = parseInput(listSessionsSchema, optionsInput ?? {}, 'listSessions', 'options');
+    const options = parseInput(listSessionsSchema, optionsInput ?? {}, 'listSessions', 'options');
     await engine.ready('listSessions');
-    const records = await store.sessions.list({ scope: engine.scope });
+    // Another tenant's scope than the client's own: nothing there, as for list.
+    const scope = narrowScope(engine.scope, options.scope);
+    if (scope === null) return [];
+    const records = await store.sessions.list({ scope });
     // A scoped client sees one session per id, however its memories narrowed the scope;
     // an admin sees each tenant's session of that id apart.
     const groups = new Map<string, Session[]>();
     for (const record of records) {
-      const key = isEmptyScope(engine.scope) ? record.id : sessionIdOf(record);
+      const key = isEmptyScope(scope) ? record.id : sessionIdOf(record);
       groups.set(key, [...(groups.get(key) ?? []), record]);
     }
-    const sessions = [...groups.values()].map((group) => merged(group));
-    const newestFirst = sessions.sort((a, b) => (a.startedAt < b.startedAt ? 1 : -1)).slice(0, limit);
+    const sessions = [...groups.values()].map((group) => merged(group, scope));
+    const newestFirst = sessions.sort((a, b) => (a.startedAt < b.startedAt ? 1 : -1)).slice(0, options.limit);
     return Promise.all(
       newestFirst.map(async (each) => {
         const filter = { sessionId: each.id, scope: each.scope };
@@ -103,11 +101,11 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
     );
   }
 
-  // One session from the records of one id: the client's own scope, the earliest start, the latest end.
-  function merged(group: readonly Session[]): Session {
+  // One session from the records of one id: the scope listed, the earliest start, the latest end.
+  function merged(group: readonly Session[], scope: Scope | undefined): Session {
     const [first, ...rest] = group.map(asSession) as [Session, ...Session[]];
     if (rest.length === 0) return first;
-    const sum: Session = { ...first, scope: engine.scope ?? {} };
+    const sum: Session = { ...first, scope: scope ?? {} };
     for (const record of rest) {
       if (record.startedAt < sum.startedAt) sum.startedAt = record.startedAt;
       if (record.endedAt !== null && (sum.endedAt === null || record.endedAt > sum.endedAt))
@@ -120,16 +118,22 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
 
   async function deleteSession(idInput: unknown, optionsInput: unknown): Promise<number> {
     const id = parseInput(idSchema, idInput, 'deleteSession', 'id');
-    parseConfirm(optionsInput, 'deleteSession');
+    const { scope: scopeInput, rest } = splitScope(optionsInput);
+    parseConfirm(rest, 'deleteSession');
+    const call =
+      scopeInput === undefined ? undefined : parseInput(scopeSchema, scopeInput, 'deleteSession', 'options.scope');
+    const scope = narrowScope(engine.scope, call);
+    // Another tenant's session is not there for this client: nothing to delete.
+    if (scope === null) return 0;
     await engine.ready('deleteSession');
     await autoBackup(engine, 'delete-session');
     const deleted = await store.transaction(async () => {
-      const memories = await store.listMemories({ filter: { sessionId: id, scope: engine.scope } });
+      const memories = await store.listMemories({ filter: { sessionId: id, scope } });
       if (memories.length > 0) {
         await store.deleteMemories(memories.map((memory) => memory.id));
         await applyTallies(store, memories, -1, engine.nowIso());
       }
-      await store.sessions.delete((await recordsOf(id)).map((record) => record.id));
+      await store.sessions.delete((await recordsOf(id, scope)).map((record) => record.id));
       return memories.map((memory) => memory.id);
     });
     if (deleted.length > 0) engine.emit('memory:forgotten', { ids: deleted });
@@ -142,7 +146,6 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
     currentSession: () => session.current,
     ...drained<AsyncMembers<SessionsApi>>({
       resumeSession: (id) => resumeSession(id),
-      startSession: (id) => startSession(id),
       listSessions: (options) => listSessions(options),
       deleteSession: (id, options) => deleteSession(id, options),
     }),

@@ -32,6 +32,7 @@ export type MemoirErrorCode =
  * - `workspace`: the call needs a Markdown workspace (`createWorkspace({ root })`).
  * - `confirm`: the call deletes or replaces data and needs `confirm: true`.
  * - `language-model`: the call needs a language model on the client.
+ * - `video`: the call needs a video provider (screen recordings to search: `createMemory({ video })`).
  * - `option`: the option named by `field` (the library's camelCase name) must change.
  * - `renamed`: `field` is an old name of `to`; pass only `to`.
  *
@@ -39,8 +40,8 @@ export type MemoirErrorCode =
  */
 export type ErrorHint =
   | {
-      /** What the call needs: a client without scope, a workspace, `confirm: true`, a language model. */
-      readonly code: 'unscoped' | 'workspace' | 'confirm' | 'language-model';
+      /** What the call needs: a client without scope, a workspace, `confirm: true`, a language model, a video provider. */
+      readonly code: 'unscoped' | 'workspace' | 'confirm' | 'language-model' | 'video';
     }
   | {
       /** An option must change. */

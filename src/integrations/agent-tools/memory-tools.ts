@@ -4,6 +4,7 @@ import { metadataSchema } from '../../core/spec/memory.js';
 import {
   EXPAND_MODES,
   MEMORY_KINDS,
+  type Memory,
   type MemoryClient,
   type RecallOptions,
   type RecallResponse,
@@ -315,7 +316,28 @@ export const memoryStoreTool = defineAgentTool({
 });
 
 /**
- * One memory in full.
+ * The seed's three tiers of a memory (002, ePro v2): L0 the one-sentence abstract, L1 the
+ * structured overview, L2 the full content. A tool takes either name.
+ */
+const TIERS = {
+  L0: 'abstract',
+  L1: 'overview',
+  L2: 'content',
+  abstract: 'abstract',
+  overview: 'overview',
+  content: 'content',
+} as const;
+const TIER_LABEL = { abstract: 'L0 abstract', overview: 'L1 overview', content: 'L2 content' } as const;
+
+/** A memory's text at a tier; an overview never written (kept without a model) falls back to the content, and says so. */
+function tierText(memory: Memory, tier: 'abstract' | 'overview' | 'content'): { text: string; shown: typeof tier } {
+  if (tier === 'abstract' && memory.abstract) return { text: memory.abstract, shown: 'abstract' };
+  if (tier === 'overview' && memory.overview) return { text: memory.overview, shown: 'overview' };
+  return { text: memory.content, shown: 'content' };
+}
+
+/**
+ * One memory in full, or at the tier asked for (L0 abstract, L1 overview, L2 content).
  *
  * @group Agent tools
  */
@@ -323,17 +345,41 @@ export const memoryGetTool = defineAgentTool({
   name: 'memory_get',
   title: 'Read a memory',
   description:
-    'Read one memory in full by its id (from memory_search, memory_list or memory_store), with its metadata.',
-  inputSchema: z.object({ memory_id: idField.describe('The memory id.') }).strict(),
+    'Read one memory by its id (from memory_search, memory_list or memory_store), with its metadata. ' +
+    'tier picks how much: L0 its one-sentence abstract, L1 its structured overview (headings and bullets, a few hundred tokens), ' +
+    'L2 (default) the full content. Read L1 first when the abstract is not enough, L2 only when you need every detail.',
+  inputSchema: z
+    .object({
+      memory_id: idField.describe('The memory id.'),
+      tier: z
+        .enum(Object.keys(TIERS) as [keyof typeof TIERS, ...(keyof typeof TIERS)[]])
+        .optional()
+        .describe('L0 (abstract), L1 (overview) or L2 (content, the default); the names in brackets work too.'),
+    })
+    .strict(),
   readOnly: true,
   destructive: false,
-  async run(client, { memory_id }) {
+  async run(client, { memory_id, tier = 'L2' }) {
     const memory = await client.get(memory_id);
+    const asked = TIERS[tier];
+    const { text, shown } = tierText(memory, asked);
     const meta = Object.keys(memory.metadata).length > 0 ? `\nmetadata: ${JSON.stringify(memory.metadata)}` : '';
     const invalid = memory.validTo ? `\ninvalid since ${memory.validTo}: ${memory.invalidationReason ?? ''}` : '';
+    const fallback =
+      shown === asked ? '' : `\n(no ${TIER_LABEL[asked]} is stored for it; its ${TIER_LABEL[shown]} instead)`;
+    const label = asked === 'content' ? '' : `${TIER_LABEL[shown]}: `;
+    const { content: _content, ...fields } = memoryView(memory);
     return {
-      text: `${memory.id} (${memory.kind}/${memory.category}, occurred ${memory.occurredAt}, session ${memory.sessionId ?? 'none'})\n${memory.content}${meta}${invalid}`,
-      structured: { memory: memoryView(memory) },
+      text: `${memory.id} (${memory.kind}/${memory.category}, occurred ${memory.occurredAt}, session ${memory.sessionId ?? 'none'})${fallback}\n${label}${text}${meta}${invalid}`,
+      // The tiers above the one shown are left out: asking for L0 is asking not to be sent the rest.
+      structured: {
+        tier: shown,
+        memory: {
+          ...fields,
+          ...(shown === 'content' ? { overview: memory.overview, content: memory.content } : {}),
+          ...(shown === 'overview' ? { overview: memory.overview } : {}),
+        },
+      },
     };
   },
 });

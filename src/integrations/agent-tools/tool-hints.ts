@@ -19,6 +19,15 @@ export interface ToolHintTerms {
   readonly unscoped: string;
   /** Configure a language model for the tools. */
   readonly languageModel: string;
+  /** Give the tools screen recordings to search (a video provider), e.g. "start the server with MEMORIES_AI_API_KEY set". */
+  readonly video: string;
+  /** Who sets these, e.g. "the gateway's operator". Default "the server's operator". */
+  readonly operator?: string;
+  /**
+   * A library option (`asOf`, `options.sessionId`) as the host's tool argument. Default
+   * {@link toolArgumentName}: snake_case, as the MCP tools name them (`as_of`).
+   */
+  readonly argumentName?: (field: string) => string;
 }
 
 /**
@@ -30,6 +39,7 @@ export const GENERIC_TOOL_TERMS: ToolHintTerms = {
   workspace: 'give the memory tools a Markdown workspace',
   unscoped: 'run these tools without a user, agent or namespace scope',
   languageModel: 'configure a language model for the memory tools',
+  video: 'give the memory tools a video provider, so the screen recordings can be searched',
 };
 
 /**
@@ -44,7 +54,8 @@ export function toolArgumentName(field: string): string {
   return last.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
-const operator = (what: string) => `Calling again will not help: the server's operator must ${what}. Tell the user so.`;
+const operator = (what: string, who = "the server's operator") =>
+  `Calling again will not help: ${who} must ${what}. Tell the user so.`;
 
 /**
  * The sentence a model reads for a hint, or undefined when the hint has no tool-side words.
@@ -57,18 +68,21 @@ const operator = (what: string) => `Calling again will not help: the server's op
  */
 export function toolHintText(hint: ErrorHint, tool: string | undefined, terms: ToolHintTerms): string {
   const again = tool ? `call ${tool} again` : 'call the tool again';
+  const argument = terms.argumentName ?? toolArgumentName;
   switch (hint.code) {
     case 'confirm':
       return `Ask the user first; ${again} with confirm: true once they agree.`;
     case 'workspace':
-      return operator(terms.workspace);
+      return operator(terms.workspace, terms.operator);
     case 'unscoped':
-      return operator(terms.unscoped);
+      return operator(terms.unscoped, terms.operator);
     case 'language-model':
-      return operator(terms.languageModel);
+      return operator(terms.languageModel, terms.operator);
+    case 'video':
+      return operator(terms.video, terms.operator);
     case 'option':
-      return `Fix the argument ${toolArgumentName(hint.field)} and ${again}.`;
+      return `Fix the argument ${argument(hint.field)} and ${again}.`;
     case 'renamed':
-      return `Pass only ${toolArgumentName(hint.to)} (${toolArgumentName(hint.field)} is its old name) and ${again}.`;
+      return `Pass only ${argument(hint.to)} (${argument(hint.field)} is its old name) and ${again}.`;
   }
 }

@@ -11,6 +11,8 @@ export const MCP_TOOL_TERMS: ToolHintTerms = {
   unscoped:
     'start the server without a scope (`memoir mcp` without --user, --agent and --namespace, and without MEMOIR_USER_ID, MEMOIR_AGENT_ID and MEMOIR_NAMESPACE)',
   languageModel: 'serve a client that has a language model (`memoir mcp` starts one without)',
+  video:
+    'start the server with MEMORIES_AI_API_KEY set (a Memories AI key, so the screen recordings can be searched; MEMOIR_VISION_MODEL for a vision model)',
 };
 
 /** A tool's result: the text for the model, the data as `structuredContent`. */

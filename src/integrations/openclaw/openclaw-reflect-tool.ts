@@ -4,6 +4,7 @@ import type { MemoryClient, ReflectOptions, ReflectReport } from '../../index.js
 import { agentToolErrorText, callAgentTool, memoryReflectTool } from '../agent-tools.js';
 import type { OpenClawTool, OpenClawToolContext, OpenClawToolResult } from './openclaw-host-types.js';
 import { identityOfTool } from './openclaw-identity.js';
+import { OPENCLAW_TOOL_TERMS } from './openclaw-tool-terms.js';
 
 // memory_reflect on demand (seed 004): the agent asks for the reflection the workspace also
 // gets daily. It runs on the workspace's own client — the agent's notes, not a sender's
@@ -75,7 +76,7 @@ export function openClawReflectTool(open: (workspaceDir: string | undefined) => 
             const text = stopped ? `${result.text}\n${stopped}` : result.text;
             return { content: [{ type: 'text', text }], details: result.structured };
           } catch (error) {
-            throw new Error(agentToolErrorText(error));
+            throw new Error(agentToolErrorText(error, { tool: REFLECT_TOOL_NAME, terms: OPENCLAW_TOOL_TERMS }));
           }
         },
       };

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { parseInput } from '../../core/utils/validate.js';
 import type { MemoryClient } from '../../index.js';
 import {
-  type AgentTool,
   agentToolErrorText,
   callAgentTool,
   memoryCoreAppendTool,
@@ -18,8 +16,12 @@ import {
 } from '../agent-tools.js';
 import type { OpenClawTool, OpenClawToolContext, OpenClawToolResult } from './openclaw-host-types.js';
 import { type Identity, identityOfTool, isGroupSession } from './openclaw-identity.js';
+import { READ_MAPPING } from './openclaw-read-tool.js';
 import { REFLECT_TOOL_NAME } from './openclaw-reflect-tool.js';
-import { scopedToolClient } from './openclaw-scoped-client.js';
+import { ResumedSessions, scopedToolClient } from './openclaw-scoped-client.js';
+import { SESSION_MAPPINGS } from './openclaw-session-tools.js';
+import { type Mapping, mapping } from './openclaw-tool-mapping.js';
+import { OPENCLAW_TOOL_TERMS } from './openclaw-tool-terms.js';
 
 // memory-lancedb's three tools, under its names and with its parameters, so the plugin drops
 // in for it: agents and prompts written for memory-lancedb keep working. Each maps its
@@ -35,28 +37,6 @@ const LANCEDB_CATEGORIES: Record<string, string> = {
   other: 'note',
 };
 const MEMOIR_CATEGORIES = ['profile', 'preferences', 'entities', 'events', 'cases', 'patterns'];
-
-/** One tool: its OpenClaw face, and how its parameters become the shared tool's arguments. */
-interface ToolMapping<Params extends z.ZodObject> {
-  name: string;
-  label: string;
-  description: string;
-  params: Params;
-  tool: AgentTool;
-  toArgs: (params: z.output<Params>) => Record<string, unknown>;
-}
-
-/** A mapping with its parameter type erased: `argsOf` validates, then maps. */
-interface Mapping extends Omit<ToolMapping<z.ZodObject>, 'toArgs'> {
-  argsOf: (params: unknown) => Record<string, unknown>;
-}
-
-function mapping<Params extends z.ZodObject>(definition: ToolMapping<Params>): Mapping {
-  return {
-    ...definition,
-    argsOf: (params) => definition.toArgs(parseInput(definition.params, params ?? {}, definition.name)),
-  };
-}
 
 const recall = mapping({
   name: 'memory_recall',
@@ -189,7 +169,8 @@ const recallSteps = mapping({
   }),
 });
 
-const MAPPINGS = [recall, store, forget, history, correct, recallSteps];
+// memory_read and the session tools (openclaw-read-tool.ts, openclaw-session-tools.ts) are memoir's own too.
+const MAPPINGS = [recall, store, forget, history, correct, recallSteps, READ_MAPPING, ...SESSION_MAPPINGS];
 
 // The core block (seed 004's Letta loop): the sender's own block, edited by tool calls and
 // injected at the top of their next prompt. memory-lancedb has no such tools, so these names
@@ -276,6 +257,7 @@ function toolOf(
   client: () => MemoryClient,
   identity: Identity,
   searchRecordings: boolean,
+  resumed: ResumedSessions,
 ): OpenClawTool {
   return {
     name: definition.name,
@@ -292,12 +274,13 @@ function toolOf(
         const args = definition.argsOf(params);
         const result = await callAgentTool(
           definition.tool,
-          scopedToolClient(client(), identity.scope, { searchRecordings }),
+          scopedToolClient(client(), identity.scope, { searchRecordings, resumed }),
           args,
         );
         return { content: [{ type: 'text', text: result.text }], details: result.structured };
       } catch (error) {
-        throw new Error(agentToolErrorText(error));
+        // The hint in the plugin's terms: its config keys and parameter names, not the library's.
+        throw new Error(agentToolErrorText(error, { tool: definition.name, terms: OPENCLAW_TOOL_TERMS }));
       }
     },
   };
@@ -316,9 +299,17 @@ export function openClawTools(
   which: { memory?: boolean; core?: boolean; recordingSenders?: 'owner' | 'all' } = { memory: true },
 ): Array<{ name: string; create: (ctx: OpenClawToolContext) => OpenClawTool }> {
   const chosen = [...(which.memory === false ? [] : MAPPINGS), ...(which.core === true ? CORE_MAPPINGS : [])];
+  // Which session each sender resumed: the plugin's, for as long as it runs.
+  const resumed = new ResumedSessions();
   return chosen.map((definition) => ({
     name: definition.name,
     create: (ctx: OpenClawToolContext) =>
-      toolOf(definition, client, identityOfTool(ctx), maySearchRecordings(ctx, which.recordingSenders ?? 'owner')),
+      toolOf(
+        definition,
+        client,
+        identityOfTool(ctx),
+        maySearchRecordings(ctx, which.recordingSenders ?? 'owner'),
+        resumed,
+      ),
   }));
 }
