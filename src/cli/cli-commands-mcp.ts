@@ -6,6 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import {
+  type AgentToolSet,
+  defaultToolSets,
+  parseToolSetList,
+  TOOL_SET_CHOICES_TEXT,
+} from '../config/mcp-tool-sets.js';
 import type { ReflectScheduleOptions } from '../core/shared/schedule/reflect-schedule.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
@@ -22,6 +28,7 @@ interface McpFlags {
   allowRemote?: boolean;
   allowHost?: string[];
   wrap?: boolean;
+  tools?: AgentToolSet[];
   memoryTools: boolean;
   capture?: boolean;
   captureInterval?: number;
@@ -33,6 +40,26 @@ interface McpFlags {
   reflectEvery?: ReflectScheduleOptions['every'];
   reflectMaxTokens?: number;
   reflectDeadline?: number;
+}
+
+/** `--tools`: tool sets separated by commas. */
+function toolSets(value: string): AgentToolSet[] {
+  const parsed = parseToolSetList(value);
+  if ('unknown' in parsed) {
+    throw new InvalidArgumentError(
+      `unknown tool set "${parsed.unknown}": expected ${TOOL_SET_CHOICES_TEXT}, separated by commas (e.g. core,procedures).`,
+    );
+  }
+  return parsed.sets;
+}
+
+/** The sets to serve: `--tools`, else the `mcpTools` setting, else core (and workspace with --workspace). */
+function servedSets(context: CliContext, flags: McpFlags): AgentToolSet[] {
+  if (flags.tools) return flags.tools;
+  const configured = context.config.mcpTools;
+  const parsed = configured === null ? undefined : parseToolSetList(configured);
+  if (parsed && 'sets' in parsed) return parsed.sets;
+  return defaultToolSets(flags.workspace !== undefined);
 }
 
 /** `--reflect-every`: `daily`, `off`, or hours between runs. */
@@ -61,6 +88,9 @@ function checkUsage(command: readonly string[], flags: McpFlags): void {
   }
   const wrapOnly =
     flags.capture || !flags.memoryTools || flags.callTimeout !== undefined || flags.captureInterval !== undefined;
+  if (!flags.memoryTools && flags.tools) {
+    throw new CliUsageError('--tools and --no-memory-tools contradict each other', 'Keep one of them.');
+  }
   if (!flags.wrap && (wrapOnly || flags.captureExclude !== undefined)) {
     throw new CliUsageError(
       '--capture, --capture-interval, --capture-exclude, --no-memory-tools and --call-timeout apply to a wrapped server',
@@ -139,6 +169,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
     );
   }
   const mcp = await import('../integrations/mcp/index.js');
+  const tools = flags.memoryTools ? mcp.agentToolsInSets(servedSets(context, flags)) : [];
   const [executable, ...args] = command;
   const upstream =
     flags.wrap && executable !== undefined
@@ -152,7 +183,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
       : undefined;
   try {
     if (upstream && flags.memoryTools) {
-      const ours = new Set(mcp.agentTools.map((tool) => tool.name));
+      const ours = new Set(tools.map((tool) => tool.name));
       const hidden = (await upstream.listTools(AbortSignal.timeout(30_000))).filter((tool) => ours.has(tool.name));
       for (const tool of hidden) {
         context.logger.log(
@@ -166,7 +197,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
       version: packageVersion(),
       // The file tools (memory_export, memory_restore) stay inside this home's own folders.
       home: context.config.home,
-      ...(flags.memoryTools ? {} : { tools: [] }),
+      tools,
       ...(upstream ? { upstream } : {}),
     });
     const session = client.currentSession();
@@ -234,6 +265,11 @@ export function registerMcpCommands(program: Command, context: CliContext): void
       'with --workspace: longest one scheduled reflect may take (default 600000)',
       integer(1, 86_400_000),
     )
+    .option(
+      '--tools <sets>',
+      'tool sets to serve, separated by commas: core (store, search, recall, get, forget, sessions), workspace (core block, reflect), procedures, admin, or all (default: $MEMOIR_MCP_TOOLS, else core, plus workspace with --workspace)',
+      toolSets,
+    )
     .option('--http', 'serve Streamable HTTP on 127.0.0.1 instead of stdio')
     .option('--port <n>', 'HTTP port (default: a free one, printed on stderr)', integer(0, 65_535))
     .option('--host <address>', 'HTTP listen address (default 127.0.0.1; another needs --allow-remote)', nonEmpty)
@@ -275,6 +311,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
 Every memory stored in one run goes to one session, session_YYYYMMDD_HHMMSS_xxxx, shown on stderr.
 Examples:
   memoir mcp                                   # stdio, for Claude Desktop or Cursor
+  memoir mcp --tools core,procedures           # also the procedure and workflow tools (--tools all: every tool)
   memoir mcp --http --port 8765 --token "$T"   # http://127.0.0.1:8765/mcp, Authorization: Bearer $T
   memoir mcp --wrap --capture -- npx -y some-mcp-server
   memoir mcp --workspace ~/agent-workspace     # recall reads the workspace, kept current as files change`,

@@ -41,6 +41,12 @@ export const memoirConfigSchema = z
     /** Whether tool events are captured into memory automatically. Capture is opt-in. */
     captureEnabled: field(SETTINGS.captureEnabled),
     /**
+     * The tool sets `memoir mcp` serves when `--tools` names none, separated by commas: `core`,
+     * `workspace`, `procedures`, `admin` or `all`; `null` for `core` (and `workspace` with
+     * `--workspace`). Hosts send every served tool's definition to the model on each turn.
+     */
+    mcpTools: field(SETTINGS.mcpTools),
+    /**
      * Which embedder the `memoir` command opens the store with: `local` (the built-in hashing
      * embedder) or `openai` (OpenAI's API or any OpenAI-compatible server: Ollama, LM Studio,
      * vLLM, llama.cpp). A store refuses an embedder other than the one it was built with.

@@ -13,6 +13,7 @@ import { captureOptionsSchema } from '../core/capture/capture-options.js';
 import { memoryOptionsSchema } from '../core/client/memory-options.js';
 import { procedureOptionsSchema } from '../core/procedures/procedure-options.js';
 import { isHttpUrl } from '../core/utils/http-url.js';
+import { TOOL_SET_CHOICES_TEXT, toolSetListSchema } from './mcp-tool-sets.js';
 
 /**
  * The embedder providers `embedderProvider` names: `local` (hashing, the default), `openai` (any
@@ -161,6 +162,15 @@ export const SETTINGS = {
     option: 'capture.enabled',
     expects: 'true or false',
     example: 'true',
+  }),
+  mcpTools: define({
+    schema: toolSetListSchema,
+    default: null,
+    text: 'lowercase',
+    env: 'MEMOIR_MCP_TOOLS',
+    readBy: '`memoir mcp` (the default of `--tools`)',
+    expects: `tool sets separated by commas (${TOOL_SET_CHOICES_TEXT}), or null for core (core,workspace with --workspace)`,
+    example: 'core,procedures',
   }),
   embedderProvider: define({
     schema: z.enum(EMBEDDER_PROVIDERS),

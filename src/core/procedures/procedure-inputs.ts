@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { metadataSchema, scopeSchema } from '../spec/memory.js';
+import { metadataSchema, type Scope, scopeSchema } from '../spec/memory.js';
 import { PROCEDURE_SOURCES, type Procedure, videoEvidenceSchema } from '../spec/records.js';
 import type { RecordingEvidence } from './recording-types.js';
 
@@ -102,6 +102,7 @@ export const findOptionsSchema = z
     k: z.number().int().min(1).max(100).optional(),
     threshold: z.number().min(0).max(1).optional(),
     sources: z.array(z.enum(PROCEDURE_SOURCES)).min(1).max(PROCEDURE_SOURCES.length).optional(),
+    scope: scopeSchema.optional(),
   })
   .strict();
 
@@ -127,6 +128,27 @@ export interface FindProceduresOptions {
    * `['recording']` asks for recorded steps only, and needs no procedure directory.
    */
   sources?: ReadonlyArray<Procedure['source']>;
+  /**
+   * Narrows the client's scope for this call (a door whose one client serves many users passes
+   * the caller's); it never widens it: a scoped client asked for another tenant finds nothing.
+   */
+  scope?: Scope;
+}
+
+/** Options of `learn` and `get`: the scope of the call. */
+export const scopeOptionsSchema = z.object({ scope: scopeSchema.optional() }).strict();
+
+/**
+ * Options of {@link ProcedureLibraryApi.learn} and {@link ProcedureLibraryApi.get}.
+ *
+ * @group Procedures
+ */
+export interface ProcedureScopeOptions {
+  /**
+   * Narrows the client's scope for this call: the procedure is learned into, or read from, this
+   * scope. A scoped client refuses (learn) or does not find (get) another tenant's.
+   */
+  scope?: Scope;
 }
 
 const isoTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());

@@ -79,17 +79,79 @@ export function withRequestTrigger(draft: ProcedureOutput, request: string): Pro
   return { ...draft, triggerExamples: distinct([requestTrigger, ...draft.triggerExamples], MAX_TRIGGERS) };
 }
 
-/** What a task teaches without a model: its request as title and trigger, its tool calls as steps. */
-export function deterministicDraft(task: ParsedTaskTrace): ProcedureOutput {
+/**
+ * True for a tool call that failed: it carries an error (a thrown one included), or its output
+ * is a tool result that says so (`isError: true`, as MCP and the AI SDK mark one). A failed
+ * call is never a step of a procedure written without a model.
+ */
+export function failedCall(call: ParsedTaskTrace['toolCalls'][number]): boolean {
+  if (typeof call === 'string') return false;
+  if (call.error !== undefined && call.error !== null && call.error !== false) return true;
+  const output = call.output;
+  return typeof output === 'object' && output !== null && (output as { isError?: unknown }).isError === true;
+}
+
+/** A draft written without a model, and the tool calls it left out because they failed. */
+export interface DeterministicDraft {
+  /** The draft: the request as title and trigger, the calls that worked as steps. */
+  draft: ProcedureOutput;
+  /** Names of the calls left out because they failed, in order. */
+  failed: string[];
+}
+
+/**
+ * What a task teaches without a model: its request as title and trigger, the tool calls that
+ * succeeded as steps (a failed call is no step to repeat). What works, what doesn't and the
+ * output format are judgements only a model makes, so they stay empty (the file says so).
+ */
+export function deterministicDraft(task: ParsedTaskTrace): DeterministicDraft {
   const title = clip(task.request.replace(/\s+/g, ' ').trim(), 120);
+  const calls = promptToolCalls(task);
+  const steps: string[] = [];
+  const failed: string[] = [];
+  task.toolCalls.forEach((call, index) => {
+    const shown = calls[index]!;
+    if (failedCall(call)) failed.push(shown.name);
+    else steps.push(shown.input ? `${shown.name}(${shown.input})` : shown.name);
+  });
   return {
-    title,
-    triggerExamples: [clip(title, 300)],
-    steps: promptToolCalls(task).map((call) => (call.input ? `${call.name}(${call.input})` : call.name)),
-    whatWorks: [],
-    whatDoesNotWork: [],
-    outputFormat: null,
+    draft: {
+      title,
+      triggerExamples: [clip(title, 300)],
+      steps,
+      whatWorks: [],
+      whatDoesNotWork: [],
+      outputFormat: null,
+    },
+    failed,
   };
+}
+
+/** The heading of the note a procedure written without a model carries. */
+export const NEEDS_MODEL_HEADING = '## Needs a model';
+
+/** The note a procedure written without a model carries, as a section of its file. */
+export function needsModelSection(failed: readonly string[]): string {
+  const leftOut =
+    failed.length === 0
+      ? ''
+      : ` Left out: ${failed.length === 1 ? 'one call that failed' : `${failed.length} calls that failed`} (${failed.join(', ')}).`;
+  return [
+    NEEDS_MODEL_HEADING,
+    `Written from the tool calls alone: the steps are the calls that succeeded, in order.${leftOut}`,
+    "When to use it (more trigger examples), what works, what doesn't work and the output format need a language model:",
+    'give memoir one (`--model` / `MEMOIR_MODEL` with `--base-url` / `MEMOIR_BASE_URL`, or `createMemory({ languageModel })`)',
+    'and the next similar task fills them in.',
+  ].join('\n');
+}
+
+/** A file's own sections without the note {@link needsModelSection} wrote: a model's merge answers it. */
+export function withoutNeedsModel(extraSections: string): string {
+  return extraSections
+    .split(/^(?=## )/m)
+    .filter((part) => !part.startsWith(NEEDS_MODEL_HEADING))
+    .join('')
+    .trim();
 }
 
 /** The reflection: the model's procedure for a task, validated, repaired and retried once. */

@@ -6,7 +6,7 @@ import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import type { ProcedureOutput } from '../prompts/procedure-prompt.js';
 import type { RetainApi } from '../retain/retain-api.js';
 import { scopeMatches } from '../search/memory-filter.js';
-import { scopeForWrite } from '../search/scope-boundary.js';
+import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
 import { cosineSimilarity } from '../search/vector-math.js';
 import {
   fileOf,
@@ -28,7 +28,7 @@ import {
 } from '../shared/procedure-files/procedure-file.js';
 import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
 import type { LanguageModel } from '../spec/language-model.js';
-import { scopeSchema } from '../spec/memory.js';
+import { type Scope, scopeSchema } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
 import { applyRenames, type RenamedOption, warnRenamed } from '../utils/renamed-options.js';
 import { parseInput } from '../utils/validate.js';
@@ -48,9 +48,11 @@ import {
   type LearnResult,
   type ParsedTaskTrace,
   type ProcedureInput,
+  type ProcedureScopeOptions,
   procedureInputSchema,
   type ReflectCheck,
   reflectCheckSchema,
+  scopeOptionsSchema,
   type TaskTrace,
   taskTraceSchema,
 } from './procedure-inputs.js';
@@ -58,8 +60,10 @@ import {
   deterministicDraft,
   draftOf,
   mergeDrafts,
+  needsModelSection,
   reflectOnTask,
   transcriptOf,
+  withoutNeedsModel,
   withRequestTrigger,
 } from './procedure-learning.js';
 import { type ParsedProcedureOptions, resolveProcedureThresholds } from './procedure-options.js';
@@ -100,10 +104,12 @@ export interface ProcedureLibraryApi {
    * when a stored one is at least `updateThreshold` similar it is merged into that one (the
    * earlier version kept under `.history/`), otherwise a new file is written and
    * "Created procedure: <file>" logged. Without any model the task's tool calls become the
-   * steps. Failures never throw: a reply that stays unusable writes no file, emits
+   * steps — only the calls that succeeded (a call with an error, or whose output says
+   * `isError: true`, is left out) — and the file says in a "Needs a model" section that its
+   * other sections need one. Failures never throw: a reply that stays unusable writes no file, emits
    * `procedure:failed` and keeps the task as an episode memory.
    */
-  learn(task: TaskTrace): Promise<LearnResult>;
+  learn(task: TaskTrace, options?: ProcedureScopeOptions): Promise<LearnResult>;
   /**
    * The procedures closest to a request, best first: at most `k` (default `maxPerPrompt`,
    * 2) with a similarity of at least `threshold` (default `similarityThreshold`). Candidates
@@ -136,7 +142,7 @@ export interface ProcedureLibraryApi {
    */
   save(procedure: ProcedureInput): Promise<Procedure>;
   /** The procedure of `<id>.md` (or the steps cached from a recording under that id), or null. */
-  get(id: string): Promise<Procedure | null>;
+  get(id: string, options?: ProcedureScopeOptions): Promise<Procedure | null>;
   /** Every readable procedure of the client's scope, by id. */
   list(): Promise<Procedure[]>;
   /** Delete a procedure file (a copy stays under `.history/`) and its embeddings; false when there was none. */
@@ -168,6 +174,8 @@ export interface ProcedureLibrarySettings {
 }
 
 const COMPONENT = 'procedures';
+/** The metadata key of a procedure written from tool calls alone, without a model. */
+const WRITTEN_WITHOUT_MODEL = 'writtenWithoutModel';
 const DAY_MS = 86_400_000;
 // Attempts at merging into a file that keeps changing under us; the last one merges without the model, under the lock.
 const MERGE_ATTEMPTS = 3;
@@ -250,10 +258,10 @@ export function createProcedureLibraryApi(
   // A broken file is reported once per content, not on every read.
   const reported = new Map<string, string>();
 
-  async function sync(only?: readonly string[]): Promise<IndexState> {
+  async function sync(only?: readonly string[], scope: Scope | undefined = engine.scope): Promise<IndexState> {
     await engine.ready(COMPONENT);
     const state = await syncIndex(
-      { store: engine.store, directory: dir(), scope: engine.scope, embedderId: engine.embedder.id, embed },
+      { store: engine.store, directory: dir(), scope, embedderId: engine.embedder.id, embed },
       only,
     );
     for (const broken of state.broken) {
@@ -271,8 +279,11 @@ export function createProcedureLibraryApi(
   /** Run `work` under the directory's lock; a lock a live process keeps too long is a StoreError naming it. */
   const locked = <T>(work: () => Promise<T>): Promise<T> => withDirectoryLock(dir(), work, { component: COMPONENT });
 
-  async function indexedOne(slug: string): Promise<IndexedProcedure | undefined> {
-    const state = await sync([slug]);
+  async function indexedOne(
+    slug: string,
+    scope: Scope | undefined = engine.scope,
+  ): Promise<IndexedProcedure | undefined> {
+    const state = await sync([slug], scope);
     return state.procedures.find((entry) => entry.procedure.id === slug);
   }
 
@@ -287,12 +298,18 @@ export function createProcedureLibraryApi(
 
   async function writeProcedure(procedure: Procedure, extraSections = ''): Promise<IndexedProcedure> {
     await writeFileAtomic(fileOf(dir(), procedure.id), renderProcedureFile(procedure, extraSections));
-    const indexed = await indexedOne(procedure.id);
+    const indexed = await indexedOne(procedure.id, procedure.scope);
     if (!indexed) throw new ProcedureFileError(`${fileOf(dir(), procedure.id)} was written but does not read back`);
     return indexed;
   }
 
-  function newProcedure(slug: string, draft: ProcedureOutput, source: Procedure['source']): Procedure {
+  function newProcedure(
+    slug: string,
+    draft: ProcedureOutput,
+    source: Procedure['source'],
+    scope: Scope | undefined,
+    metadata: Procedure['metadata'] = {},
+  ): Procedure {
     const now = engine.nowIso();
     return {
       id: slug,
@@ -302,19 +319,34 @@ export function createProcedureLibraryApi(
       lastUsedAt: now,
       source,
       videoEvidence: [],
-      scope: engine.scope ?? {},
+      scope: scope ?? {},
       createdAt: now,
       updatedAt: now,
-      metadata: {},
+      metadata,
     };
   }
 
   /** Replace a stored procedure's text parts with a merged draft, keeping its counters and history. */
-  async function replaceWithMerge(existing: IndexedProcedure, draft: ProcedureOutput, similarity: number) {
+  async function replaceWithMerge(
+    existing: IndexedProcedure,
+    draft: ProcedureOutput,
+    similarity: number,
+    byModel = false,
+  ) {
     const now = engine.nowIso();
     const history = await keepHistory(dir(), existing.procedure.id, now);
-    const merged: Procedure = { ...existing.procedure, ...draft, updatedAt: now };
-    const indexed = await writeProcedure(merged, existing.extraSections);
+    // A model's merge writes the sections a draft without one lacked: its note goes.
+    const { [WRITTEN_WITHOUT_MODEL]: _note, ...metadata } = existing.procedure.metadata;
+    const merged: Procedure = {
+      ...existing.procedure,
+      ...draft,
+      ...(byModel ? { metadata } : {}),
+      updatedAt: now,
+    };
+    const indexed = await writeProcedure(
+      merged,
+      byModel ? withoutNeedsModel(existing.extraSections) : existing.extraSections,
+    );
     engine.logger.log('info', `Updated procedure: ${indexed.file}`, { similarity, history });
     engine.emit('procedure:updated', {
       procedure: indexed.procedure,
@@ -331,13 +363,18 @@ export function createProcedureLibraryApi(
    * runs outside it, and is redone when the file changed meanwhile (a hand edit is never
    * overwritten by a merge of the version before it).
    */
-  async function commitDraft(draft: ProcedureOutput, source: Procedure['source']): Promise<void> {
-    await sync();
+  async function commitDraft(
+    draft: ProcedureOutput,
+    source: Procedure['source'],
+    scope: Scope | undefined,
+    withoutModel?: { failed: string[] },
+  ): Promise<void> {
+    await sync(undefined, scope);
     const [combined] = await embed(embeddedTexts(draft).slice(0, 1));
     for (let attempt = 1; attempt <= MERGE_ATTEMPTS; attempt++) {
       const last = attempt === MERGE_ATTEMPTS;
       const target = await locked(async () => {
-        const state = await sync();
+        const state = await sync(undefined, scope);
         let best: { entry: IndexedProcedure; similarity: number } | undefined;
         for (const entry of state.procedures) {
           const similarity = entry.vectors[0] ? cosineSimilarity(combined!, entry.vectors[0]) : -1;
@@ -353,7 +390,13 @@ export function createProcedureLibraryApi(
           );
           return null;
         }
-        const indexed = await writeProcedure(newProcedure(await freeSlug(draft.title), draft, source));
+        const slug = await freeSlug(draft.title);
+        const indexed = withoutModel
+          ? await writeProcedure(
+              newProcedure(slug, draft, source, scope, { [WRITTEN_WITHOUT_MODEL]: true }),
+              needsModelSection(withoutModel.failed),
+            )
+          : await writeProcedure(newProcedure(slug, draft, source, scope));
         engine.logger.log('info', `Created procedure: ${indexed.file}`);
         engine.emit('procedure:created', { procedure: indexed.procedure, file: indexed.file });
         return null;
@@ -364,17 +407,18 @@ export function createProcedureLibraryApi(
       const done = await locked(async () => {
         const current = await readProcedureFile(dir(), target.entry.procedure.id);
         if (!current || sha256(current.text) !== sha256(target.entry.text)) return false;
-        await replaceWithMerge(target.entry, merge.draft, target.similarity);
+        await replaceWithMerge(target.entry, merge.draft, target.similarity, merge.byModel);
         return true;
       });
       if (done) return;
     }
   }
 
-  async function keepTaskAsEpisode(task: ParsedTaskTrace, reason: string): Promise<void> {
+  async function keepTaskAsEpisode(task: ParsedTaskTrace, reason: string, scope: Scope | undefined): Promise<void> {
     engine.logger.log('warn', `procedure reflection failed, no procedure written: ${reason}`);
     const stored = await settings.retain.retain({
       content: transcriptOf(task),
+      ...(scope && scope !== engine.scope ? { scope } : {}),
       kind: 'experience',
       category: 'events',
       metadata: { episode: true, reason: `procedure reflection failed: ${reason}`, procedureReflection: true },
@@ -382,17 +426,16 @@ export function createProcedureLibraryApi(
     engine.emit('procedure:failed', { reason, input: task, episodeId: stored.ids[0] ?? null });
   }
 
-  async function learnInBackground(task: ParsedTaskTrace): Promise<void> {
+  async function learnInBackground(task: ParsedTaskTrace, scope: Scope | undefined): Promise<void> {
     const reflector = model();
-    let draft: ProcedureOutput;
     if (reflector) {
       const reflection = await reflectOnTask(reflector, task);
-      if (!reflection.ok) return keepTaskAsEpisode(task, reflection.error);
-      draft = reflection.draft;
-    } else {
-      draft = deterministicDraft(task);
+      if (!reflection.ok) return keepTaskAsEpisode(task, reflection.error, scope);
+      return commitDraft(withRequestTrigger(reflection.draft, task.request), 'reflection', scope);
     }
-    await commitDraft(withRequestTrigger(draft, task.request), 'reflection');
+    const { draft, failed } = deterministicDraft(task);
+    if (draft.steps.length === 0) return keepTaskAsEpisode(task, 'every tool call failed: no step to keep', scope);
+    await commitDraft(withRequestTrigger(draft, task.request), 'reflection', scope, { failed });
   }
 
   /** The file of `slug` when it belongs to the client's scope; a NotFoundError otherwise. */
@@ -422,10 +465,13 @@ export function createProcedureLibraryApi(
   }
 
   /** The steps cached from a recording under `id`, inside the client's scope: as stored, and as handed out. */
-  async function recordedProcedure(id: string): Promise<{ stored: Procedure; procedure: Procedure } | undefined> {
+  async function recordedProcedure(
+    id: string,
+    scope: Scope | undefined = engine.scope,
+  ): Promise<{ stored: Procedure; procedure: Procedure } | undefined> {
     await engine.ready(COMPONENT);
     const [stored] = await engine.store.procedures.get([id]);
-    if (stored?.source !== 'recording' || !scopeMatches(stored.scope, engine.scope)) return undefined;
+    if (stored?.source !== 'recording' || !scopeMatches(stored.scope, scope)) return undefined;
     if (!evidenceOf(stored)) return undefined;
     return { stored, procedure: withoutRecordingVectors(stored) };
   }
@@ -446,8 +492,13 @@ export function createProcedureLibraryApi(
 
     // Every async method, declared for the drain: close() waits for calls started before it.
     ...drained<AsyncMembers<ProcedureLibraryApi>>({
-      async learn(task) {
+      async learn(task, learnOptions) {
         const parsed = parseInput(taskTraceSchema, task, 'procedures.learn', 'task');
+        const given = parseInput(scopeOptionsSchema, learnOptions ?? {}, 'procedures.learn', 'options');
+        // A per-call scope narrows the client's (a door serving many users passes the caller's), never widens it.
+        const scope = given.scope
+          ? scopeForWrite(engine.scope, given.scope, 'options.scope', 'procedures.learn')
+          : engine.scope;
         engine.assertOpen('procedures.learn');
         if (!options.enabled)
           return { scheduled: false, reason: 'procedure learning is disabled (procedures.enabled: false)' };
@@ -459,7 +510,7 @@ export function createProcedureLibraryApi(
           engine.logger.log('debug', `no reflection: ${reason}`);
           return { scheduled: false, reason };
         }
-        engine.background('learnProcedure', () => learnInBackground(parsed), parsed);
+        engine.background('learnProcedure', () => learnInBackground(parsed, scope), parsed);
         return { scheduled: true, reason: null };
       },
 
@@ -471,6 +522,9 @@ export function createProcedureLibraryApi(
           'procedures.findRelevant',
           'options',
         );
+        // Another tenant's scope, asked of a scoped client, finds nothing, as if nothing were there.
+        const scope = narrowScope(engine.scope, parsed.scope);
+        if (scope === null) return [];
         const topK = parsed.k ?? options.maxPerPrompt;
         const threshold = parsed.threshold ?? thresholds().similarity;
         const sources = new Set(parsed.sources ?? [...FILE_SOURCES, 'recording']);
@@ -481,14 +535,14 @@ export function createProcedureLibraryApi(
           FILE_SOURCES.some((source) => sources.has(source)) &&
           (engine.procedureDirectory() !== undefined || !wantsRecordings)
         ) {
-          const state = await sync();
+          const state = await sync(undefined, scope);
           for (const entry of state.procedures) {
             if (sources.has(entry.procedure.source)) candidates.push(entry);
           }
         }
         if (wantsRecordings) {
           await engine.ready(COMPONENT);
-          for (const entry of await cachedRecordings(engine, engine.scope)) {
+          for (const entry of await cachedRecordings(engine, scope)) {
             const recording = evidenceOf(entry.procedure);
             candidates.push({
               procedure: withoutRecordingVectors(entry.procedure),
@@ -602,11 +656,14 @@ export function createProcedureLibraryApi(
         });
       },
 
-      async get(id) {
+      async get(id, getOptions) {
         const slug = parseInput(slugSchema, id, 'procedures.get', 'id');
-        const recorded = await recordedProcedure(slug);
+        const given = parseInput(scopeOptionsSchema, getOptions ?? {}, 'procedures.get', 'options');
+        const scope = narrowScope(engine.scope, given.scope);
+        if (scope === null) return null;
+        const recorded = await recordedProcedure(slug, scope);
         if (recorded && engine.procedureDirectory() === undefined) return recorded.procedure;
-        return (await indexedOne(slug))?.procedure ?? recorded?.procedure ?? null;
+        return (await indexedOne(slug, scope))?.procedure ?? recorded?.procedure ?? null;
       },
 
       async list() {

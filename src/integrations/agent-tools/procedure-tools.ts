@@ -140,17 +140,26 @@ export const memoryLearnProcedureTool = defineAgentTool({
           ]),
         )
         .max(1000)
-        .describe('The tools called, in order: names, or {name, input, output, error}.'),
+        .describe(
+          'The tools called, in order: names, or {name, input, output, error}. Give a call that failed its error (or its result with isError: true): a failed call is never made a step.',
+        ),
+      narration: z
+        .union([z.string().max(100_000), z.array(z.string().max(100_000)).max(1000)])
+        .optional()
+        .describe(
+          'What you said between the tool calls (why you chose each, what did not work), as one text or a list: the reflection learns what works and what does not from it.',
+        ),
       response: z.string().max(100_000).optional().describe('The final answer given.'),
       success: z.boolean().optional().describe('Whether the task succeeded. Default true.'),
     })
     .strict(),
   readOnly: false,
   destructive: false,
-  async run(client, { request, tool_calls, response, success }) {
+  async run(client, { request, tool_calls, narration, response, success }) {
     const result = await client.procedures.learn({
       request,
       toolCalls: tool_calls,
+      ...(narration === undefined ? {} : { narration }),
       ...(response === undefined ? {} : { response }),
       ...(success === undefined ? {} : { success }),
     });
