@@ -1,9 +1,10 @@
-/** procedures list | show <slug> | find "<request>" | stale: the procedure files under <home>/procedures. */
+/** procedures list | show <slug> | find "<request>" | stale | learn <file>: the procedure files under <home>/procedures. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError } from '../core/spec/errors.js';
 import type { Procedure } from '../core/spec/records.js';
+import { registerProcedureLearnCommand } from './cli-commands-procedures-learn.js';
 import type { CliContext } from './cli-context.js';
 import { formatTable, safeText } from './cli-format.js';
 import { integer, nonEmpty, unitInterval } from './cli-options.js';
@@ -107,4 +108,6 @@ export function registerProcedureCommands(program: Command, context: CliContext)
       const stale = await (await library(context)).stale(flags.days === undefined ? {} : { days: flags.days });
       await printProcedures(context, stale, 'No stale procedures');
     });
+
+  registerProcedureLearnCommand(procedures, context);
 }

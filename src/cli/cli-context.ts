@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInMemoryStore } from '../adapters/in-memory/index.js';
 import { createSqliteStore } from '../adapters/sqlite/index.js';
-import { memoryOptionsFromConfig } from '../config/config-options.js';
+import { withConfiguredOptions } from '../config/config-options.js';
 import { type LoadedConfig, loadConfig } from '../config/load-config.js';
 import type { MemoirConfig } from '../config/memoir-config.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
@@ -61,6 +61,8 @@ export interface ClientFactoryOptions extends StoreFactoryOptions {
   embedder: Embedder;
   /** Settings a command adds for its run (`memoir mcp`: a session for the run, tool capture, a workspace). */
   extra?: CommandClientOptions;
+  /** The environment the model's API key is read from (`apiKeyEnv`, else `MEMOIR_API_KEY`, else `OPENAI_API_KEY`). Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Client settings a command may add to the configured ones. */
@@ -128,8 +130,9 @@ export function defaultStoreFactory({ home, logger }: StoreFactoryOptions): Memo
 
 /**
  * The client the CLI uses by default: `createMemory` over the store and embedder, with the
- * options the settings name ({@link memoryOptionsFromConfig}: the same rule a zero-configuration
- * `createMemory()` follows), under the run's scope and the command's own additions.
+ * options the settings name, the chat model of `--model` / `MEMOIR_MODEL` among them
+ * (`withConfiguredOptions`: the same rule a zero-configuration `createMemory()` follows),
+ * under the run's scope and the command's own additions.
  */
 export function defaultClientFactory({
   home,
@@ -139,18 +142,22 @@ export function defaultClientFactory({
   store,
   embedder,
   extra,
+  env,
 }: ClientFactoryOptions): MemoryClient {
-  const configured = memoryOptionsFromConfig(config);
-  return createMemory({
-    ...configured,
-    ...extra,
-    capture: { ...configured.capture, ...extra?.capture },
-    home,
-    store,
-    embedder,
-    logger,
-    ...(scope ? { scope } : {}),
-  });
+  return createMemory(
+    withConfiguredOptions(
+      {
+        ...extra,
+        home,
+        store,
+        embedder,
+        logger,
+        ...(scope ? { scope } : {}),
+      },
+      config,
+      env,
+    ),
+  );
 }
 
 /** Per-run state of the CLI. */
@@ -305,6 +312,7 @@ export class CliContext {
           store,
           embedder: state.inUse,
           ...(this.clientOptions ? { extra: this.clientOptions } : {}),
+          env: this.env,
         });
         this.embedderState = state;
         this.openedStoreName = store.name;

@@ -9,6 +9,7 @@
 import type { MemoryOptions } from '../core/client/memory-options.js';
 import { createConsoleLogger } from '../core/utils/runtime-defaults.js';
 import type { MemoirConfig } from './memoir-config.js';
+import { modelOptionsFromConfig } from './model-settings.js';
 import { SETTING_NAMES, specOf } from './setting-registry.js';
 
 // Settings whose option is not the value itself.
@@ -43,14 +44,30 @@ export function memoryOptionsFromConfig(config: MemoirConfig): MemoryOptions {
 
 /**
  * `given` over the options the settings name, section by section (`capture`, `procedures`):
- * an option the caller passed always wins over the environment and the config file.
+ * an option the caller passed always wins over the environment and the config file. The
+ * model settings (`model`, `baseUrl`, `proceduresReflectionModel`) become chat models, with
+ * the key read from `env`; a model the caller passed is never built from the settings.
  */
-export function withConfiguredOptions(given: MemoryOptions, config: MemoirConfig): MemoryOptions {
+export function withConfiguredOptions(
+  given: MemoryOptions,
+  config: MemoirConfig,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): MemoryOptions {
   const configured = memoryOptionsFromConfig(config);
+  const models = modelOptionsFromConfig(
+    {
+      ...config,
+      model: given.languageModel === undefined ? config.model : null,
+      proceduresReflectionModel:
+        given.procedures?.reflectionModel === undefined ? config.proceduresReflectionModel : null,
+    },
+    env,
+  );
   return {
     ...configured,
+    ...models,
     ...given,
     capture: { ...configured.capture, ...given.capture },
-    procedures: { ...configured.procedures, ...given.procedures },
+    procedures: { ...configured.procedures, ...models.procedures, ...given.procedures },
   };
 }

@@ -73,9 +73,31 @@ export const memoirConfigSchema = z
      * URL needs no key.
      */
     embedderApiKeyEnv: field(SETTINGS.embedderApiKeyEnv),
+    /**
+     * The chat model of every door (the `memoir` command, `memoir mcp`, a zero-configuration
+     * `createMemory()`), on an OpenAI-compatible server: it extracts memories from
+     * conversations, reflects on finished tasks to write procedures, and merges them, e.g.
+     * `gpt-4o-mini`, or `llama3.1` with `baseUrl` pointing at Ollama. `null`: no model (tasks
+     * become procedures from their tool calls alone, conversations are kept as episodes).
+     */
+    model: field(SETTINGS.model),
+    /**
+     * Base URL of the model's OpenAI-compatible API, with its prefix, e.g.
+     * `http://127.0.0.1:11434/v1` for Ollama; `null` for `OPENAI_BASE_URL`, else OpenAI's own API.
+     */
+    baseUrl: field(SETTINGS.baseUrl),
+    /**
+     * Name of the environment variable holding the model's API key; `null` for `MEMOIR_API_KEY`,
+     * else `OPENAI_API_KEY`. The key itself is never a setting, a flag or a logged value; a
+     * server at a custom `baseUrl` needs none.
+     */
+    apiKeyEnv: field(SETTINGS.apiKeyEnv),
     /** Learn procedures from finished tasks (the seed's `[procedures] enabled`). */
     proceduresEnabled: field(SETTINGS.proceduresEnabled),
-    /** Chat model name for reflections (`reflection_model`), e.g. `gpt-4o-mini`; `null` for the client's own model. */
+    /**
+     * Chat model name for reflections (`reflection_model`), e.g. `gpt-4o-mini`, served where
+     * `model` is (`baseUrl`, the same key); `null` for `model` itself.
+     */
     proceduresReflectionModel: field(SETTINGS.proceduresReflectionModel),
     /** Fewest tool calls a task needs before it is worth reflecting on (`min_tool_calls`). */
     proceduresMinToolCalls: field(SETTINGS.proceduresMinToolCalls),

@@ -79,6 +79,12 @@ const options = memoryOptionsSchema.shape;
 const procedures = procedureOptionsSchema.shape;
 const modelName = z.string().trim().min(1).max(256).nullable();
 const CLI = 'the `memoir` command (and `memoir mcp`)';
+const MODEL_READERS = 'the `memoir` command, `memoir mcp` and a zero-configuration `createMemory()`';
+const variableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+  .max(128)
+  .nullable();
 
 /** Every setting, in the order the docs list them. */
 export const SETTINGS = {
@@ -223,6 +229,36 @@ export const SETTINGS = {
     example: 'OPENAI_API_KEY',
     secret: true,
   }),
+  model: define({
+    schema: modelName,
+    default: null,
+    text: 'text',
+    env: 'MEMOIR_MODEL',
+    flag: '--model',
+    readBy: MODEL_READERS,
+    expects: 'a chat model name, or null for none',
+    example: 'gpt-4o-mini',
+  }),
+  baseUrl: define({
+    schema: z.string().refine(isHttpUrl).nullable(),
+    default: null,
+    text: 'text',
+    env: 'MEMOIR_BASE_URL',
+    flag: '--base-url',
+    readBy: MODEL_READERS,
+    expects: 'an http(s) URL, or null for OpenAI’s own API',
+    example: 'http://127.0.0.1:11434/v1',
+  }),
+  apiKeyEnv: define({
+    schema: variableName,
+    default: null,
+    text: 'text',
+    env: 'MEMOIR_API_KEY_ENV',
+    readBy: MODEL_READERS,
+    expects: 'the name of the environment variable holding the model’s API key (never the key itself), or null',
+    example: 'MY_OPENAI_KEY',
+    secret: true,
+  }),
   proceduresEnabled: define({
     ...fromOption(procedures.enabled),
     text: 'boolean',
@@ -238,8 +274,7 @@ export const SETTINGS = {
     text: 'text',
     env: 'MEMOIR_PROCEDURES_REFLECTION_MODEL',
     section: { name: 'procedures', key: 'reflectionModel' },
-    readBy:
-      'nothing in memoir yet: a model name needs an adapter, so pass `procedures.reflectionModel` to createMemory',
+    readBy: `${MODEL_READERS}: a chat model of this name on the server of \`model\` (\`baseUrl\`, the same key) reflects on finished tasks`,
     expects: 'a chat model name, or null for the client’s model',
     example: 'gpt-4o-mini',
   }),
