@@ -14,6 +14,9 @@
  * @module
  */
 
+import { z } from 'zod';
+import { AGENT_TOOL_SETS, type AgentToolSet } from '../config/mcp-tool-sets.js';
+import { parseInput } from '../core/utils/validate.js';
 import {
   memoryCoreAppendTool,
   memoryCoreInsertTool,
@@ -117,6 +120,65 @@ export const agentTools: readonly AgentTool[] = [
   memoryCoreReplaceTool,
   memoryCoreInsertTool,
 ];
+
+// The sets of the tools above (a tool may instead declare its own `set`); any other tool is in
+// admin. Core is what the design documents' everyday scenarios call on every turn: store,
+// find, read, forget, and sessions (seed 001); the rest costs every turn's context only on request.
+const setsSchema = z.array(z.enum(AGENT_TOOL_SETS)).max(AGENT_TOOL_SETS.length * 4);
+
+const SET_OF: Readonly<Record<string, AgentToolSet>> = {
+  memory_store: 'core',
+  memory_search: 'core',
+  memory_recall: 'core',
+  memory_get: 'core',
+  memory_forget: 'core',
+  memory_start_session: 'core',
+  memory_end_session: 'core',
+  memory_resume_session: 'core',
+  memory_list_sessions: 'core',
+  memory_core_read: 'workspace',
+  memory_core_append: 'workspace',
+  memory_core_replace: 'workspace',
+  memory_core_insert: 'workspace',
+  memory_reflect: 'workspace',
+  memory_find_procedures: 'procedures',
+  memory_list_procedures: 'procedures',
+  memory_record_procedure_use: 'procedures',
+  memory_learn_procedure: 'procedures',
+  memory_recall_steps: 'procedures',
+  memory_create_workflow_from_session: 'procedures',
+  memory_detect_workflows: 'procedures',
+  memory_suggest: 'procedures',
+  memory_warn: 'procedures',
+  memory_analyze_patterns: 'procedures',
+};
+
+/**
+ * The set a tool is served in: its own `set`, else the one the tool table gives it, else `admin`.
+ *
+ * @param tool - A tool.
+ * @returns Its set.
+ * @group Agent tools
+ */
+export function agentToolSet(tool: AgentTool): AgentToolSet {
+  return tool.set ?? SET_OF[tool.name] ?? 'admin';
+}
+
+/**
+ * The tools of the given sets, in table order (what `memoir mcp --tools` serves).
+ *
+ * @param sets - Tool sets; `['core']` is what `memoir mcp` serves by default.
+ * @param tools - The tools to choose from. Default: {@link agentTools}.
+ * @returns The tools in those sets.
+ * @group Agent tools
+ */
+export function agentToolsInSets(
+  sets: readonly AgentToolSet[],
+  tools: readonly AgentTool[] = agentTools,
+): readonly AgentTool[] {
+  const chosen = parseInput(setsSchema, sets, 'agent-tools', 'sets');
+  return tools.filter((tool) => chosen.includes(agentToolSet(tool)));
+}
 
 /**
  * The tool of that name, or undefined.

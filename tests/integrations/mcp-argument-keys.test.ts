@@ -31,7 +31,7 @@ function nested(depth: number): unknown {
 describe('MCP tool arguments with __proto__, constructor and prototype keys', { timeout: 90_000 }, () => {
   let server: McpConnection;
   beforeAll(async () => {
-    server = await connectMemoirMcp({ home: tempDir('memoir-mcp-keys-') });
+    server = await connectMemoirMcp({ home: tempDir('memoir-mcp-keys-'), tools: 'all' });
   });
   afterAll(async () => {
     await server?.close();

@@ -21,7 +21,7 @@ interface CoreState {
 
 describe('the core block tools through memoir mcp', () => {
   it('lists the four tools with their schemas', async () => {
-    const server = await connectMemoirMcp({ home: newHome() });
+    const server = await connectMemoirMcp({ home: newHome(), tools: 'all' });
     try {
       const { tools } = await server.client.listTools();
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -35,7 +35,7 @@ describe('the core block tools through memoir mcp', () => {
   });
 
   it('edits the block with the tools, reads it back, and memory_recall puts it first', async () => {
-    const server = await connectMemoirMcp({ home: newHome() });
+    const server = await connectMemoirMcp({ home: newHome(), tools: 'all' });
     try {
       expect(textOf(await server.call('memory_core_read'))).toMatch(/core block is empty \(0 of 2000 tokens\)/);
       dataOf(await server.call('memory_core_append', { text: 'Peter lives in Vienna.' }));
@@ -61,7 +61,7 @@ describe('the core block tools through memoir mcp', () => {
   });
 
   it('refuses an over-limit edit and a missing or repeated target as tool errors naming the argument', async () => {
-    const server = await connectMemoirMcp({ home: newHome() });
+    const server = await connectMemoirMcp({ home: newHome(), tools: 'all' });
     try {
       dataOf(await server.call('memory_core_append', { text: 'Peter lives in Lisbon. Peter likes Lisbon.' }));
       const over = await server.call('memory_core_append', { text: 'word '.repeat(3000) });
@@ -88,13 +88,13 @@ describe('the core block tools through memoir mcp', () => {
 
   it('a server scoped to one user edits and injects only that user’s block', async () => {
     const home = newHome();
-    const alice = await connectMemoirMcp({ home, args: ['--user', 'alice'] });
+    const alice = await connectMemoirMcp({ home, args: ['--user', 'alice'], tools: 'all' });
     try {
       dataOf(await alice.call('memory_core_append', { text: 'Alice is allergic to peanuts.' }));
     } finally {
       await alice.close();
     }
-    const bob = await connectMemoirMcp({ home, args: ['--user', 'bob'] });
+    const bob = await connectMemoirMcp({ home, args: ['--user', 'bob'], tools: 'all' });
     try {
       expect(dataOf<CoreState>(await bob.call('memory_core_read')).text).toBe('');
       dataOf(await bob.call('memory_store', { content: 'Bob had peanuts for lunch.' }));

@@ -50,13 +50,23 @@ export interface ConnectOptions {
   args?: string[];
   /** Speak protocol 2026-07-28 (pinned); default: the 2025 handshake hosts use today. */
   modern?: boolean;
+  /**
+   * `--tools`: the tool sets to serve, e.g. `all` for a test calling tools beyond the default
+   * core set. Default: none passed, so the server serves its default.
+   */
+  tools?: string;
 }
 
 /** Start `memoir mcp` and connect the official client to it over stdio. */
-export async function connectMemoirMcp({ home, args = [], modern = false }: ConnectOptions): Promise<McpConnection> {
+export async function connectMemoirMcp({
+  home,
+  args = [],
+  modern = false,
+  tools,
+}: ConnectOptions): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, 'mcp', ...args],
+    args: [bin, 'mcp', ...(tools === undefined ? [] : ['--tools', tools]), ...args],
     env: childEnvironment({ MEMOIR_HOME: home }),
     stderr: 'pipe',
   });

@@ -19,7 +19,7 @@ afterEach(() => {
 
 /** Start `memoir mcp --http` and resolve to its endpoint URL once it prints it. */
 function serve(home: string): Promise<string> {
-  const child = spawn(process.execPath, [bin, 'mcp', '--http', '--port', '0', '--token', TOKEN], {
+  const child = spawn(process.execPath, [bin, 'mcp', '--tools', 'all', '--http', '--port', '0', '--token', TOKEN], {
     env: childEnvironment({ MEMOIR_HOME: home }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });

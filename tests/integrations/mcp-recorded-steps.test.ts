@@ -193,7 +193,7 @@ describe.skipIf(ffmpegMissing)(titled('memory_recall_steps through the official 
     const vision = await startVisionServer();
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [bin, 'mcp'],
+      args: [bin, 'mcp', '--tools', 'all'],
       env: childEnvironment({
         MEMOIR_HOME: tempDir('memoir-mcp-steps-home-'),
         MEMORIES_AI_API_KEY: server.apiKey,

@@ -21,7 +21,7 @@ import {
 
 const open: McpConnection[] = [];
 async function start(home: string, args: string[] = [], modern = false): Promise<McpConnection> {
-  const connection = await connectMemoirMcp({ home, args, modern });
+  const connection = await connectMemoirMcp({ home, args, modern, tools: 'all' });
   open.push(connection);
   return connection;
 }

@@ -28,7 +28,9 @@ afterEach(async () => {
 });
 
 function startPeer(home: string): Peer {
-  const child = spawn(process.execPath, [bin, 'mcp'], { env: childEnvironment({ MEMOIR_HOME: home }) });
+  const child = spawn(process.execPath, [bin, 'mcp', '--tools', 'all'], {
+    env: childEnvironment({ MEMOIR_HOME: home }),
+  });
   let exited = false;
   child.on('exit', () => {
     exited = true;

@@ -10,7 +10,7 @@ import { connectMemoirMcp, dataOf, type McpConnection, textOf } from './mcp-harn
 
 const open: McpConnection[] = [];
 async function start(home: string, args: string[] = []): Promise<McpConnection> {
-  const connection = await connectMemoirMcp({ home, args });
+  const connection = await connectMemoirMcp({ home, args, tools: 'all' });
   open.push(connection);
   return connection;
 }

@@ -25,7 +25,7 @@ async function serverWithProcedures(): Promise<McpConnection> {
     });
   }
   await memory.close();
-  const connection = await connectMemoirMcp({ home });
+  const connection = await connectMemoirMcp({ home, tools: 'all' });
   open.push(connection);
   return connection;
 }

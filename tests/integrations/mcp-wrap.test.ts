@@ -24,7 +24,12 @@ afterEach(async () => {
 });
 
 async function wrapped(home: string, flags: string[]): Promise<McpConnection> {
-  const connection = await connectMemoirMcp({ home, args: [...flags, '--wrap', '--', process.execPath, handsServer] });
+  const connection = await connectMemoirMcp({
+    home,
+    args: [...flags, '--wrap', '--', process.execPath, handsServer],
+    // Every memoir tool beside the wrapped ones, unless the test serves the wrapped server alone.
+    ...(flags.includes('--no-memory-tools') ? {} : { tools: 'all' }),
+  });
   open.push(connection);
   return connection;
 }

@@ -4,6 +4,7 @@
  * are the same in every host.
  */
 import { z } from 'zod';
+import type { AgentToolSet } from '../../config/mcp-tool-sets.js';
 import { MemoirError, ValidationError } from '../../core/spec/errors.js';
 import { applyRenames, type RenamedOption, renamedNote } from '../../core/utils/renamed-options.js';
 import { parseInput } from '../../core/utils/validate.js';
@@ -53,6 +54,11 @@ export interface AgentTool<Schema extends z.ZodObject = z.ZodObject> {
   readonly description: string;
   /** The arguments, as a zod object; field descriptions become the JSON Schema's. */
   readonly inputSchema: Schema;
+  /**
+   * The tool set it is served in (`memoir mcp --tools`): `core` is served by default, the others
+   * on request. Without one, the tool is in `admin`, so a new tool never grows the default unseen.
+   */
+  readonly set?: AgentToolSet;
   /** True when the tool only reads. */
   readonly readOnly: boolean;
   /** True when the tool deletes or overwrites data (it then takes a `confirm` argument). */

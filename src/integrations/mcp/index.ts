@@ -18,6 +18,7 @@
  * @module memoir/mcp
  */
 
+export { AGENT_TOOL_SETS, type AgentToolSet } from '../../config/mcp-tool-sets.js';
 export {
   type AgentTool,
   type AgentToolContext,
@@ -26,7 +27,9 @@ export {
   agentToolByName,
   agentToolErrorText,
   agentToolInputJsonSchema,
+  agentToolSet,
   agentTools,
+  agentToolsInSets,
   callAgentTool,
   defineAgentTool,
   type ToolHintTerms,

@@ -8,10 +8,17 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { AGENT_TOOL_SETS, type AgentToolSet } from '../../config/mcp-tool-sets.js';
 import { ConfigError } from '../../core/spec/errors.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { loadConfig, type MemoryClient } from '../../index.js';
-import { type AgentTool, agentToolInputJsonSchema, agentTools, callAgentTool } from '../agent-tools.js';
+import {
+  type AgentTool,
+  agentToolInputJsonSchema,
+  agentTools,
+  agentToolsInSets,
+  callAgentTool,
+} from '../agent-tools.js';
 import { toCallToolResult, toErrorResult } from './mcp-results.js';
 import type { McpToolSource } from './mcp-tool-source.js';
 import { refusedArgumentsError } from './raw-arguments.js';
@@ -35,6 +42,7 @@ const optionsSchema = z
   .object({
     client: hasMethods('recall', 'retain', 'currentSession'),
     tools: z.array(hasMethods('run')).optional(),
+    toolSets: z.array(z.enum(AGENT_TOOL_SETS)).max(16).optional(),
     upstream: hasMethods('listTools', 'callTool').optional(),
     name: z.string().min(1).max(200).default('memoir'),
     version: z.string().min(1).max(100).default('unknown'),
@@ -53,6 +61,12 @@ export interface McpServerOptions {
   client: MemoryClient;
   /** memoir's tools to serve. Default: every agent tool; `[]` serves only the upstream's. */
   tools?: readonly AgentTool[];
+  /**
+   * Serve only the tools of these sets (of `tools`, else of every agent tool), e.g. `['core']`,
+   * what `memoir mcp` serves by default. Hosts send every listed tool's definition to the model
+   * on each turn: all of them are about 29 KB, the core set about 9.5 KB. Default: no filter.
+   */
+  toolSets?: readonly AgentToolSet[];
   /** Tools of another server (a wrapped one) to serve beside memoir's, forwarded unchanged. */
   upstream?: McpToolSource;
   /** The server's name in the handshake. Default `memoir`. */
@@ -105,7 +119,9 @@ function listed(tool: AgentTool): Tool {
 export function createMcpServer(options: McpServerOptions): () => Server {
   const parsed = parseOptions(optionsSchema, options, 'mcp', 'Pass createMcpServer({ client: memory }).');
   const client = options.client;
-  const tools = options.tools ?? agentTools;
+  const tools = parsed.toolSets
+    ? agentToolsInSets(parsed.toolSets, options.tools ?? agentTools)
+    : (options.tools ?? agentTools);
   const upstream = options.upstream;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   if (byName.size !== tools.length) {
