@@ -16,7 +16,7 @@ import {
   type StatsView,
 } from './cli-format.js';
 import { integer, kind, nonEmpty, repeatable, time, unitInterval } from './cli-options.js';
-import { withWorkspace } from './cli-workspace.js';
+import { inWorkspaceOrNot, WORKSPACE_WRITE, withWorkspace } from './cli-workspace.js';
 
 interface RetainFlags {
   kind?: MemoryKind;
@@ -28,6 +28,7 @@ interface RetainFlags {
   sourceFile?: string;
   sourceLine?: number;
   occurredAt?: string;
+  workspace?: string;
 }
 
 interface ListFlags {
@@ -123,6 +124,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--source-file <path>', 'where it came from, for citations', nonEmpty)
     .option('--source-line <n>', 'line in --source-file', integer(1))
     .option('--occurred-at <time>', 'when it happened: 2025-11-30, an ISO date-time, or 3d (ago)', time(context.now))
+    .option('--workspace <dir>', WORKSPACE_WRITE, nonEmpty)
     .action(async (words: string[], flags: RetainFlags) => {
       const source = sourceOf(flags);
       const content = words.length === 1 && words[0] === '-' ? await readStream(context.stdin) : words.join(' ');
@@ -137,8 +139,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         source,
         occurredAt: flags.occurredAt,
       };
-      const client = await context.client('vectors');
-      const result = await client.retain(input);
+      const result = await inWorkspaceOrNot(context, flags.workspace, 'vectors', (client) => client.retain(input));
       if (context.json) return context.printJson(result);
       if (result.memories.length > 0) context.print(formatMemoryTable(result.memories, context.width));
       for (const skip of result.skipped) context.print(`Skipped: ${skip.detail ?? skip.reason}.`);
@@ -284,7 +285,8 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--source-file <path>', 'where it came from, for citations', nonEmpty)
     .option('--source-line <n>', 'line in --source-file', integer(1))
     .option('--occurred-at <time>', 'when it happened: 2025-11-30, an ISO date-time, or 3d (ago)', time(context.now))
-    .action(async (id: string, flags: UpdateFlags) => {
+    .option('--workspace <dir>', WORKSPACE_WRITE, nonEmpty)
+    .action(async (id: string, flags: UpdateFlags & { workspace?: string }) => {
       if (flags.entity !== undefined && flags.entities === false) {
         throw new CliUsageError('--entity and --no-entities contradict each other', 'Pass one of them.');
       }
@@ -310,8 +312,9 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
       }
       // Only new text is embedded: other changes work whatever the configured embedder.
       const reembeds = patch.content !== undefined || patch.abstract !== undefined;
-      const client = await context.client(reembeds ? 'vectors' : 'records');
-      const memory = await client.update(id, patch);
+      const memory = await inWorkspaceOrNot(context, flags.workspace, reembeds ? 'vectors' : 'records', (client) =>
+        client.update(id, patch),
+      );
       if (context.json) return context.printJson(memory);
       context.print(formatMemoryDetails(memory));
     });
@@ -320,8 +323,9 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .command('forget')
     .description('Delete a memory for good (see invalidate to keep it as history).')
     .argument('<id>', 'memory id')
-    .action(async (id: string) => {
-      const forgotten = await (await context.client('records')).forget(id);
+    .option('--workspace <dir>', WORKSPACE_WRITE, nonEmpty)
+    .action(async (id: string, flags: { workspace?: string }) => {
+      const forgotten = await inWorkspaceOrNot(context, flags.workspace, 'records', (client) => client.forget(id));
       if (forgotten === 0) {
         throw new NotFoundError('memory', id, {
           component: 'forget',
@@ -338,9 +342,11 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .argument('<id>', 'memory id')
     .requiredOption('--reason <text>', 'why it no longer holds', nonEmpty)
     .option('--superseded-by <id>', 'the memory that replaces it', nonEmpty)
-    .action(async (id: string, flags: { reason: string; supersededBy?: string }) => {
-      const client = await context.client('records');
-      const memory = await client.invalidate(id, { reason: flags.reason, supersededBy: flags.supersededBy });
+    .option('--workspace <dir>', WORKSPACE_WRITE, nonEmpty)
+    .action(async (id: string, flags: { reason: string; supersededBy?: string; workspace?: string }) => {
+      const memory = await inWorkspaceOrNot(context, flags.workspace, 'records', (client) =>
+        client.invalidate(id, { reason: flags.reason, supersededBy: flags.supersededBy }),
+      );
       if (context.json) return context.printJson(memory);
       context.print(`Invalidated ${memory.id} (valid until ${memory.validTo}).`);
     });

@@ -26,6 +26,7 @@ import {
 import { CliError, EXIT_CODES } from './cli-errors.js';
 import { DEFAULT_WIDTH } from './cli-format.js';
 import type { ProtectedPlaces } from './cli-output-path.js';
+import { workspaceStore } from './cli-workspace.js';
 
 /** A writable text stream (process.stdout, or a test's buffer). */
 export interface CliOutput {
@@ -299,7 +300,12 @@ export class CliContext {
       mkdirSync(config.home, { recursive: true });
       const scope = this.scope;
       const home = config.home;
-      const store = (this.io.createStore ?? defaultStoreFactory)({ home, logger: this.logger });
+      // A workspace has one index, `<dir>/.memory/index.sqlite`, whichever door opens it.
+      const workspace = this.clientOptions?.workspace;
+      const store =
+        workspace === undefined
+          ? (this.io.createStore ?? defaultStoreFactory)({ home, logger: this.logger })
+          : workspaceStore(workspace, this.logger);
       try {
         const recorded = (await store.recordedEmbedder?.()) ?? null;
         const state = this.chooseEmbedder(access, recorded);

@@ -1,7 +1,22 @@
 /** A client over a Markdown workspace for one command, closed when the command is done. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createSqliteStore } from '../adapters/sqlite/index.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
-import { createWorkspace } from '../workspace.js';
+import type { Logger } from '../core/spec/runtime.js';
+import type { MemoryStore } from '../core/spec/store.js';
+import { createWorkspace, workspaceIndexPath } from '../workspace.js';
 import type { CliContext } from './cli-context.js';
+
+/**
+ * The store of the workspace at `root`: its one index, `<root>/.memory/index.sqlite` (SQLite in
+ * WAL mode, so the CLI, `memoir mcp` and the library may have it open at once).
+ */
+export function workspaceStore(root: string, logger: Logger): MemoryStore {
+  const path = workspaceIndexPath(root);
+  mkdirSync(dirname(path), { recursive: true });
+  return createSqliteStore({ path, logger });
+}
 
 /**
  * Run `work` with a client over the workspace at `root` (its index at
@@ -13,20 +28,26 @@ export async function withWorkspace<T>(
   work: (client: MemoryClient, report: Awaited<ReturnType<MemoryClient['workspace']['index']>>) => Promise<T>,
   options: { rebuild?: boolean } = {},
 ): Promise<T> {
-  // A one-shot command ends long before a scheduled reflect, and must not start one on its
-  // way in (one is due at once when the workspace has no record of its last): `memoir reflect`
-  // and the long-running doors (`memoir mcp`, `memoir ui`) reflect.
-  const client = createWorkspace({
-    root,
-    logger: context.logger,
-    clock: { now: context.now },
-    scope: context.scope,
-    reflect: { every: 'off' },
-  });
+  const client = createWorkspace({ root, logger: context.logger, clock: { now: context.now }, scope: context.scope });
   try {
     const report = await client.workspace.index({ rebuild: options.rebuild ?? false });
     return await work(client, report);
   } finally {
     await client.close();
   }
+}
+
+/** Help of `--workspace` on the commands that change memories. */
+export const WORKSPACE_WRITE =
+  "a Markdown workspace: the change is written to its day's memory/YYYY-MM-DD.md and indexed from there";
+
+/** Run `work` on the workspace at `root` when one is given, else on the run's client. */
+export async function inWorkspaceOrNot<T>(
+  context: CliContext,
+  root: string | undefined,
+  access: 'vectors' | 'records',
+  work: (client: MemoryClient) => Promise<T>,
+): Promise<T> {
+  if (root === undefined) return work(await context.client(access));
+  return withWorkspace(context, root, (client) => work(client));
 }

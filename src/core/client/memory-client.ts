@@ -17,6 +17,7 @@ import { createReflectApi, type ReflectApi } from '../reflect/reflect-api.js';
 import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
 import { SCHEDULE_LOG_FILE, scheduleLogAt } from '../shared/schedule/schedule-log.js';
+import { createWorkspaceJournal } from '../shared/workspace/workspace-journal.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { Scope } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
@@ -86,10 +87,13 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const scheduleLog = scheduleLogAt(scheduleFile, (error) =>
     engine.emit('error', { operation: 'schedule', error: wrapError(error, 'schedule') }),
   );
+  // A workspace's Markdown is its source of truth: retain, update and forget write it too.
+  const journal = settings.workspace === undefined ? undefined : createWorkspaceJournal(engine, settings.workspace);
   const retain = createRetainApi(engine, {
     extraction: settings.extraction,
     maxMemories: settings.maxMemories,
     retentionAppliesTo: settings.retentionAppliesTo,
+    ...(journal ? { journal } : {}),
   });
   const procedures = createProceduresApi(engine, retain, settings.procedures, settings.video);
   const { readWithinCall, ...coreBlock } = createCoreBlockApi(engine, {
@@ -102,7 +106,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   const features = trackDeclared(engine, {
     ...retain,
     ...createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: { get: readWithinCall } }),
-    ...createMemoriesApi(engine),
+    ...createMemoriesApi(engine, journal ? { journal } : {}),
     ...createSessionsApi(engine),
     ...createCaptureApi(engine, retain, settings.capture as CaptureOptions | undefined),
     ...procedures,

@@ -6,6 +6,7 @@ import { narrowScope } from '../search/scope-boundary.js';
 import { deriveAbstract, fingerprintOf, uniqueEntities } from '../shared/memory-builder.js';
 import { applyTallies } from '../shared/record-tallies.js';
 import { memoriesInScope, requireMemory } from '../shared/require-memory.js';
+import type { WorkspaceJournal } from '../shared/workspace/workspace-journal.js';
 import { type Memory, type MemoryPatch, memoryPatchSchema, timeInputSchema } from '../spec/memory.js';
 import type { Entity } from '../spec/records.js';
 import { embeddingText } from '../text/memory-text.js';
@@ -129,8 +130,9 @@ export interface MemoriesApi {
 }
 
 /** The memories feature over an engine. */
-export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
+export function createMemoriesApi(engine: MemoryEngine, settings: { journal?: WorkspaceJournal } = {}): MemoriesApi {
   const { store } = engine;
+  const { journal } = settings;
 
   async function update(id: unknown, patchInput: unknown): Promise<Memory> {
     const memoryId = parseInput(idSchema, id, 'update', 'id');
@@ -172,6 +174,8 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
       }
       return { next, previous };
     });
+    // A workspace's Markdown says what the memory now is, so a rebuilt index does too.
+    if (journal) await journal.changed([result.next]);
     engine.emit('memory:updated', { memory: result.next, previous: result.previous });
     return result.next;
   }
@@ -185,9 +189,11 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
       if (existing.length === 0) return [];
       await store.deleteMemories(existing.map((memory) => memory.id));
       await applyTallies(store, existing, -1, engine.nowIso());
-      return existing.map((memory) => memory.id);
+      return existing;
     });
-    if (deleted.length > 0) engine.emit('memory:forgotten', { ids: deleted });
+    // Its line leaves the workspace's Markdown too, or a rebuilt index would bring it back.
+    if (journal) await journal.forgotten(deleted);
+    if (deleted.length > 0) engine.emit('memory:forgotten', { ids: deleted.map((memory) => memory.id) });
     return deleted.length;
   }
 
@@ -213,6 +219,7 @@ export function createMemoriesApi(engine: MemoryEngine): MemoriesApi {
       await store.upsertMemories([{ memory: next, embedding }]);
       return next;
     });
+    if (journal) await journal.changed([memory]);
     engine.emit('memory:invalidated', { memory, reason });
     return memory;
   }

@@ -12,6 +12,7 @@ import { memoriesInScope } from '../shared/require-memory.js';
 import { evictForRoom } from '../shared/retention/eviction.js';
 import type { RetentionOrigin } from '../shared/retention/protection.js';
 import { TURN_WINDOW } from '../shared/session-turns.js';
+import type { WorkspaceJournal } from '../shared/workspace/workspace-journal.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
@@ -121,6 +122,8 @@ export interface RetainSettings {
   maxMemories: number | undefined;
   /** Which memories eviction may delete, by origin (as for cleanup). */
   retentionAppliesTo: readonly RetentionOrigin[];
+  /** A workspace client's Markdown: what is retained is written there and indexed from it. */
+  journal?: WorkspaceJournal;
 }
 
 // Inputs are parsed and placed inside the client's scope before anything is written.
@@ -308,8 +311,17 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
         memories: records.map((record) => record.memory),
         skipped,
         links: ruled?.links ?? [],
+        changed: [...changed.values()].map((record) => record.memory),
       };
     });
+    // In a workspace the Markdown is the source of truth: the new memories go to their day's
+    // file and come back indexed from there (citing their line); older ones this retain
+    // changed (superseded, or a turn given its new neighbours) are rewritten there, so a
+    // rebuilt index knows it too.
+    if (settings.journal) {
+      outcome.memories = await settings.journal.retained(outcome.memories);
+      await settings.journal.changed(outcome.changed);
+    }
 
     for (const skip of outcome.skipped) engine.emit('memory:skipped', skip);
     for (const link of outcome.links)
@@ -318,7 +330,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     if (failure) pending.defer(unembedded, failure.message);
     else if (later && outcome.memories.length > 0) pending.later();
     if (outcome.memories.length > 0) engine.emit('memory:retained', { memories: outcome.memories });
-    const { links: _links, ...result } = outcome;
+    const { links: _links, changed: _changed, ...result } = outcome;
     return result;
   }
 
@@ -346,6 +358,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
       retainMemories(inputs, {}, turns > 0 ? { turns: (index) => index < turns } : undefined),
     deferEmbeddings: (ids, reason) => pending.defer(ids, reason),
     emit: engine.emit,
+    ...(settings.journal ? { journal: settings.journal } : {}),
   };
 
   async function retain(input: unknown, retainOptions?: unknown): Promise<RetainResult | ConversationRetainResult> {

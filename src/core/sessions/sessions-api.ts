@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
+import { generateSessionId } from '../engine/session-id.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { isEmptyScope, narrowScope } from '../search/scope-boundary.js';
 import { autoBackup } from '../shared/backup/auto-backup.js';
@@ -29,6 +30,13 @@ export interface SessionsApi {
    * higher (`ranking.sessionWeight`). Rejects with NotFoundError for an unknown session.
    */
   resumeSession(id: string): Promise<Session>;
+  /**
+   * Make `id` the session new memories go to — a name the caller chose (e.g. `banking_2026`,
+   * which capture's exclusions then match), or a generated `session_…` id when omitted. An id
+   * this scope has used before is continued as {@link SessionsApi.resumeSession} would; a new
+   * one is recorded with its first memory. Resolves to the id and whether it already existed.
+   */
+  startSession(id?: string): Promise<{ id: string; resumed: boolean }>;
   /**
    * Sessions of the client's scope with start/end, memory count and a summary of what happened.
    * `scope` narrows it (a door serving many users on one client names the caller's); it never
@@ -75,6 +83,19 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
     session.current = id;
     session.resumed = id;
     return asSession(found);
+  }
+
+  async function startSession(idInput?: unknown): Promise<{ id: string; resumed: boolean }> {
+    const id =
+      idInput === undefined
+        ? generateSessionId(engine.clock.now())
+        : parseInput(idSchema, idInput, 'startSession', 'id');
+    await engine.ready('startSession');
+    const [found] = await recordsOf(id);
+    session.current = id;
+    // Recall favours a resumed session's memories; a new one has none yet.
+    session.resumed = found ? id : null;
+    return { id, resumed: found !== undefined };
   }
 
   async function listSessions(optionsInput?: unknown): Promise<SessionSummary[]> {
@@ -146,6 +167,7 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
     currentSession: () => session.current,
     ...drained<AsyncMembers<SessionsApi>>({
       resumeSession: (id) => resumeSession(id),
+      startSession: (id) => startSession(id),
       listSessions: (options) => listSessions(options),
       deleteSession: (id, options) => deleteSession(id, options),
     }),

@@ -3,6 +3,7 @@ import type { PipelineStats } from '../../engine/pipeline-stats.js';
 import { type ParsedConversation, TRANSCRIPT_CATEGORY, transcriptChunks } from '../../shared/conversation-input.js';
 import { buildMemory } from '../../shared/memory-builder.js';
 import { applyTallies } from '../../shared/record-tallies.js';
+import type { WorkspaceJournal } from '../../shared/workspace/workspace-journal.js';
 import type { Embedder } from '../../spec/embedder.js';
 import { MemoirError, StoreError } from '../../spec/errors.js';
 import type { LanguageModel } from '../../spec/language-model.js';
@@ -78,6 +79,8 @@ export interface ConversationContext {
    * one transaction. The first `turns` inputs are turns of the conversation.
    */
   retainMemories: (inputs: MemoryInput[], turns?: number) => Promise<{ ids: string[]; memories: Memory[] }>;
+  /** A workspace client's Markdown, where what the model learned is written too. */
+  journal?: WorkspaceJournal;
   /** Announce memories stored without an embedding, to be embedded later. */
   deferEmbeddings: (ids: string[], reason: string) => void;
   emit: <E extends keyof MemoirEvents>(event: E, ...args: Parameters<MemoirEvents[E]>) => void;
@@ -213,6 +216,16 @@ export async function retainConversation(
     const kept = await keepEpisode(failure, true);
     context.emit('extraction:failed', { reason: failure, episodeId: kept.episodeId ?? '', sessionId });
     return { ...kept, failure };
+  }
+  if (context.journal) {
+    // What the model learned lands in the day's Markdown like any retained memory.
+    const written = await context.journal.retained([
+      ...outcome.creates.map((item) => item.memory),
+      ...transcripts.map((record) => record.memory),
+    ]);
+    const byId = new Map(written.map((memory) => [memory.id, memory]));
+    for (const create of outcome.creates) create.memory = byId.get(create.memory.id) ?? create.memory;
+    await context.journal.changed(outcome.merges.map((item) => item.memory));
   }
   for (const skip of outcome.skipped) context.emit('memory:skipped', skip);
   for (const { memory } of outcome.creates) context.emit('memory:created', { memory });

@@ -1,5 +1,6 @@
 /** Splitting one Markdown file of a workspace into the items the index holds. */
 import type { MemoryKind } from '../../spec/memory.js';
+import { type JournalBullet, parseJournalBullet } from './journal-bullet.js';
 import { mentionsOf, parseRetainBullet } from './retain-bullet.js';
 import { type StatedRange, statedTime } from './stated-range.js';
 
@@ -7,6 +8,8 @@ import { type StatedRange, statedTime } from './stated-range.js';
 export interface WorkspaceItem {
   /** 1-based line it starts on. */
   line: number;
+  /** 1-based line it ends on (the same as `line` for a one-line item). */
+  endLine: number;
   /** Its epistemic network. */
   kind: MemoryKind;
   /** The text, without list markers, type prefixes or `@`. */
@@ -57,6 +60,7 @@ interface Block {
   listItem: boolean;
   heading: string | null;
   inRetain: boolean;
+  end: number;
 }
 
 // The blocks of a file, or undefined as soon as there are more than `maxBlocks`.
@@ -106,13 +110,14 @@ function blocksOf(text: string, maxBlocks: number): Block[] | undefined {
         fence = null;
         close();
       }
+      current!.end = lineNumber;
       continue;
     }
     const fenceOpen = FENCE.exec(raw);
     if (fenceOpen) {
       close();
       fence = fenceOpen[1]!;
-      current = { line: lineNumber, text: raw, listItem: false, heading, inRetain };
+      current = { line: lineNumber, end: lineNumber, text: raw, listItem: false, heading, inRetain };
       continue;
     }
     if (raw.trim() === '' || /^\s*<!--.*-->\s*$/.test(raw)) {
@@ -129,7 +134,7 @@ function blocksOf(text: string, maxBlocks: number): Block[] | undefined {
     const item = ITEM.exec(raw);
     if (item && item[1]!.length < 2) {
       close();
-      current = { line: lineNumber, text: item[2]!, listItem: true, heading, inRetain };
+      current = { line: lineNumber, end: lineNumber, text: item[2]!, listItem: true, heading, inRetain };
       continue;
     }
     if (current) {
@@ -137,8 +142,9 @@ function blocksOf(text: string, maxBlocks: number): Block[] | undefined {
       current.text += `\n${item ? item[2]! : raw.trim()}`;
       continue;
     }
-    current = { line: lineNumber, text: raw.trim(), listItem: false, heading, inRetain };
+    current = { line: lineNumber, end: lineNumber, text: raw.trim(), listItem: false, heading, inRetain };
   }
+      current.end = lineNumber;
   if (fence !== null) close();
   close();
   return blocks.length > maxBlocks ? undefined : blocks;
@@ -184,7 +190,22 @@ export function parseWorkspaceFile(
   const pageEntity = role.entity === undefined ? [] : [role.entity];
   const withPage = (entities: string[]) => [...new Set([...pageEntity, ...entities])];
   for (const block of blocks) {
-    const base = { line: block.line, heading: block.heading };
+    const base = { line: block.line, endLine: block.end, heading: block.heading };
+    // A bullet memoir wrote is read back whole, wherever it sits (a person may move it).
+    const journal = block.listItem ? parseJournalBullet(block.text) : undefined;
+    if (journal) {
+      const { confidence } = journal;
+      items.push({
+        ...base,
+        kind: journal.kind,
+        content: journal.content,
+        entities: withPage(journal.entities),
+        retained: true,
+        ...(confidence === undefined ? {} : { confidence }),
+        journal,
+      });
+      continue;
+    }
     const typedHere = block.listItem && (block.inRetain || role.typedEverywhere);
     const parsed = typedHere ? parseRetainBullet(block.text) : { untyped: true as const };
     if ('malformed' in parsed) warn({ file, line: block.line, message: parsed.malformed });

@@ -10,6 +10,7 @@ import { readConfined, realDirectoryIfAny } from '../../utils/confined-path.js';
 import { buildMemory, deriveAbstract } from '../memory-builder.js';
 import { generatedBody } from './generated-section.js';
 import { parseOpinionSection } from './opinion-state.js';
+import { journalMemory, mergedJournalMemory } from './journal-memory.js';
 import { parseWorkspaceFile, type WorkspaceItem, type WorkspaceWarning } from './workspace-chunks.js';
 import {
   fileDate,
@@ -70,8 +71,8 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-// The id depends only on where the item is and what it says, so a rebuilt index has the same ids.
-function itemId(file: string, line: number, content: string): string {
+/** The id of a plain item: it depends only on where the item is and what it says, so a rebuilt index has the same ids. */
+export function itemId(file: string, line: number, content: string): string {
   return `ws_${sha256(`${file}\n${line}\n${content}`).slice(0, 32)}`;
 }
 
@@ -82,7 +83,8 @@ function memoryOf(
   day: string,
   now: string,
   engine: MemoryEngine,
-): Memory {
+): Memory | undefined {
+  if (item.journal) return journalMemory(file.path, item, hash, day, now, engine.scope);
   const occurredAt = item.range?.start ?? day;
   const metadata = {
     workspace: { file: file.path, hash },
@@ -145,13 +147,35 @@ async function indexedFiles(engine: MemoryEngine): Promise<Map<string, IndexedFi
  * older one's attribute supersedes it, as retain does, in world time (the files' dates): a
  * re-index of the same files links the same chains.
  */
-async function writeBatch(engine: MemoryEngine, memories: readonly Memory[]): Promise<void> {
-  if (memories.length === 0) return;
-  const vectors = await engine.embed(memories.map(embeddingText), 'workspace.index');
-  const ruled = await findRuleSupersessions(engine, memories);
-  const records: MemoryRecord[] = memories.map((memory, index) => ({
+async function writeBatch(engine: MemoryEngine, built: readonly Memory[]): Promise<void> {
+  if (built.length === 0) return;
+  const stored = new Map((await engine.store.getMemories(built.map((memory) => memory.id))).map((m) => [m.id, m]));
+  // A memory retained into the workspace is already in the index: it keeps what happened to it
+  // since (superseded, recalled, re-extracted) and takes from the file only what a person edits.
+  const memories = built.map((memory) => {
+    const before = stored.get(memory.id);
+    return before && isJournal(memory) ? mergedJournalMemory(before, memory, engine.nowIso()) : memory;
+  });
+  // A vector is reused when the text it was made of did not change: re-reading a file after an
+  // append embeds only the new lines.
+  const kept = await engine.store.getEmbeddings(
+    memories.filter((memory) => stored.has(memory.id)).map((memory) => memory.id),
+  );
+  const reusable = (memory: Memory) => {
+    const before = stored.get(memory.id);
+    return before !== undefined && kept.has(memory.id) && embeddingText(before) === embeddingText(memory);
+  };
+  const fresh = memories.filter((memory) => !reusable(memory));
+  const vectors = fresh.length > 0 ? await engine.embed(fresh.map(embeddingText), 'workspace.index') : [];
+  const vectorOf = new Map(fresh.map((memory, index) => [memory.id, vectors[index] ?? null]));
+  // A retained memory already indexed went through supersession when it was retained.
+  const ruled = await findRuleSupersessions(
+    engine,
+    memories.filter((memory) => !(isJournal(memory) && stored.has(memory.id))),
+  );
+  const records: MemoryRecord[] = memories.map((memory) => ({
     memory: ruled.batch.get(memory.id) ?? memory,
-    embedding: vectors[index] ?? null,
+    embedding: vectorOf.get(memory.id) ?? kept.get(memory.id) ?? null,
   }));
   await engine.store.upsertMemories([...records, ...ruled.stored]);
 }
@@ -159,6 +183,10 @@ async function writeBatch(engine: MemoryEngine, memories: readonly Memory[]): Pr
 /**
  * Replace the items of one file: its new items are written a batch at a time, then the ones
  * no longer in it leave. A small file is replaced in one transaction; a run stopped part-way
+function isJournal(memory: Memory): boolean {
+  return memory.metadata.journal === true;
+}
+
  * through a big one leaves items of both versions, which the next run replaces (their
  * hashes differ from the file's).
  */
@@ -174,7 +202,10 @@ async function replaceFile(
   const keep = new Set<string>();
   const run = async () => {
     for (let start = 0; start < items.length; start += BATCH) {
-      const memories = items.slice(start, start + BATCH).map((item) => memoryOf(file, item, hash, day, now, engine));
+      const memories = items
+        .slice(start, start + BATCH)
+        .map((item) => memoryOf(file, item, hash, day, now, engine))
+        .filter((memory): memory is Memory => memory !== undefined);
       for (const memory of memories) keep.add(memory.id);
       await writeBatch(engine, memories);
     }
@@ -233,11 +264,21 @@ async function applyOpinionStates(engine: MemoryEngine, root: string): Promise<v
 export async function indexWorkspace(
   engine: MemoryEngine,
   root: string,
-  options: { rebuild: boolean },
+  options: { rebuild: boolean; only?: readonly string[] },
 ): Promise<WorkspaceIndexReport> {
   await engine.ready('workspace.index');
-  const listing = listWorkspaceFiles(root);
+  const whole = listWorkspaceFiles(root);
+  // Only these files (a retain appended to a day file): the rest of the index is left alone.
+  const only = options.only === undefined ? undefined : new Set(options.only);
+  const listing =
+    only === undefined
+      ? whole
+      : {
+          files: whole.files.filter((file) => only.has(file.path)),
+          skipped: whole.skipped.filter((skip) => only.has(skip.file)),
+        };
   const byFile = await indexedFiles(engine);
+  if (only !== undefined) for (const path of [...byFile.keys()]) if (!only.has(path)) byFile.delete(path);
   const report: WorkspaceIndexReport = {
     files: listing.files.length,
     changedFiles: [],
