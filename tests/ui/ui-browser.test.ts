@@ -78,6 +78,7 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
       },
     ]);
     ids.bob = bobs.ids[0]!;
+    await alice.core.append('Alice prefers short answers.\nAlice lives in Lisbon.');
     await alice.procedures.save({
       title: 'Deploy the blog',
       triggerExamples: ['deploy the blog', 'publish a post'],
@@ -138,8 +139,16 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
       ['opinion', `/opinion/${ids.opinion}`, 'Opinion'],
       ['recordings', '/recordings', 'Recordings'],
       ['health', '/health', 'Health'],
+      ['users', '/users', 'Users'],
+      ['core', '/core?userId=alice', 'Core block'],
+      ['memories-by-user', '/memories?sort=user', 'Memories'],
       ['hostile-memory', `/memory/${ids.hostile}`, 'Memory'],
     ];
+    // Everything the view loads comes from the view itself: it works offline.
+    const foreign: string[] = [];
+    page.on('request', (sent) => {
+      if (!sent.url().startsWith(adminUi.origin) && !sent.url().startsWith('data:')) foreign.push(sent.url());
+    });
     for (const [name, path, title] of shots) {
       const response = await page.goto(`${adminUi.origin}${path}`);
       expect(response?.status(), path).toBe(200);
@@ -147,6 +156,7 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
       await expectNoScriptRan(page);
       if (name !== 'hostile-memory') await page.screenshot({ path: join(GALLERY, `${name}.png`) });
     }
+    expect(foreign).toEqual([]);
     // The hostile text is shown as text.
     await expect(page.locator('[data-tier="content"]').textContent()).resolves.toContain(HOSTILE);
     await page.goto(`${adminUi.origin}/procedure/deploy-the-blog`);
@@ -158,6 +168,72 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
     await expect(page.locator('svg[role="img"] circle').count()).resolves.toBe(4);
     await page.close();
   }, 60_000);
+
+  it('shows whose each memory is, counts per user, sorts by user, and has a dark scheme', async () => {
+    const page = await open();
+    await page.goto(`${adminUi.origin}/memories?sort=user`);
+    const firstRow = page.locator('tbody tr[data-row]').first();
+    await expect(firstRow.locator('td.scope').textContent()).resolves.toContain('alice');
+    await expect(page.locator('tbody tr[data-row]').last().locator('td.scope').textContent()).resolves.toContain('bob');
+    await expect(page.locator('th[aria-sort]').textContent()).resolves.toContain('scope');
+    await page.goto(`${adminUi.origin}/users`);
+    await expect(page.locator('tr[data-user="alice"] td[data-count]').textContent()).resolves.toBe(
+      String(await alice.count()),
+    );
+    await expect(page.locator('tr[data-user="bob"] td[data-count]').textContent()).resolves.toBe('1');
+    const light = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+    const dark = await browser.newContext({ viewport: { width: 1100, height: 760 }, colorScheme: 'dark' });
+    try {
+      const night = await open(dark);
+      await night.goto(adminUi.url);
+      await night.goto(`${adminUi.origin}/memories`);
+      const background = await night.evaluate('getComputedStyle(document.body).backgroundColor');
+      expect(background).not.toBe(light);
+      await night.screenshot({ path: join(GALLERY, 'memories-dark.png') });
+    } finally {
+      await dark.close();
+    }
+    await page.close();
+  });
+
+  it('a bulk forget of ticked rows asks first, and only the confirmation deletes them', async () => {
+    const extra = await bob.retain([
+      { content: 'Bob collects stamps.', category: 'hobbies' },
+      { content: 'Bob sings in a choir.', category: 'hobbies' },
+    ]);
+    const page = await open();
+    await page.goto(`${adminUi.origin}/memories?userId=bob&category=hobbies`);
+    await expect(page.locator('tbody tr[data-row]').count()).resolves.toBe(2);
+    await page.getByLabel('Select every memory on this page').check();
+    await page.getByRole('button', { name: 'Forget selected…' }).click();
+    await expect(page.locator('#confirm-question').textContent()).resolves.toBe('Forget 2 memories for good?');
+    await page.screenshot({ path: join(GALLERY, 'bulk-forget.png') });
+    expect(await bob.count({ categories: ['hobbies'] })).toBe(2);
+    await page.getByRole('button', { name: 'Yes, forget 2 memories' }).click();
+    await expect(page.locator('[role="status"]').first().textContent()).resolves.toContain('Forgot 2 memories');
+    expect(await bob.count({ categories: ['hobbies'] })).toBe(0);
+    for (const id of extra.ids) await expect(admin.get(id)).rejects.toBeInstanceOf(NotFoundError);
+    await page.close();
+  });
+
+  it('the core block is edited in the page, confirmed with a diff, and read by the library', async () => {
+    const page = await open();
+    await page.goto(`${adminUi.origin}/core?userId=alice`);
+    await page
+      .getByLabel('The block, one fact or preference per line')
+      .fill('Alice prefers short answers.\nAlice is on call this week.');
+    await page.getByRole('button', { name: 'Review the change…' }).click();
+    await expect(page.locator('ol.diff li.added').textContent()).resolves.toContain('Alice is on call this week.');
+    await expect(page.locator('ol.diff li.removed').textContent()).resolves.toContain('Alice lives in Lisbon.');
+    await expect(page.locator('ol.diff li.same').textContent()).resolves.toContain('Alice prefers short answers.');
+    await page.screenshot({ path: join(GALLERY, 'core-confirm.png') });
+    expect((await alice.core.get()).text).not.toContain('on call');
+    await page.getByRole('button', { name: 'Yes, save' }).click();
+    await expect(page.locator('[role="status"]').first().textContent()).resolves.toContain('Saved');
+    expect((await alice.core.get()).text.trim()).toBe('Alice prefers short answers.\nAlice is on call this week.');
+    expect((await bob.core.get()).text).toBe('');
+    await page.close();
+  });
 
   it('a search returns the retained memory, with its score breakdown, citation and token cost', async () => {
     const page = await open();

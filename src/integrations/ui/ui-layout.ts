@@ -58,10 +58,10 @@ export function notice(request: Pick<UiRequest, 'input'>): SafeHtml {
 
 function scopeBar(request: UiRequest, current: string, clientScope: Scope | undefined): SafeHtml {
   if (!request.admin) {
-    return html`<div class="scope" id="scope"><span class="scope-label">Scope</span> ${scopeChips(clientScope ?? {})} <span class="muted">fixed by the command line</span></div>`;
+    return html`<div class="scopebar" id="scope"><span class="scope-label">Scope</span> ${scopeChips(clientScope ?? {})} <span class="muted">fixed by the command line</span></div>`;
   }
   const chosen = scopeParams(request);
-  return html`<form class="scope" id="scope" method="get" action="${current}" aria-label="Scope">
+  return html`<form class="scopebar" id="scope" method="get" action="${current}" aria-label="Scope">
 <span class="scope-label">Admin view</span><span>showing <strong>${describeScope(request.viewScope)}</strong></span>
 <label>user <input name="userId" value="${chosen.userId ?? ''}" size="10" autocomplete="off"></label>
 <label>agent <input name="agentId" value="${chosen.agentId ?? ''}" size="10" autocomplete="off"></label>

@@ -95,7 +95,7 @@ function confirmEdit(request: UiRequest, before: CoreBlockState, text: string, c
       changed
         ? html`<p class="notice warn" role="status">The block changed since you opened it: here is your text against the block as it is now.</p>`
         : ''
-    }<div role="alertdialog" aria-labelledby="confirm-question" class="confirm">
+    }<div role="alertdialog" aria-labelledby="confirm-question" class="confirm save">
 <h2 id="confirm-question">Save this core block?</h2><p>Block of <strong>${whose(request)}</strong>. The agent sees it from its next turn on.</p>
 ${lineDiff(before.text, text)}
 <form method="post" action="/core/edit">${formFields(request)}<input type="hidden" name="text" value="${text}"><input type="hidden" name="base" value="${digest(before.text)}"><input type="hidden" name="confirm" value="yes"><button type="submit" class="primary" autofocus>Yes, save</button>

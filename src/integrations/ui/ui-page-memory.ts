@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { citationOf, type Memory, type MemoryPatch, ValidationError } from '../../index.js';
 import { formFields, link, type UiRequest } from './ui-context.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
+import { scopeChips } from './ui-layout.js';
 import { validityOf } from './ui-page-memories.js';
 
 /** What a handler answers: a page, or a redirect after a change. */
@@ -74,10 +75,6 @@ export async function memoryPage(request: UiRequest): Promise<PageResult> {
   const memory = await request.client.get(request.params[0]!);
   const done = request.input.get('done');
   const undo = request.input.get('undo');
-  const scope =
-    Object.entries(memory.scope)
-      .map(([key, value]) => `${key}=${value}`)
-      .join(', ') || 'none';
   return {
     title: 'Memory',
     body: html`${
@@ -95,7 +92,7 @@ export async function memoryPage(request: UiRequest): Promise<PageResult> {
 <dl class="meta">
 <dt>id</dt><dd><code>${memory.id}</code></dd>
 <dt>kind / category</dt><dd>${memory.kind} / ${memory.category}</dd>
-<dt>scope</dt><dd>${scope}</dd>
+<dt>scope</dt><dd>${scopeChips(memory.scope)}</dd>
 <dt>citation</dt><dd>${citationOf(memory)}</dd>
 <dt>session</dt><dd>${memory.sessionId ? html`<a href="${link(request, '/memories', { session: memory.sessionId })}">${memory.sessionId}</a>` : '—'}</dd>
 <dt>entities</dt><dd>${memory.entities.length === 0 ? '—' : memory.entities.map((name, index) => html`${index > 0 ? ', ' : ''}<a href="${link(request, `/entity/${encodeURIComponent(name)}`)}">${name}</a>`)}</dd>

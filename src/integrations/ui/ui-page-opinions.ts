@@ -3,7 +3,7 @@ import { citationOf, type Memory } from '../../index.js';
 import { type Datum, lineChart } from './ui-charts.js';
 import { link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
-import { pager } from './ui-layout.js';
+import { emptyState, pager } from './ui-layout.js';
 import { PAGE_SIZE, validityOf } from './ui-page-memories.js';
 
 type Page = { title: string; body: SafeHtml };
@@ -30,7 +30,10 @@ export async function opinionsPage(request: UiRequest): Promise<Page> {
     title: 'Opinions',
     body: html`${pager(request, '/opinions', page, found.length > PAGE_SIZE)}${
       opinions.length === 0
-        ? html`<p class="muted">No opinions.</p>`
+        ? emptyState(
+            'No opinions yet.',
+            'Beliefs the agent forms (kind opinion) appear here with their confidence and how it moved.',
+          )
         : html`<table class="rows"><caption>Current opinions</caption><thead><tr><th scope="col">opinion</th><th scope="col">entities</th><th scope="col">confidence</th><th scope="col">for / against</th></tr></thead><tbody>${opinions.map(
             (opinion) => {
               const confidence = confidenceOf(opinion);

@@ -2,7 +2,7 @@
 import { ConfigError, citationOf, type Entity, type Procedure, type Scope } from '../../index.js';
 import { link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
-import { pager } from './ui-layout.js';
+import { emptyState, pager } from './ui-layout.js';
 import { renderMarkdown } from './ui-markdown.js';
 import { PAGE_SIZE } from './ui-page-memories.js';
 
@@ -29,7 +29,7 @@ export async function sessionsPage(request: UiRequest): Promise<Page> {
     title: 'Sessions',
     body: html`${pager(request, '/sessions', page, sessions.length > page * SESSIONS_PER_PAGE)}${
       shown.length === 0
-        ? html`<p class="muted">No sessions.</p>`
+        ? emptyState('No sessions yet.', 'A session groups what one conversation retained; they appear as agents talk.')
         : html`<table class="rows"><caption>Sessions, newest first</caption><thead><tr><th scope="col">session</th><th scope="col">started</th><th scope="col">ended</th><th scope="col">memories</th><th scope="col">top categories</th><th scope="col">summary</th></tr></thead><tbody>${shown.map(
             (session) =>
               html`<tr data-row><td><a href="${link(request, '/memories', { session: session.id })}">${session.id}</a></td><td>${shortTime(session.startedAt)}</td><td>${shortTime(session.endedAt)}</td><td class="num">${session.memoryCount}</td><td>${session.topCategories.map((tally) => `${tally.name} (${tally.count})`).join(', ')}</td><td>${session.summary ?? ''}</td></tr>`,
@@ -68,7 +68,11 @@ async function visibleProcedures(request: UiRequest): Promise<Procedure[]> {
 }
 
 function procedureRows(request: UiRequest, procedures: readonly Procedure[], stale: ReadonlySet<string>): SafeHtml {
-  if (procedures.length === 0) return html`<p class="muted">No procedures.</p>`;
+  if (procedures.length === 0)
+    return emptyState(
+      'No procedures yet.',
+      'How-tos the agent learns from successful runs, or from screen recordings, appear here.',
+    );
   return html`<table class="rows"><caption>Procedures</caption><thead><tr><th scope="col">procedure</th><th scope="col">source</th><th scope="col">used ✓ / ✗</th><th scope="col">last used</th><th scope="col">state</th></tr></thead><tbody>${procedures.map(
     (procedure) =>
       html`<tr data-row><td><a href="${link(request, `/procedure/${encodeURIComponent(procedure.id)}`)}">${procedure.title}</a></td><td>${procedure.source}</td><td class="num">${procedure.successCount} / ${procedure.failureCount}</td><td>${shortTime(procedure.lastUsedAt)}</td><td>${stale.has(procedure.id) ? html`<span class="badge warn">stale</span>` : 'in use'}</td></tr>`,
@@ -117,7 +121,10 @@ export async function recordingsPage(request: UiRequest): Promise<Page> {
     title: 'Recordings',
     body:
       recorded.length === 0
-        ? html`<p class="muted">No procedure came from a recording yet (<code>memoir record</code>, then <code>memoir procedures from-recording</code>).</p>`
+        ? emptyState(
+            'No procedure came from a recording yet.',
+            html`Record with <code>memoir record</code>, then <code>memoir procedures from-recording</code>.`,
+          )
         : html`<ul class="cards">${recorded.map(
             (procedure) =>
               html`<li data-row><a href="${link(request, `/procedure/${encodeURIComponent(procedure.id)}`)}">${procedure.title}</a> — ${procedure.steps.length} step(s)${videoSpans(procedure)}</li>`,
@@ -126,7 +133,8 @@ export async function recordingsPage(request: UiRequest): Promise<Page> {
 }
 
 function entityRows(request: UiRequest, entities: readonly Entity[]): SafeHtml {
-  if (entities.length === 0) return html`<p class="muted">No entities.</p>`;
+  if (entities.length === 0)
+    return emptyState('No entities yet.', 'People, projects and things the memories mention are listed here.');
   return html`<table class="rows"><caption>Entities</caption><thead><tr><th scope="col">entity</th><th scope="col">memories</th><th scope="col">page</th><th scope="col">updated</th></tr></thead><tbody>${entities.map(
     (entity) =>
       html`<tr data-row><td><a href="${link(request, `/entity/${encodeURIComponent(entity.name)}`)}">${entity.name}</a></td><td class="num">${entity.memoryCount}</td><td>${entity.summary ? 'yes' : '—'}</td><td>${shortTime(entity.updatedAt)}</td></tr>`,
@@ -158,7 +166,7 @@ export async function entityPage(request: UiRequest): Promise<Page> {
     title: name,
     body: html`<h2>Current facts that mention it, with their citations</h2>${
       facts.length === 0
-        ? html`<p class="muted">None.</p>`
+        ? emptyState('No current fact mentions it.')
         : html`<ul class="facts">${facts.map(
             (fact) =>
               html`<li data-row><a href="${link(request, `/memory/${encodeURIComponent(fact.id)}`)}">${fact.abstract || fact.content}</a> <cite>${citationOf(fact)}</cite></li>`,

@@ -9,6 +9,7 @@ import type { RecallResult } from '../../index.js';
 import { link, scopeOption, type UiRequest } from './ui-context.js';
 import { filterInputs, filterOptions, filterValues, scopeInputs } from './ui-filters.js';
 import { html, type SafeHtml } from './ui-html.js';
+import { emptyState } from './ui-layout.js';
 import { validityOf } from './ui-page-memories.js';
 
 const fixed = (value: number | undefined, digits = 3) => (value === undefined ? '—' : value.toFixed(digits));
@@ -31,9 +32,9 @@ export async function searchPage(request: UiRequest): Promise<{ title: string; b
   const kValue = Number(request.input.get('k') ?? '10');
   const k = Number.isInteger(kValue) && kValue >= 1 && kValue <= 100 ? kValue : 10;
   const form = html`<form method="get" action="/search" role="search" aria-label="Search memories" class="filter-form">${scopeInputs(request)}
-<label for="q">Query</label><input id="q" name="q" type="search" value="${text}" size="40" data-search autofocus>
+<label>Query <input id="q" name="q" type="search" value="${text}" size="40" data-search autofocus></label>
 <label>results <input name="k" value="${k}" size="3" inputmode="numeric"></label>
-${filterInputs(values)}<button type="submit">Search</button></form>`;
+${filterInputs(values)}<div class="filter-actions"><button type="submit" class="primary">Search</button></div></form>`;
   if (text === '')
     return {
       title: 'Search',
@@ -56,7 +57,7 @@ ${filterInputs(values)}<button type="submit">Search</button></form>`;
 <p class="summary" role="status">${response.results.length} result(s) in ${elapsed.toFixed(0)} ms${
       response.intent ? html`, answered as <strong>${response.intent.kind}</strong>` : ''
     }. The context block <code>formatContext</code> would produce costs <strong data-tokens>${tokens}</strong> tokens.</p>
-<ol class="results">${response.results.map(
+${response.results.length === 0 ? emptyState('Nothing recalled.', 'Try other words, or loosen the filters.') : ''}<ol class="results">${response.results.map(
       (
         result,
       ) => html`<li data-row class="result"><p><a href="${link(request, `/memory/${encodeURIComponent(result.memory.id)}`)}">${result.memory.abstract || result.memory.content}</a></p>
