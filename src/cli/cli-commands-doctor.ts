@@ -2,6 +2,8 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { checkSqliteFile, type SqliteFileCheck } from '../adapters/sqlite/index.js';
+import type { BackupCounts } from '../core/shared/backup/index.js';
+import type { Scope } from '../core/spec/memory.js';
 import { backupDirectory, describeCounts } from './cli-commands-backup.js';
 import type { CliContext } from './cli-context.js';
 import {
@@ -25,7 +27,13 @@ function doctorCall(context: CliContext, file: string | undefined): string {
   return `memoir doctor${file === undefined ? '' : ` ${file}`}${home}`;
 }
 
-function summary(check: SqliteFileCheck): string {
+/** What a scoped run may count: its own scope's records, through its scoped client; nothing of the file's other scopes. */
+interface ScopedCounts {
+  scope: Scope;
+  counts: BackupCounts;
+}
+
+function summary(check: SqliteFileCheck, scoped?: ScopedCounts): string {
   if (check.status === 'missing') return `${check.path}: missing — no store here yet; the first write creates one`;
   const facts = [`${formatBytes(check.bytes)} (write-ahead log ${formatBytes(check.walBytes)})`];
   if (check.schemaVersion !== null) facts.push(`schema ${check.schemaVersion}`);
@@ -34,7 +42,11 @@ function summary(check: SqliteFileCheck): string {
   if (check.fullText !== 'skipped') facts.push(`full-text check ${check.fullText}`);
   if (check.readOnly) facts.push('read-only');
   const counts = check.counts;
-  const held = counts ? ` — ${describeCounts(counts)}, ${counts.embeddings} embeddings` : '';
+  const held = scoped
+    ? ` — ${describeScope(scoped.scope)}: ${describeCounts(scoped.counts)}`
+    : counts
+      ? ` — ${describeCounts(counts)}, ${counts.embeddings} embeddings`
+      : '';
   return `${check.path}: ${check.status}${held}\n  ${facts.join(', ')}`;
 }
 
@@ -58,17 +70,42 @@ function backupLine(directory: string, found: BackupSearch) {
   return `Backups: ${found.count} in ${directory}; ${newest}.${skipped}${scoped}`;
 }
 
+/** The run's scope's counts, read through its scoped client once the file checked out. */
+async function scopedCounts(context: CliContext, check: SqliteFileCheck): Promise<ScopedCounts | undefined> {
+  const scope = context.scope;
+  if (!scope || check.status !== 'ok') return undefined;
+  const stats = await (await context.client('records')).stats();
+  const { memories, opinions, procedures, sessions, entities } = stats;
+  return { scope, counts: { memories, opinions, procedures, sessions, entities } };
+}
+
+/** Every setting, its value and where it came from: default, a file, a variable, a flag. */
+function settingLines(context: CliContext): string[] {
+  return ['Settings:', ...context.settings.map((each) => `  ${each.text}`)];
+}
+
 async function diagnose(context: CliContext, path: string, file: string | undefined) {
-  const check = await checkSqliteFile(path);
+  const checked = await checkSqliteFile(path);
+  const scoped = await scopedCounts(context, checked);
+  // A scoped run never counts another scope: the file's whole-store counts are left out.
+  const check: SqliteFileCheck = scoped ? { ...checked, counts: null } : checked;
   const directory = backupDirectory(context);
   const healthy = check.status === 'ok' || check.status === 'missing';
   // Reading every backup back costs time: only when a repair may need one.
   const backups = healthy ? null : await newestVerifyingBackup(context.backupsClient({ wholeStore: true }));
-  if (context.json) context.printJson({ ...check, backups: backups && { directory, ...backups } });
-  else {
-    context.print(summary(check));
+  const settings = context.settings.map(({ setting, value, source }) => ({ setting, value, source }));
+  if (context.json) {
+    context.printJson({
+      ...check,
+      ...(scoped ? { scope: scoped.scope, scopeCounts: scoped.counts } : {}),
+      backups: backups && { directory, ...backups },
+      settings,
+    });
+  } else {
+    context.print(summary(check, scoped));
     for (const problem of check.problems) context.print(`  - ${problem}`);
     if (backups) context.print(backupLine(directory, backups));
+    for (const line of settingLines(context)) context.print(line);
   }
   if (healthy || check.status === 'newer') {
     if (check.status === 'newer')

@@ -14,6 +14,7 @@ import {
 } from '../config/mcp-tool-sets.js';
 import type { ReflectScheduleOptions } from '../core/shared/schedule/reflect-schedule.js';
 import type { CliContext } from './cli-context.js';
+import { scheduleOption } from './cli-schedule.js';
 import { CliUsageError } from './cli-errors.js';
 import { integer, nonEmpty, repeatable } from './cli-options.js';
 import { packageVersion } from './cli-version.js';
@@ -134,6 +135,8 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
   // One session per server run, generated now, as the seed's servers do.
   context.clientOptions = {
     sessionId: 'auto',
+    // A long-running server follows the seed's maintenance defaults (cleanup daily at 3 AM).
+    ...scheduleOption(context),
     capture: {
       enabled: captureEnabled,
       ...(flags.captureInterval === undefined ? {} : { minIntervalSeconds: flags.captureInterval }),

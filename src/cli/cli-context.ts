@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInMemoryStore } from '../adapters/in-memory/index.js';
 import { createSqliteStore } from '../adapters/sqlite/index.js';
 import { withConfiguredOptions } from '../config/config-options.js';
-import { type LoadedConfig, loadConfig } from '../config/load-config.js';
+import { type LoadedConfig, loadConfig, type SettingInEffect, settingsInEffect } from '../config/load-config.js';
 import type { MemoirConfig } from '../config/memoir-config.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import type { MemoryOptions } from '../core/client/memory-options.js';
@@ -60,14 +60,17 @@ export interface ClientFactoryOptions extends StoreFactoryOptions {
    * (it embeds nothing).
    */
   embedder: Embedder;
-  /** Settings a command adds for its run (`memoir mcp`: a session for the run, tool capture, a workspace). */
+  /** Settings a command adds for its run (`memoir mcp`: a session for the run, tool capture, a workspace, the daily maintenance). */
   extra?: CommandClientOptions;
   /** The environment the model's API key is read from (`apiKeyEnv`, else `MEMOIR_API_KEY`, else `OPENAI_API_KEY`). Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Client settings a command may add to the configured ones. */
-export type CommandClientOptions = Pick<MemoryOptions, 'sessionId' | 'capture' | 'workspace' | 'video' | 'reflect'>;
+export type CommandClientOptions = Pick<
+  MemoryOptions,
+  'sessionId' | 'capture' | 'workspace' | 'video' | 'reflect' | 'schedule'
+>;
 
 /**
  * How a command uses the store's vectors, which decides the embedder it is opened with:
@@ -202,14 +205,24 @@ export class CliContext {
 
   /** Settings: flags (`--home`, `--retention-days`, …) over the environment over the config file over the defaults. */
   get config(): MemoirConfig {
-    this.loaded ??= loadConfig({
-      env: this.env,
-      overrides: {
-        ...this.globals.settings,
-        ...(this.globals.home === undefined ? {} : { home: this.globals.home }),
-      },
-    });
+    if (this.loaded === undefined) {
+      this.loaded = loadConfig({
+        env: this.env,
+        flags: {
+          ...this.globals.settings,
+          ...(this.globals.home === undefined ? {} : { home: this.globals.home }),
+        },
+      });
+      // --debug says where each setting came from: a default, which file, which variable, which flag.
+      for (const each of settingsInEffect(this.loaded)) this.logger.log('debug', `setting ${each.text}`);
+    }
     return this.loaded.config;
+  }
+
+  /** Every setting with its value and source (what `memoir doctor` prints). */
+  get settings(): SettingInEffect[] {
+    void this.config;
+    return settingsInEffect(this.loaded!);
   }
 
   /** The scope of this run: flags over `MEMOIR_USER_ID` / `MEMOIR_AGENT_ID` / `MEMOIR_NAMESPACE`; undefined for all scopes. */

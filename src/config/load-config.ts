@@ -39,6 +39,12 @@ export type ConfigSource =
   | {
       /** The `overrides` option of {@link loadConfig}. */
       kind: 'override';
+    }
+  | {
+      /** A command-line flag (the `flags` option of {@link loadConfig}). */
+      kind: 'flag';
+      /** Its name, e.g. `--retention-days`. */
+      flag: string;
     };
 
 /**
@@ -57,6 +63,11 @@ export interface LoadConfigOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Settings that win over every other source, e.g. from CLI flags. `undefined` values are ignored. */
   overrides?: Partial<MemoirConfig>;
+  /**
+   * Settings given as command-line flags, e.g. `--retention-days 7`: they win as overrides do,
+   * and their source names the flag. `undefined` values are ignored.
+   */
+  flags?: Partial<MemoirConfig>;
   /** Receives an `info` line for each setting not left at its default, naming its source. */
   logger?: Logger;
 }
@@ -87,7 +98,41 @@ function describeSource(source: ConfigSource): string {
       return `env ${source.variable}`;
     case 'override':
       return 'overrides';
+    case 'flag':
+      return `flag ${source.flag}`;
   }
+}
+
+/**
+ * One setting in effect: its value, and where it came from in words (`default`, `file
+ * /home/me/.memoir/config.json`, `env MEMOIR_RETENTION_DAYS`, `flag --retention-days`).
+ *
+ * @group Configuration
+ */
+export interface SettingInEffect {
+  /** The setting's name, e.g. `retentionDays`. */
+  setting: Setting;
+  /** Its value. */
+  value: unknown;
+  /** Where the value came from. */
+  source: ConfigSource;
+  /** The value and its source as a line reads them, e.g. `retentionDays = 7 (env MEMOIR_RETENTION_DAYS)`. */
+  text: string;
+}
+
+/**
+ * Every setting of a {@link loadConfig} result with its value and source, in registry order:
+ * what `memoir doctor` and `--debug` print.
+ *
+ * @group Configuration
+ */
+export function settingsInEffect(loaded: LoadedConfig): SettingInEffect[] {
+  return SETTING_NAMES.map((setting) => {
+    const value: unknown = loaded.config[setting];
+    const source = loaded.sources[setting];
+    const from = source.kind === 'default' ? 'default' : describeSource(source);
+    return { setting, value, source, text: `${setting} = ${describeValue(value)} (${from})` };
+  });
 }
 
 function describeValue(value: unknown): string {
@@ -166,7 +211,7 @@ function unknownKeysError(keys: string[], where: string, field: string): ConfigE
     component: COMPONENT,
     field,
     suggestion: secret
-      ? `Keep API keys out of the configuration: remove "${secret}", put the key in an environment variable, and name that variable with "apiKeyEnv" for the model or "embedderApiKeyEnv" for the embedder (default OPENAI_API_KEY).`
+      ? `Keep API keys out of the configuration: remove "${secret}", put the key in an environment variable, and name that variable with "embedderApiKeyEnv" (default OPENAI_API_KEY).`
       : hints.length > 0
         ? `Settings are camelCase: rename ${hints.join(', ')}.`
         : `Remove ${listed}, or correct the spelling to one of the known settings.`,
@@ -195,7 +240,10 @@ function readEnvLayer(env: Readonly<Record<string, string | undefined>>, logger:
   return layer;
 }
 
-function readOverrideLayer(overrides: Partial<MemoirConfig> | undefined): Layer {
+function readOverrideLayer(
+  overrides: Partial<MemoirConfig> | undefined,
+  kind: 'override' | 'flag' = 'override',
+): Layer {
   const layer: Layer = {};
   if (overrides === undefined) return layer;
   if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
@@ -209,39 +257,61 @@ function readOverrideLayer(overrides: Partial<MemoirConfig> | undefined): Layer 
   if (unknown.length > 0) throw unknownKeysError(unknown, 'overrides', unknown[0]!);
   for (const setting of SETTING_NAMES) {
     const value: unknown = overrides[setting];
-    if (value !== undefined) layer[setting] = { value, source: { kind: 'override' } };
+    if (value === undefined) continue;
+    const flag = setting === 'home' ? '--home' : (specOf(setting).flag ?? `--${setting}`);
+    layer[setting] = { value, source: kind === 'flag' ? { kind, flag } : { kind } };
   }
   return layer;
 }
 
-// `"procedures": { "minToolCalls": 3 }` → proceduresMinToolCalls, from the registry's sections.
-const PROCEDURE_KEYS: Record<string, Setting> = Object.fromEntries(
-  SETTING_NAMES.flatMap((setting) => {
-    const section = specOf(setting).section;
-    return section?.name === 'procedures' ? [[section.key, setting] as const] : [];
-  }),
-);
+// `"procedures": { "minToolCalls": 3 }` → proceduresMinToolCalls, `"schedule": { "cleanup": … }`
+// → scheduleCleanup: the registry's sections.
+const SECTION_KEYS: Record<string, Record<string, Setting>> = {};
+for (const setting of SETTING_NAMES) {
+  const section = specOf(setting).section;
+  if (section === undefined) continue;
+  const keys = SECTION_KEYS[section.name] ?? {};
+  keys[section.key] = setting;
+  SECTION_KEYS[section.name] = keys;
+}
+
+const SECTION_EXAMPLES: Record<string, { example: string; suggestion: string }> = {
+  procedures: {
+    example: '{"min_tool_calls": 3}',
+    suggestion:
+      'Write e.g. "procedures": {"enabled": true, "min_tool_calls": 3, "similarity_threshold": 0.5, "update_threshold": 0.7, "max_per_prompt": 2}.',
+  },
+  schedule: {
+    example: '{"cleanup": "0 3 * * *"}',
+    suggestion: 'Write e.g. "schedule": {"cleanup": "0 3 * * *", "consolidate": "30 3 * * *"}.',
+  },
+};
 
 /**
- * The seed's `[procedures]` section, written as `"procedures": { "min_tool_calls": 3, … }`
- * (snake_case as in the seed, or camelCase), becomes the flat `procedures*` settings.
+ * The file's sections become flat settings: the seed's `[procedures]` section, written as
+ * `"procedures": { "min_tool_calls": 3, … }` (snake_case as in the seed, or camelCase), and
+ * `"schedule": { "cleanup": "0 3 * * *", "consolidate": … }`.
  */
-function withProcedureSection(record: Record<string, unknown>, path: string): Record<string, unknown> {
-  if (!Object.hasOwn(record, 'procedures')) return record;
-  const { procedures: section, ...rest } = record;
-  if (typeof section !== 'object' || section === null || Array.isArray(section)) {
-    throw new ConfigError(`"procedures" in file ${path} must be an object, e.g. {"min_tool_calls": 3}`, {
-      component: COMPONENT,
-      field: 'procedures',
-      suggestion:
-        'Write e.g. "procedures": {"enabled": true, "min_tool_calls": 3, "similarity_threshold": 0.5, "update_threshold": 0.7, "max_per_prompt": 2}.',
-    });
-  }
-  for (const [key, value] of Object.entries(section)) {
-    const camel = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-    const setting = Object.hasOwn(PROCEDURE_KEYS, camel) ? PROCEDURE_KEYS[camel] : undefined;
-    if (setting === undefined) throw unknownKeysError([`procedures.${key}`], `file ${path}`, `procedures.${key}`);
-    rest[setting] = value;
+function withSections(record: Record<string, unknown>, path: string): Record<string, unknown> {
+  const rest: Record<string, unknown> = { ...record };
+  for (const [name, keys] of Object.entries(SECTION_KEYS)) {
+    if (!Object.hasOwn(record, name)) continue;
+    const section = record[name];
+    delete rest[name];
+    const { example, suggestion } = SECTION_EXAMPLES[name]!;
+    if (typeof section !== 'object' || section === null || Array.isArray(section)) {
+      throw new ConfigError(`"${name}" in file ${path} must be an object, e.g. ${example}`, {
+        component: COMPONENT,
+        field: name,
+        suggestion,
+      });
+    }
+    for (const [key, value] of Object.entries(section)) {
+      const camel = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+      const setting = Object.hasOwn(keys, camel) ? keys[camel] : undefined;
+      if (setting === undefined) throw unknownKeysError([`${name}.${key}`], `file ${path}`, `${name}.${key}`);
+      rest[setting] = value;
+    }
   }
   return rest;
 }
@@ -284,7 +354,7 @@ function readFileLayer(path: string, explicit: boolean): Layer {
       suggestion: 'Write an object, e.g. {"retentionDays": 30}.',
     });
   }
-  const record = withProcedureSection(data as Record<string, unknown>, path);
+  const record = withSections(data as Record<string, unknown>, path);
   const unknown = Object.keys(record).filter((key) => !Object.hasOwn(SETTINGS, key));
   if (unknown.length > 0) throw unknownKeysError(unknown, `file ${path}`, unknown[0]!);
   const layer: Layer = {};
@@ -318,9 +388,11 @@ function checkHome(home: string, source: ConfigSource): void {
       ? `${source.variable} (or --home)`
       : source.kind === 'file'
         ? `"home" in ${source.path}`
-        : source.kind === 'override'
-          ? 'the home override (e.g. --home)'
-          : 'MEMOIR_HOME or --home';
+        : source.kind === 'flag'
+          ? '--home'
+          : source.kind === 'override'
+            ? 'the home override (e.g. --home)'
+            : 'MEMOIR_HOME or --home';
   const problem = file === home ? `${home} is a file` : `${home} lies under ${file}, which is a file`;
   throw new ConfigError(`home ${problem}, not a directory (home from ${describeSource(source)})`, {
     component: COMPONENT,
@@ -353,7 +425,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const logger = options.logger;
 
-  const overrideLayer = readOverrideLayer(options.overrides);
+  const overrideLayer = { ...readOverrideLayer(options.flags, 'flag'), ...readOverrideLayer(options.overrides) };
   const envLayer = readEnvLayer(env, logger);
   checkLayer(overrideLayer);
   checkLayer(envLayer);

@@ -30,6 +30,19 @@ export const memoirConfigSchema = z
     maxSizeMb: field(SETTINGS.maxSizeMb),
     /** Most memories to keep (storing more evicts the lowest-ranked that may expire), or `null` for no limit. */
     maxMemories: field(SETTINGS.maxMemories),
+    /**
+     * When `memoir mcp` runs cleanup (retention) each day, as a cron line of a
+     * daily run or `HH:MM` in local time (`"schedule": {"cleanup": "0 3 * * *"}` in the file):
+     * the seed's "daily at 3 AM" by default; `off` for never. It deletes only what cleanup may:
+     * old memories of an origin in `retentionAppliesTo` (auto-captured ones by default), never
+     * bookmarked or `manual_save` ones, after a verified backup.
+     */
+    scheduleCleanup: field(SETTINGS.scheduleCleanup),
+    /**
+     * When `memoir mcp` merges near-duplicates (consolidate, cosine >= 0.95) each day, in the
+     * same form; `null` or `off` (the default): never on a schedule, only when asked.
+     */
+    scheduleConsolidate: field(SETTINGS.scheduleConsolidate),
     /** Results `recall` returns when the call names no `k`, 1 to 1000. */
     recallK: field(SETTINGS.recallK),
     /** `memoir recall` drops results scoring below this, 0 to 1. */

@@ -13,6 +13,7 @@ import { captureOptionsSchema } from '../core/capture/capture-options.js';
 import { memoryOptionsSchema } from '../core/client/memory-options.js';
 import { procedureOptionsSchema } from '../core/procedures/procedure-options.js';
 import { isHttpUrl } from '../core/utils/http-url.js';
+import { dailyTimeSchema } from './daily-time.js';
 import { TOOL_SET_CHOICES_TEXT, toolSetListSchema } from './mcp-tool-sets.js';
 
 /**
@@ -47,7 +48,7 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   /** Older variables read when {@link env} is unset. */
   envAliases?: readonly string[];
   /** A section of the config file that may hold it too, e.g. `procedures` → `"procedures": { "min_tool_calls": 3 }`. */
-  section?: { name: 'procedures'; key: string };
+  section?: { name: 'procedures' | 'schedule'; key: string };
   /** The global `memoir` flag that sets it for one run, e.g. `--retention-days`. */
   flag?: `--${string}`;
   /** The createMemory option it becomes (dotted path), e.g. `procedures.minToolCalls`. */
@@ -125,6 +126,26 @@ export const SETTINGS = {
     option: 'maxMemories',
     expects: 'a positive whole number, or null for no limit',
     example: '100000',
+  }),
+  scheduleCleanup: define({
+    schema: dailyTimeSchema,
+    default: '0 3 * * *',
+    text: 'text',
+    env: 'MEMOIR_SCHEDULE_CLEANUP',
+    section: { name: 'schedule', key: 'cleanup' },
+    readBy: '`memoir mcp` (a long-running server: cleanup runs daily then)',
+    expects: 'a daily time ("M H * * *" as in cron, or "HH:MM"), or "off"',
+    example: '0 3 * * *',
+  }),
+  scheduleConsolidate: define({
+    schema: dailyTimeSchema,
+    default: null,
+    text: 'text',
+    env: 'MEMOIR_SCHEDULE_CONSOLIDATE',
+    section: { name: 'schedule', key: 'consolidate' },
+    readBy: '`memoir mcp` (a long-running server: consolidate runs daily then)',
+    expects: 'a daily time ("M H * * *" as in cron, or "HH:MM"), or "off"/null',
+    example: '30 3 * * *',
   }),
   recallK: define({
     ...fromOption(options.recallK),

@@ -629,6 +629,6 @@ describe('messages that say what happened', () => {
       `error: config: home ${file} is a file, not a directory (home from env MEMOIR_HOME)\nhint: Point MEMOIR_HOME (or --home) at a directory, e.g. ~/.memoir; memoir creates it when it is missing.\n`,
     );
     const flag = await memoir(['--home', file, 'stats'], { home: tempHome() });
-    expect(flag.stderr).toMatch(/^error: config: home .*afile is a file, not a directory \(home from overrides\)/);
+    expect(flag.stderr).toMatch(/^error: config: home .*afile is a file, not a directory \(home from flag --home\)/);
   });
 });

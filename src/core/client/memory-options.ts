@@ -115,6 +115,8 @@ export const memoryOptionsSchema = z
         hour: z.number().int().min(0).max(23),
         /** Minute of that hour, 0–59. Default 0. */
         minute: z.number().int().min(0).max(59).default(0),
+        /** Run `cleanup()` at that time. Default true; false leaves the time to `consolidate` alone. */
+        cleanup: z.boolean().default(true),
         /** Also run `consolidate()`: `true` right after cleanup, or daily at its own `{ hour, minute }`. Default false. */
         consolidate: z
           .union([

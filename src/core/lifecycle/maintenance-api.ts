@@ -119,6 +119,8 @@ export interface MaintenanceSchedule {
   hour: number;
   /** Minute of that hour, 0–59. Default 0. */
   minute?: number;
+  /** Run cleanup at that time. Default true. */
+  cleanup?: boolean;
   /** `true`: consolidate right after each cleanup; a time: consolidate daily then; `false`: never. */
   consolidate: boolean | { hour: number; minute?: number };
 }
@@ -214,7 +216,7 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     const { consolidate: consolidateAt } = schedule;
     const job = scheduleDaily(
       async () => {
-        await runCleanup();
+        if (schedule.cleanup !== false) await runCleanup();
         if (consolidateAt === true) await runConsolidate();
       },
       { hour: schedule.hour, minute: schedule.minute ?? 0, clock: engine.clock, onError },
