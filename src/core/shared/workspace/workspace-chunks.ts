@@ -24,6 +24,8 @@ export interface WorkspaceItem {
   confidence?: number;
   /** A time range the item states itself. */
   range?: StatedRange;
+  /** A bullet memoir wrote for a retained memory: its id and the fields Markdown does not show. */
+  journal?: JournalBullet;
 }
 
 /** A line that could not be read as written; it is still indexed as plain text. */
@@ -56,11 +58,11 @@ const DERIVED_BEGIN = /^<!-- memoir:(facts|opinions) sha256=[0-9a-f]{16} -->$/;
 
 interface Block {
   line: number;
+  end: number;
   text: string;
   listItem: boolean;
   heading: string | null;
   inRetain: boolean;
-  end: number;
 }
 
 // The blocks of a file, or undefined as soon as there are more than `maxBlocks`.
@@ -106,11 +108,11 @@ function blocksOf(text: string, maxBlocks: number): Block[] | undefined {
     }
     if (fence !== null) {
       current!.text += `\n${raw}`;
+      current!.end = lineNumber;
       if (raw.trim().startsWith(fence)) {
         fence = null;
         close();
       }
-      current!.end = lineNumber;
       continue;
     }
     const fenceOpen = FENCE.exec(raw);
@@ -140,11 +142,11 @@ function blocksOf(text: string, maxBlocks: number): Block[] | undefined {
     if (current) {
       // A nested item or a wrapped line continues the item or paragraph above it.
       current.text += `\n${item ? item[2]! : raw.trim()}`;
+      current.end = lineNumber;
       continue;
     }
     current = { line: lineNumber, end: lineNumber, text: raw.trim(), listItem: false, heading, inRetain };
   }
-      current.end = lineNumber;
   if (fence !== null) close();
   close();
   return blocks.length > maxBlocks ? undefined : blocks;

@@ -9,8 +9,8 @@ import { embeddingText } from '../../text/memory-text.js';
 import { readConfined, realDirectoryIfAny } from '../../utils/confined-path.js';
 import { buildMemory, deriveAbstract } from '../memory-builder.js';
 import { generatedBody } from './generated-section.js';
-import { parseOpinionSection } from './opinion-state.js';
 import { journalMemory, mergedJournalMemory } from './journal-memory.js';
+import { parseOpinionSection } from './opinion-state.js';
 import { parseWorkspaceFile, type WorkspaceItem, type WorkspaceWarning } from './workspace-chunks.js';
 import {
   fileDate,
@@ -180,13 +180,13 @@ async function writeBatch(engine: MemoryEngine, built: readonly Memory[]): Promi
   await engine.store.upsertMemories([...records, ...ruled.stored]);
 }
 
-/**
- * Replace the items of one file: its new items are written a batch at a time, then the ones
- * no longer in it leave. A small file is replaced in one transaction; a run stopped part-way
 function isJournal(memory: Memory): boolean {
   return memory.metadata.journal === true;
 }
 
+/**
+ * Replace the items of one file: its new items are written a batch at a time, then the ones
+ * no longer in it leave. A small file is replaced in one transaction; a run stopped part-way
  * through a big one leaves items of both versions, which the next run replaces (their
  * hashes differ from the file's).
  */
