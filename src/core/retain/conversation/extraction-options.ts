@@ -7,8 +7,11 @@ export const extractionOptionsSchema = z
     minMessages: z.number().int().min(1).max(10_000).default(4),
     /** Transcript characters sent to the model, newest messages kept. Default 8000. */
     maxChars: z.number().int().min(200).max(1_000_000).default(8000),
-    /** Cosine similarity from which a stored memory may be a duplicate. Default 0.7. */
-    similarityThreshold: z.number().min(-1).max(1).default(0.7),
+    /**
+     * Cosine similarity from which a stored memory may be a duplicate (the model then decides).
+     * Default: 0.7 with a semantic embedder, 0.4 with the local hashing one (dedup-threshold.ts).
+     */
+    similarityThreshold: z.number().min(-1).max(1).optional(),
     /** Possible duplicates shown to the dedup decision. Default 5. */
     maxMatches: z.number().int().min(1).max(50).default(5),
     /** Retries after an unusable model answer (the error is shown to the model). Default 1. */

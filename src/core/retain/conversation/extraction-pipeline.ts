@@ -24,6 +24,7 @@ import type { Memory, MemoryKind, Scope } from '../../spec/memory.js';
 import type { Logger } from '../../spec/runtime.js';
 import type { MemoryStore } from '../../spec/store.js';
 import { embeddingText } from '../../text/memory-text.js';
+import { dedupSimilarity } from './dedup-threshold.js';
 
 /** Settings of the conversation pipeline. */
 export interface ExtractionSettings {
@@ -31,8 +32,8 @@ export interface ExtractionSettings {
   minMessages: number;
   /** Transcript characters sent to the model, newest kept. */
   maxChars: number;
-  /** Cosine similarity from which a stored memory counts as a possible duplicate. */
-  similarityThreshold: number;
+  /** Cosine similarity from which a stored memory counts as a possible duplicate; default per embedder kind. */
+  similarityThreshold?: number | undefined;
   /** Possible duplicates shown to the dedup decision. */
   maxMatches: number;
   /** Retries after an unusable model answer. */
@@ -204,6 +205,8 @@ export async function runExtraction(
       },
       { id: context.newId(), now: context.now, scope: target.scope, sessionId: target.sessionId ?? undefined },
     );
+  // Which stored memories the model is asked about: per embedder kind unless configured.
+  const threshold = dedupSimilarity(context.embedder, context.settings.similarityThreshold);
   // Memories this run has already rewritten, so a second merge into one builds on the first.
   const rewritten = new Map<string, { memory: Memory; previous: Memory; embedding: Float32Array | null }>();
 
@@ -256,7 +259,7 @@ export async function runExtraction(
     const nearest = !embedding
       ? []
       : await searchVector(context.store, { vector: embedding, filter: sameKind, limit: context.settings.maxMatches });
-    const matches = nearest.filter((hit) => hit.score >= context.settings.similarityThreshold && !excluded(hit.id));
+    const matches = nearest.filter((hit) => hit.score >= threshold && !excluded(hit.id));
     if (matches.length === 0) {
       outcome.creates.push({ memory, embedding });
       continue;
