@@ -26,7 +26,7 @@ import {
 import { CliError, EXIT_CODES } from './cli-errors.js';
 import { DEFAULT_WIDTH } from './cli-format.js';
 import type { ProtectedPlaces } from './cli-output-path.js';
-import { workspaceStore } from './cli-workspace.js';
+import { workspaceStore } from './cli-workspace-store.js';
 
 /** A writable text stream (process.stdout, or a test's buffer). */
 export interface CliOutput {

@@ -1,22 +1,7 @@
 /** A client over a Markdown workspace for one command, closed when the command is done. */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { createSqliteStore } from '../adapters/sqlite/index.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
-import type { Logger } from '../core/spec/runtime.js';
-import type { MemoryStore } from '../core/spec/store.js';
-import { createWorkspace, workspaceIndexPath } from '../workspace.js';
+import { createWorkspace } from '../workspace.js';
 import type { CliContext } from './cli-context.js';
-
-/**
- * The store of the workspace at `root`: its one index, `<root>/.memory/index.sqlite` (SQLite in
- * WAL mode, so the CLI, `memoir mcp` and the library may have it open at once).
- */
-export function workspaceStore(root: string, logger: Logger): MemoryStore {
-  const path = workspaceIndexPath(root);
-  mkdirSync(dirname(path), { recursive: true });
-  return createSqliteStore({ path, logger });
-}
 
 /**
  * Run `work` with a client over the workspace at `root` (its index at
