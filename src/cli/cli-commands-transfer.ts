@@ -2,7 +2,6 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, renameSync, statSync, unlinkSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import type { ImportResult } from '../core/shared/backup/transfer.js';
@@ -12,6 +11,7 @@ import { type EmbedderChoice, embedderChoice, refuses, settingsFor } from './cli
 import { CliError, CliUsageError } from './cli-errors.js';
 import { describeScope } from './cli-format.js';
 import { foreignTable, importFromLanceDb } from './cli-import-lancedb.js';
+import { importLines } from './cli-import-lines.js';
 import { refuseProtectedOutput } from './cli-output-path.js';
 import { createProgress, type Progress } from './cli-progress.js';
 
@@ -105,20 +105,6 @@ function fileError(error: unknown, path: string, action: 'read' | 'write'): unkn
   );
 }
 
-/**
- * The lines of `input`, read only once the import asks for the first one: a readline
- * interface made earlier would read the file while the store opens, and its lines would be lost.
- */
-async function* readLines(input: NodeJS.ReadableStream): AsyncGenerator<string> {
-  const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  try {
-    yield* reader;
-  } finally {
-    // readline leaves its input open.
-    reader.close();
-  }
-}
-
 /** How many lines an export of the client's scope will have, roughly: for the progress bar only. */
 async function exportSize(client: MemoryClient): Promise<number> {
   const stats = await client.stats();
@@ -176,7 +162,9 @@ export function registerTransferCommands(program: Command, context: CliContext):
 
   program
     .command('import')
-    .description('Read a JSON Lines file written by export; records are replaced by id, so importing twice is safe.')
+    .description(
+      'Read a file written by export (JSON Lines) or by MCP memory_export (JSON Lines or a JSON array); records are replaced by id, so importing twice is safe.',
+    )
     .argument('[file]', 'file to read, or - for stdin')
     .option('--from-lancedb <dir>', 'read an OpenClaw memory-lancedb or ePro v2 LanceDB directory instead of a file')
     .option('--table <name>', 'with --from-lancedb: memories (OpenClaw) or agent_memories (ePro v2)')
@@ -213,7 +201,7 @@ export function registerTransferCommands(program: Command, context: CliContext):
       const input = fromStdin ? context.stdin : createReadStream(path, { encoding: 'utf8' });
       let result: ImportResult;
       try {
-        result = await client.import(counting(readLines(input), progress, total));
+        result = await client.import(counting(importLines(input, fromStdin ? 'stdin' : path), progress, total));
       } catch (error) {
         throw fileError(error, path, 'read');
       } finally {

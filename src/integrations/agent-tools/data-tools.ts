@@ -68,11 +68,14 @@ export const memoryExportTool = defineAgentTool({
     'Write every memory (content, metadata, embeddings) and record to a file in the memoir home\'s "exports" folder. ' +
     'name is a plain file name, not a path (letters, digits, ".", "_", "-", spaces; no "/", no leading "."); ' +
     "the format's extension is added when missing. An existing file of that name is kept unless overwrite is true. " +
-    'format "jsonl" is what `memoir import` reads back; "json" is one JSON array of the same records. Returns the path and counts.',
+    'format "jsonl" (JSON Lines) or "json" (one JSON array of the same records): `memoir import` reads either back. Returns the path and counts.',
   inputSchema: z
     .object({
       name: fileNameField.describe('File name in the exports folder, e.g. "memories-2026-11" (no path).'),
-      format: z.enum(['json', 'jsonl']).optional().describe('"jsonl" (default, re-importable) or "json".'),
+      format: z
+        .enum(['json', 'jsonl'])
+        .optional()
+        .describe('"jsonl" (default) or "json"; `memoir import` reads both back.'),
       overwrite: z.boolean().optional().describe('Replace an existing export of that name. Default false.'),
     })
     .strict(),
