@@ -41,6 +41,7 @@ interface McpFlags {
   reflectEvery?: ReflectScheduleOptions['every'];
   reflectMaxTokens?: number;
   reflectDeadline?: number;
+  reflectCatchUp?: number;
 }
 
 /** `--tools`: tool sets separated by commas. */
@@ -103,7 +104,8 @@ function checkUsage(command: readonly string[], flags: McpFlags): void {
     flags.watchDebounce !== undefined ||
     flags.reflectEvery !== undefined ||
     flags.reflectMaxTokens !== undefined ||
-    flags.reflectDeadline !== undefined;
+    flags.reflectDeadline !== undefined ||
+    flags.reflectCatchUp !== undefined;
   if (flags.workspace === undefined && workspaceOnly) {
     throw new CliUsageError(
       '--no-watch, --watch-debounce and --reflect-* apply to a workspace',
@@ -152,6 +154,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
             ...(flags.reflectEvery === undefined ? {} : { every: flags.reflectEvery }),
             ...(flags.reflectMaxTokens === undefined ? {} : { maxTokens: flags.reflectMaxTokens }),
             ...(flags.reflectDeadline === undefined ? {} : { deadlineMs: flags.reflectDeadline }),
+            ...(flags.reflectCatchUp === undefined ? {} : { catchUpDelayMs: flags.reflectCatchUp }),
           },
         }),
   };
@@ -267,6 +270,11 @@ export function registerMcpCommands(program: Command, context: CliContext): void
       '--reflect-deadline <ms>',
       'with --workspace: longest one scheduled reflect may take (default 600000)',
       integer(1, 86_400_000),
+    )
+    .option(
+      '--reflect-catch-up <ms>',
+      'with --workspace: how long after start a reflect that is due runs (its last run is kept in <dir>/.memory/schedule.json; default 60000)',
+      integer(0, 86_400_000),
     )
     .option(
       '--tools <sets>',

@@ -40,7 +40,10 @@ describe('memoir mcp --workspace: the daily reflect across restarts', () => {
     // Restarted three hours after the last run: nothing is due.
     const ranAt = Date.now() - 3 * HOUR;
     keepLastRun(root, ranAt);
-    const early = await connectMemoirMcp({ home, args: ['--workspace', root, '--no-watch'] });
+    const early = await connectMemoirMcp({
+      home,
+      args: ['--workspace', root, '--no-watch', '--reflect-catch-up', '0'],
+    });
     try {
       expect(textOf(await early.call('memory_recall', { query: 'spare keys', k: 3 }))).toContain('blue drawer');
       await sleep(1500);
@@ -53,7 +56,7 @@ describe('memoir mcp --workspace: the daily reflect across restarts', () => {
     // Restarted 25 hours after it: the missed run happens at start, without any call.
     keepLastRun(root, Date.now() - 25 * HOUR);
     const started = Date.now();
-    const late = await connectMemoirMcp({ home, args: ['--workspace', root, '--no-watch'] });
+    const late = await connectMemoirMcp({ home, args: ['--workspace', root, '--no-watch', '--reflect-catch-up', '0'] });
     try {
       await eventually(
         async () => existsSync(page(root)) && lastRun(root) >= started,

@@ -136,11 +136,13 @@ export const memoryOptionsSchema = z
     workspace: z.string().min(1).optional(),
     /**
      * With a `workspace`: reflect on a schedule — `every: 'daily'` (default; at `schedule.hour`
-     * when a daily schedule is set, else every 24 hours from the client's creation), a number of
+     * when a daily schedule is set, else every 24 hours from the last run), a number of
      * hours, or `'off'` — each run bounded by `maxTokens` (default 50000) model tokens and
-     * `deadlineMs` (default 600000) of wall time. A run that reaches a bound stops between
-     * steps, emits `reflect:stopped`, and leaves the rest to the next run. Timers never keep
-     * the process alive; close() stops them.
+     * `deadlineMs` (default 600000) of wall time. The last run is kept in
+     * `<workspace>/.memory/schedule.json`: a client started when a run is due (none kept, or
+     * the interval or the hour passed) reflects `catchUpDelayMs` (default 60000) after it
+     * starts. A run that reaches a bound stops between steps, emits `reflect:stopped`, and
+     * leaves the rest to the next run. Timers never keep the process alive; close() stops them.
      */
     reflect: reflectScheduleSchema.default(reflectScheduleSchema.parse({})),
     /** Most tokens the core block (`memory.core`, `memory.md` in a workspace) may hold, counted as recall budgets are. Default 2000. */

@@ -3,7 +3,8 @@
  * maintenance hour when `schedule` sets one, else every 24 hours from the last run), each
  * run bounded in model tokens and wall time. The last run is kept in the workspace
  * (`.memory/schedule.json`, see schedule-log.ts), so a process started when a run is due
- * (none known, or the interval or the hour passed since) reflects at once.
+ * (none known, or the interval or the hour passed since) reflects soon after it starts
+ * (`catchUpDelayMs`, a minute by default).
  */
 import { z } from 'zod';
 import { DAY_MS } from '../../utils/time.js';
@@ -34,6 +35,13 @@ export const reflectScheduleSchema = z
     maxTokens: z.number().int().min(1).max(100_000_000).default(50_000),
     /** Longest one scheduled run may take, ms. Default 600000 (ten minutes). */
     deadlineMs: z.number().int().min(1).max(86_400_000).default(600_000),
+    /**
+     * How long a run that is due when the client starts (none kept, or the interval or the
+     * hour passed since the last) waits, ms. Default 60000: a client that lives a minute (a
+     * server, a gateway) catches up, one closed sooner (a script, a one-shot command) leaves it
+     * for the next, so it neither races the caller's own calls nor holds up its close().
+     */
+    catchUpDelayMs: z.number().int().min(0).max(86_400_000).default(60_000),
   })
   .strict();
 
@@ -100,11 +108,19 @@ export function startReflectSchedule(
           clock: options.clock,
           onError: options.onError,
           catchUp: lastRun !== undefined && missedDaily(options.hour, lastRun.atMs, now),
+          catchUpDelayMs: schedule.catchUpDelayMs,
         })
       : scheduleEvery(task, {
           everyMs: Math.round(everyMs),
           onError: options.onError,
-          ...(lastRun === undefined ? {} : { firstDelayMs: firstDelayMs(Math.round(everyMs), lastRun.atMs, now) }),
+          ...(lastRun === undefined
+            ? {}
+            : {
+                firstDelayMs: Math.min(
+                  Math.round(everyMs),
+                  Math.max(schedule.catchUpDelayMs, firstDelayMs(Math.round(everyMs), lastRun.atMs, now)),
+                ),
+              }),
         });
   return () => job.stop();
 }

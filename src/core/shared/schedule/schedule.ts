@@ -12,10 +12,12 @@ export interface ScheduleDailyOptions {
   /** Receives every error the task throws or rejects with. Default: errors are ignored. */
   onError?: (error: unknown) => void;
   /**
-   * Run once at once as well, besides at the hour: a run the process missed (it was not up at
-   * the last occurrence, see {@link missedDaily}) is caught up on start. Default false.
+   * Run once soon as well, besides at the hour: a run the process missed (it was not up at the
+   * last occurrence, see {@link missedDaily}) is caught up on start. Default false.
    */
   catchUp?: boolean;
+  /** How long after the call the catch-up run comes, ms. Default 0. */
+  catchUpDelayMs?: number;
 }
 
 /** Epoch milliseconds of the next local `hour`:`minute` strictly after `now`. */
@@ -111,7 +113,7 @@ export function scheduleDaily(task: () => Promise<unknown>, options: ScheduleDai
     catchUpTimer = setTimeout(() => {
       catchUpTimer = undefined;
       run();
-    }, 0);
+    }, options.catchUpDelayMs ?? 0);
     catchUpTimer.unref?.();
   }
   const now = clock.now();
