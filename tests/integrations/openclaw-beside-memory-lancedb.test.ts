@@ -107,26 +107,30 @@ describe('registerTools beside memory-lancedb', () => {
   });
 
   it('registers its tools when memory-lancedb is disabled, denied, or plugins are off', () => {
-    const six = [
+    const ten = [
       'memory_recall',
       'memory_store',
       'memory_forget',
       'memory_history',
       'memory_correct',
       'memory_recall_steps',
+      'memory_read',
+      'memory_list_sessions',
+      'memory_resume_session',
+      'memory_delete_session',
     ];
     const disabled = { plugins: { entries: { 'memory-lancedb': { enabled: false } } } };
-    expect(memoryTools(host({}, disabled))).toEqual(six);
+    expect(memoryTools(host({}, disabled))).toEqual(ten);
     const denied = { plugins: { deny: ['memory-lancedb'], entries: { 'memory-lancedb': { enabled: true } } } };
-    expect(memoryTools(host({}, denied))).toEqual(six);
+    expect(memoryTools(host({}, denied))).toEqual(ten);
     const notAllowed = { plugins: { allow: ['memoir'], slots: { memory: 'memory-lancedb' } } };
-    expect(memoryTools(host({}, notAllowed))).toEqual(six);
-    expect(memoryTools(host({}, { plugins: {} }))).toEqual(six);
+    expect(memoryTools(host({}, notAllowed))).toEqual(ten);
+    expect(memoryTools(host({}, { plugins: {} }))).toEqual(ten);
   });
 
   it('registerTools: true registers them anyway and warns which names clash and what the host does', () => {
     const plugin = host({ registerTools: true }, lancedbEnabled);
-    expect(memoryTools(plugin)).toHaveLength(6);
+    expect(memoryTools(plugin)).toHaveLength(10);
     const warning = plugin.logs.find((line) => line.startsWith('warn memoir: registerTools is true'));
     expect(warning).toContain('memory_recall, memory_store, memory_forget');
     expect(warning).toContain('plugin tool name conflict');
