@@ -1,0 +1,174 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createWorkspace } from '../../src/index.js';
+import { tempDir } from '../helpers/stores.js';
+import { bin, childEnvironment, connectMemoirMcp, textOf } from './mcp-harness.js';
+
+// Seed 004, the index always rebuildable: an edit or a forget through any door edits the
+// Markdown (a rebuild does not bring the old words or the forgotten line back); two processes
+// writing one day file lose nothing; `memoir mcp --workspace` and the CLI share one index.
+
+const run = promisify(execFile);
+
+async function memoir(home: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      env: childEnvironment({ MEMOIR_HOME: home }),
+      encoding: 'utf8',
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function workspaceRoot(): string {
+  const root = join(tempDir('memoir-ws-edits-'), 'ws');
+  mkdirSync(join(root, 'memory'), { recursive: true });
+  return root;
+}
+
+function markdown(root: string): string {
+  return readdirSync(join(root, 'memory'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => readFileSync(join(root, 'memory', name), 'utf8'))
+    .join('\n');
+}
+
+describe('a workspace: edits and forgets reach the Markdown', () => {
+  it('update, invalidate and forget (library and CLI) rewrite or remove the lines; a rebuild agrees', async () => {
+    const root = workspaceRoot();
+    const home = tempDir('memoir-ws-edits-home-');
+    writeFileSync(
+      join(root, 'memory', '2025-11-27.md'),
+      '# 2025-11-27\n\n## Retain\n\n- W @Peter: Peter parks in the north garage.\n- W @Ana: Ana runs the Tuesday standup.\n',
+    );
+    const memory = createWorkspace({ root });
+    let kept: string;
+    let handWritten: string;
+    try {
+      await memory.workspace.index();
+      const { ids } = await memory.retain([
+        { content: 'The release train leaves on Wednesdays.', entities: ['release'] },
+        { content: 'The office plant is a fern called Gerald.' },
+        { content: 'Staging runs on the old cluster.' },
+      ]);
+      const [release, plant, staging] = ids as [string, string, string];
+      kept = release;
+      await memory.update(release, { content: 'The release train leaves on Thursdays.' });
+      await memory.invalidate(staging, 'staging moved to the new cluster');
+      expect(await memory.forget(plant)).toBe(1);
+      // A line a person wrote is forgotten from the file too.
+      const garage = (await memory.recall('north garage', { k: 3 })).results[0]!;
+      expect(garage.citation).toBe('memory/2025-11-27.md#L5');
+      expect(await memory.forget(garage.memory.id)).toBe(1);
+      handWritten = (await memory.recall('Tuesday standup', { k: 3 })).results[0]!.memory.id;
+    } finally {
+      await memory.close();
+    }
+    let text = markdown(root);
+    expect(text).toContain('The release train leaves on Thursdays.');
+    expect(text).not.toContain('Wednesdays');
+    expect(text).not.toContain('fern called Gerald');
+    expect(text).not.toContain('north garage');
+    expect(text).toContain('Ana runs the Tuesday standup.');
+    expect(text).toContain('"invalidationReason":"staging moved to the new cluster"');
+
+    // The CLI's forget and update edit the same file.
+    const forgot = await memoir(home, 'forget', handWritten, '--workspace', root);
+    expect(forgot.stderr).toBe('');
+    expect(forgot.code).toBe(0);
+    const updated = await memoir(
+      home,
+      'update',
+      kept,
+      '--content',
+      'The release train leaves on Fridays.',
+      '--workspace',
+      root,
+    );
+    expect(updated.code).toBe(0);
+    text = markdown(root);
+    expect(text).not.toContain('Tuesday standup');
+    expect(text).toContain('The release train leaves on Fridays.');
+    expect(text).not.toContain('Thursdays');
+
+    rmSync(join(root, '.memory'), { recursive: true, force: true });
+    const rebuilt = createWorkspace({ root });
+    try {
+      await rebuilt.workspace.index();
+      const all = await rebuilt.list({ limit: 100 });
+      const contents = all.map((item) => item.content).sort();
+      expect(contents).toContain('The release train leaves on Fridays.');
+      expect(contents).toContain('Staging runs on the old cluster.');
+      expect(contents.join('\n')).not.toMatch(/Gerald|north garage|Tuesday standup|Wednesdays|Thursdays/);
+      const release = all.find((item) => item.id === kept)!;
+      expect(release.source?.file).toMatch(/^memory\/\d{4}-\d{2}-\d{2}\.md$/);
+      const staging = all.find((item) => item.content === 'Staging runs on the old cluster.')!;
+      expect(staging.invalidationReason).toBe('staging moved to the new cluster');
+      expect(staging.validTo).not.toBeNull();
+      // Recall answers what holds now: the invalidated one only when asked.
+      const now = await rebuilt.recall('staging cluster', { k: 5 });
+      expect(now.results.map((result) => result.memory.content)).not.toContain('Staging runs on the old cluster.');
+    } finally {
+      await rebuilt.close();
+    }
+  }, 120_000);
+
+  it('two processes retaining into one day file at once lose no line', async () => {
+    const root = workspaceRoot();
+    const home = tempDir('memoir-ws-edits-home-');
+    const texts = Array.from({ length: 6 }, (_, index) => `Parallel note number ${index} about the ${index}th shelf.`);
+    const results = await Promise.all(
+      texts.map((text) => memoir(home, 'retain', text, '--workspace', root, '--occurred-at', '2025-12-01')),
+    );
+    for (const result of results) expect(result.stderr).toBe('');
+    const day = readFileSync(join(root, 'memory', '2025-12-01.md'), 'utf8');
+    for (const text of texts) expect(day.split(text).length - 1).toBe(1);
+    expect(day.match(/^## Retain$/gm)).toHaveLength(1);
+
+    rmSync(join(root, '.memory'), { recursive: true, force: true });
+    const rebuilt = createWorkspace({ root });
+    try {
+      await rebuilt.workspace.index();
+      const contents = (await rebuilt.list({ limit: 100 })).map((item) => item.content).sort();
+      expect(contents).toEqual([...texts].sort());
+    } finally {
+      await rebuilt.close();
+    }
+  }, 120_000);
+
+  it('memoir mcp --workspace and the CLI, open at once, read and write one index', async () => {
+    const root = workspaceRoot();
+    const home = tempDir('memoir-ws-edits-home-');
+    // No watch: what the server recalls from the CLI it reads from the index they share.
+    const server = await connectMemoirMcp({ home, args: ['--workspace', root, '--no-watch'] });
+    try {
+      const [stored, cli] = await Promise.all([
+        server.call('memory_store', { content: 'The VPN certificate expires in March.', entities: ['VPN'] }),
+        memoir(home, 'retain', 'The printer on floor two needs toner.', '--workspace', root),
+      ]);
+      expect(stored.isError).toBeFalsy();
+      // What the server stored is in the workspace's index, where the CLI reads it.
+      const out = await memoir(home, 'recall', 'VPN certificate', '--workspace', root, '--json');
+      const results = (JSON.parse(out.stdout) as { results: Array<{ citation: string; memory: { content: string } }> })
+        .results;
+      expect(results[0]?.memory.content).toBe('The VPN certificate expires in March.');
+      expect(results[0]!.citation).toMatch(/^memory\/\d{4}-\d{2}-\d{2}\.md#L\d+$/);
+      // What the CLI stored meanwhile the server recalls from that same index.
+      expect(cli.code).toBe(0);
+      const recalled = textOf(await server.call('memory_recall', { query: 'printer toner floor two', k: 3 }));
+      expect(recalled).toContain('The printer on floor two needs toner.');
+      expect(recalled).toMatch(/memory\/\d{4}-\d{2}-\d{2}\.md#L\d+/);
+    } finally {
+      await server.close();
+    }
+    // Nothing went to the home's own store.
+    expect(readdirSync(home)).not.toContain('memoir.sqlite');
+  }, 120_000);
+});
