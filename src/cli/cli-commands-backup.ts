@@ -5,7 +5,7 @@ import type { BackupCounts } from '../core/shared/backup/index.js';
 import type { Scope } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
-import { describeScope, formatBytes, formatTable } from './cli-format.js';
+import { describeScope, formatBytes, formatTable, fullValuesWidth } from './cli-format.js';
 import { nonEmpty } from './cli-options.js';
 import { oldFlag, renamedFlags } from './cli-renamed-flags.js';
 
@@ -59,7 +59,8 @@ async function printList(context: CliContext): Promise<void> {
     { header: 'size', align: 'right' as const },
     { header: 'path' },
   ];
-  context.print(formatTable(columns, rows, context.width).lines.join('\n'));
+  // Piped, a path is whole: a script reading the list gets a path it can open.
+  context.print(formatTable(columns, rows, fullValuesWidth(context.stdout)).lines.join('\n'));
   for (const backup of backups) {
     if (backup.problem !== null) context.note(`note: ${backup.path} cannot be read: ${backup.problem}`);
   }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { MemoryInput, MemoryKind } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
+import { fullValuesWidth } from './cli-format.js';
 import { formatHistory } from './cli-format-versions.js';
 import { integer, kind, nonEmpty, repeatable, time, unitInterval } from './cli-options.js';
 import { withWorkspace } from './cli-workspace.js';
@@ -33,7 +34,8 @@ export function registerVersionCommands(program: Command, context: CliContext): 
           ? await (await context.client('records')).history(id)
           : await withWorkspace(context, flags.workspace, (client) => client.history(id));
       if (context.json) return context.printJson(history);
-      context.print(formatHistory(history, context.width));
+      // Piped, contents and reasons are whole: a script or a search reads the real value.
+      context.print(formatHistory(history, fullValuesWidth(context.stdout)));
     });
 
   program
@@ -76,7 +78,7 @@ export function registerVersionCommands(program: Command, context: CliContext): 
       const result = await client.correct(id, input);
       if (context.json) return context.printJson(result);
       context.print(
-        `Corrected ${id}: the new version is ${result.id}.\n\n${formatHistory(result.history, context.width)}`,
+        `Corrected ${id}: the new version is ${result.id}.\n\n${formatHistory(result.history, fullValuesWidth(context.stdout))}`,
       );
     });
 }

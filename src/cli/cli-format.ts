@@ -11,6 +11,16 @@ import type { ResolvedStoreCapabilities } from '../core/utils/store-capabilities
 /** Terminal width assumed when output is not a terminal. */
 export const DEFAULT_WIDTH = 120;
 
+/**
+ * The width of a table whose values must reach a reader whole: the terminal's on a terminal,
+ * else no limit. A pipe or a file is read by a program or searched, so a path or a reason cut
+ * to a window's width would be a wrong value, not a shorter one.
+ */
+export function fullValuesWidth(output: { isTTY?: boolean; columns?: number }): number {
+  if (!output.isTTY) return Number.POSITIVE_INFINITY;
+  return output.columns ? output.columns : DEFAULT_WIDTH;
+}
+
 // Memory text is written by others: control characters (ANSI escapes among them) and
 // bidi overrides could rewrite the terminal or hide text, so they never reach it.
 const UNSAFE = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/gu;
@@ -68,15 +78,19 @@ export interface Column {
 
 /**
  * Rows aligned in columns two spaces apart, under a header line. The last column takes
- * what is left of `width` (at least 20 columns) and its cells are truncated to fit.
- * Returns the lines and where each column starts.
+ * what is left of `width` (at least 20 columns) and its cells are truncated to fit. An
+ * infinite `width` ({@link fullValuesWidth} off a terminal) truncates nothing, not even a
+ * column's `max`. Returns the lines and where each column starts.
  */
 export function formatTable(
   columns: readonly Column[],
   rows: ReadonlyArray<readonly string[]>,
   width = DEFAULT_WIDTH,
 ): { lines: string[]; offsets: number[] } {
-  const cells = rows.map((row) => row.map((cell, index) => truncate(oneLine(cell), columns[index]?.max ?? Infinity)));
+  const whole = width === Number.POSITIVE_INFINITY;
+  const cells = rows.map((row) =>
+    row.map((cell, index) => truncate(oneLine(cell), whole ? Infinity : (columns[index]?.max ?? Infinity))),
+  );
   const widths = columns.map((column, index) =>
     Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[index] ?? ''))),
   );
