@@ -17,7 +17,12 @@ function* arrayRecords(text: string, source: string): Generator<string> {
       'Pass a file written by `memoir export` (JSON Lines) or by memory_export (format "json" or "jsonl").',
     );
   }
-  if (!Array.isArray(records)) throw new CliError(`${source} is not a JSON array of records`);
+  if (!Array.isArray(records)) {
+    throw new CliError(
+      `${source} is not a JSON array of records`,
+      'Pass a file written by `memoir export` or memory_export.',
+    );
+  }
   for (const record of records) yield JSON.stringify(record);
 }
 

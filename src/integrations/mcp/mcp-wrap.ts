@@ -71,6 +71,59 @@ function textOf(result: CallToolResult): string {
   return parts.join('\n');
 }
 
+/**
+ * Keys of a structured result that hold text read from the screen (OCR, an accessibility or
+ * ARIA tree), as vision and browser servers name them: what `withCapture`'s `screenText` reads
+ * in a server that captures itself.
+ */
+const SCREEN_TEXT_KEYS = [
+  'screen_text',
+  'screenText',
+  'ocr',
+  'ocr_text',
+  'ocrText',
+  'text_on_screen',
+  'aria',
+  'aria_tree',
+  'ariaTree',
+  'accessibility_tree',
+  'accessibilityTree',
+];
+
+/** The screen text of a structured result, and the result without it (kept once, on its own line). */
+function splitScreenText(structured: Record<string, unknown>): { screenText?: string; rest: Record<string, unknown> } {
+  const key = SCREEN_TEXT_KEYS.find((name) => typeof structured[name] === 'string' && structured[name] !== '');
+  if (key === undefined) return { rest: structured };
+  const { [key]: text, ...rest } = structured;
+  return { screenText: text as string, rest };
+}
+
+/**
+ * A call that runs a multi-step workflow (a browser server's named steps) is one `workflow`
+ * memory, as a server capturing itself declares with `type: 'workflow'`: its steps are an
+ * array argument, or its name says workflow.
+ */
+function isWorkflow(name: string, args: Record<string, unknown> | undefined): boolean {
+  return /workflow/i.test(name) || Array.isArray(args?.steps);
+}
+
+/** What a settled call is remembered as: its result text, and the screen text and kind a direct capture gives. */
+function outcomeOf(name: string, args: Record<string, unknown> | undefined, result: CallToolResult): CaptureEvent {
+  const text = textOf(result);
+  const structured = result.structuredContent;
+  const { screenText, rest } =
+    typeof structured === 'object' && structured !== null
+      ? splitScreenText(structured as Record<string, unknown>)
+      : { rest: undefined };
+  return {
+    tool: name,
+    success: result.isError !== true,
+    result: rest === undefined ? text : { text, structured: rest },
+    ...(screenText === undefined ? {} : { screenText }),
+    ...(isWorkflow(name, args) ? { type: 'workflow' as const } : {}),
+  };
+}
+
 function withoutProcessEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
@@ -82,7 +135,10 @@ function withoutProcessEnv(): Record<string, string> {
  * client; resolves once it has answered the handshake and listed its tools. Serve the result
  * as `upstream` of {@link createMcpServer}: its tools are listed as they are, and each call is
  * forwarded as it is, its result or error returned as it came, and recorded (tool, arguments,
- * result text, success, duration) through `capture` after it settles.
+ * result text, success, duration) through `capture` after it settles — with the screen text a
+ * structured result carries (`screen_text`, `ocr`, `aria_tree`, …) on its own line as a
+ * `screen` memory, and a call running steps (a `steps` array, or "workflow" in its name) as
+ * one `workflow` memory, as a server capturing itself with `withCapture` records them.
  *
  * @example
  * ```ts
@@ -155,12 +211,7 @@ export async function wrapMcpServer(options: WrapMcpServerOptions): Promise<Wrap
           { name, ...(args === undefined ? {} : { arguments: args }) },
           { signal, timeout: parsed.timeoutMs, resetTimeoutOnProgress: true },
         );
-        const structured = result.structuredContent;
-        record(name, args, started, {
-          tool: name,
-          success: result.isError !== true,
-          result: structured === undefined ? textOf(result) : { text: textOf(result), structured },
-        });
+        record(name, args, started, outcomeOf(name, args, result as CallToolResult));
         return result;
       } catch (error) {
         // A protocol error (unknown tool, arguments its schema refused) means the tool never ran:
