@@ -62,7 +62,7 @@ export function decideTools(registerTools: boolean | undefined, config: OpenClaw
     register: true,
     log: {
       level: 'warn',
-      message: `memoir: registerTools is true while ${beside}: ${MEMORY_LANCEDB_TOOLS.join(', ')} exist in both plugins; OpenClaw keeps the one whose plugin's tools resolve first and drops the other with "plugin tool name conflict" (memory_history, memory_correct and memory_recall_steps are memoir's alone). Disable memory-lancedb to make memoir's the only ones.`,
+      message: `memoir: registerTools is true while ${beside}: ${MEMORY_LANCEDB_TOOLS.join(', ')} exist in both plugins; OpenClaw keeps the one whose plugin's tools resolve first and drops the other with "plugin tool name conflict" (memory_history, memory_correct, memory_recall_steps, memory_read and the session tools are memoir's alone). Disable memory-lancedb to make memoir's the only ones.`,
     },
   };
 }
