@@ -43,6 +43,7 @@ import {
 } from './agent-tools/memory-tools.js';
 import {
   memoryFindProceduresTool,
+  memoryGetProcedureTool,
   memoryLearnProcedureTool,
   memoryListProceduresTool,
   memoryRecordProcedureUseTool,
@@ -110,6 +111,7 @@ export const agentTools: readonly AgentTool[] = [
   memoryCleanupTool,
   memoryConsolidateTool,
   memoryFindProceduresTool,
+  memoryGetProcedureTool,
   memoryListProceduresTool,
   memoryRecordProcedureUseTool,
   memoryLearnProcedureTool,

@@ -6,9 +6,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, childEnvironment, dataOf, eventually } from '../integrations/mcp-harness.js';
 import { isReflectionRequest, type OpenAILoopback, startOpenAILoopback } from '../helpers/openai-loopback.js';
 import { tempDir } from '../helpers/stores.js';
+import { bin, childEnvironment, dataOf, eventually, textOf as textOfResult } from '../integrations/mcp-harness.js';
 
 // Issue 40: the CLI and `memoir mcp` could not be given a language model (`reflection_model`
 // had no effect). Both run as child processes here, pointed by --model / --base-url or
@@ -44,9 +44,7 @@ const TASK = {
 let server: OpenAILoopback;
 
 beforeAll(async () => {
-  server = await startOpenAILoopback((request) =>
-    isReflectionRequest(request) ? MODEL_PROCEDURE : { memories: [] },
-  );
+  server = await startOpenAILoopback((request) => (isReflectionRequest(request) ? MODEL_PROCEDURE : { memories: [] }));
 });
 
 afterAll(async () => {
@@ -156,6 +154,8 @@ describe('the model settings at the CLI and memoir mcp', () => {
       );
       expect(procedure!.whatWorks).toEqual(MODEL_PROCEDURE.whatWorks);
       expect(procedure!.whatDoesNotWork).toEqual(MODEL_PROCEDURE.whatDoesNotWork);
+      const got = await call('memory_get_procedure', { procedure_id: procedure!.id });
+      expect(textOfResult(got)).toContain('Deploy the new key before revoking the old one');
       const reflection = server.requests.slice(before).find(isReflectionRequest);
       expect(reflection?.body.model).toBe('loopback-chat');
       // The narration reached the model's prompt.

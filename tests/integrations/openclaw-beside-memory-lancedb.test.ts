@@ -84,16 +84,18 @@ describe('recallMinScore is a floor on vector similarity', () => {
   });
 });
 
-// The core block tools follow coreBlock alone: no other memory plugin uses their names.
+// The core block tools follow coreBlock alone, the procedure tools procedures.tools alone: no
+// other memory plugin uses their names.
+const PROCEDURE_TOOLS = ['memory_find_procedures', 'memory_get_procedure', 'memory_learn_procedure'];
 const memoryTools = (plugin: { tools: Map<string, unknown> }) =>
-  [...plugin.tools.keys()].filter((name) => !name.startsWith('memory_core_'));
+  [...plugin.tools.keys()].filter((name) => !name.startsWith('memory_core_') && !PROCEDURE_TOOLS.includes(name));
 const CORE_TOOLS = ['memory_core_read', 'memory_core_append', 'memory_core_replace', 'memory_core_insert'];
 
 describe('registerTools beside memory-lancedb', () => {
   it('registers no tools by default when memory-lancedb is enabled, and says why', () => {
     const plugin = host({}, lancedbEnabled);
     expect(memoryTools(plugin)).toEqual([]);
-    expect([...plugin.tools.keys()]).toEqual(CORE_TOOLS);
+    expect([...plugin.tools.keys()]).toEqual([...CORE_TOOLS, ...PROCEDURE_TOOLS]);
     expect(
       plugin.logs.some((line) => /^info memoir: no memory tools registered: memory-lancedb is enabled/.test(line)),
     ).toBe(true);
@@ -138,7 +140,9 @@ describe('registerTools beside memory-lancedb', () => {
 
   it('registerTools: false registers none, with or without memory-lancedb', () => {
     expect(memoryTools(host({ registerTools: false }))).toEqual([]);
-    expect([...host({ registerTools: false, coreBlock: false }).tools.keys()]).toEqual([]);
+    expect([...host({ registerTools: false, coreBlock: false, procedures: { tools: false } }).tools.keys()]).toEqual(
+      [],
+    );
   });
 });
 

@@ -70,6 +70,9 @@ describe('registration', () => {
       'memory_core_append',
       'memory_core_replace',
       'memory_core_insert',
+      'memory_find_procedures',
+      'memory_get_procedure',
+      'memory_learn_procedure',
     ]);
     expect(plugin.services.map((service) => service.id)).toEqual(['memoir']);
   });
@@ -81,7 +84,10 @@ describe('registration', () => {
   });
 
   it('leaves out recall and capture when turned off', () => {
-    expect([...host({ autoRecall: false, autoCapture: false }).hooks.keys()]).toEqual([]);
+    const off = { autoRecall: false, autoCapture: false };
+    expect([...host({ ...off, procedures: { learn: false, inject: false } }).hooks.keys()]).toEqual([]);
+    // Procedures learn at agent_end and are put before prompts on their own settings.
+    expect([...host(off).hooks.keys()].sort()).toEqual(['agent_end', 'before_prompt_build']);
   });
 
   it('an invalid config disables the plugin with an error naming the field, and registers nothing', () => {

@@ -52,14 +52,19 @@ describe('the OpenClaw manifests', () => {
 
   it('registerTools: false leaves the tool names to memory-lancedb', () => {
     const { dir, remove } = stateDirectory();
-    // The core block tools stay: memory-lancedb has no tools of those names.
+    // The core block and procedure tools stay: memory-lancedb has no tools of those names.
     expect([...fakeHost({ registerTools: false }, { stateDir: dir }).tools.keys()]).toEqual([
       'memory_core_read',
       'memory_core_append',
       'memory_core_replace',
       'memory_core_insert',
+      'memory_find_procedures',
+      'memory_get_procedure',
+      'memory_learn_procedure',
     ]);
-    expect(fakeHost({ registerTools: false, coreBlock: false }, { stateDir: dir }).tools.size).toBe(0);
+    expect(
+      fakeHost({ registerTools: false, coreBlock: false, procedures: { tools: false } }, { stateDir: dir }).tools.size,
+    ).toBe(0);
     remove();
   });
 });

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { EXTRACTION_DEFAULTS, extractionSettings } from '../../config/door-defaults.js';
+import {
+  EXTRACTION_DEFAULTS,
+  extractionSettings,
+  PROCEDURE_DEFAULTS,
+  procedureSettings,
+} from '../../config/door-defaults.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 
 // The plugin's config, `plugins.entries.memoir.config` in openclaw.json: the seed design's
@@ -225,6 +230,56 @@ export const openClawConfigSchema = z
       .default(true)
       .describe(
         'Keep a core block per sender: put it at the top of every prompt and register memory_core_read, memory_core_append, memory_core_replace and memory_core_insert. Default true.',
+      ),
+    /**
+     * Procedures (seed 003): how the agent did a multi-step task before. By default a run that
+     * succeeded with at least `minToolCalls` tool calls is learned from (agent_end), the best
+     * `maxPerPrompt` matching procedures go before each prompt, and the agent gets
+     * memory_find_procedures, memory_get_procedure and memory_learn_procedure. Files live in
+     * `directory`, one Markdown file per procedure a person can edit.
+     */
+    procedures: z
+      .object({
+        /** Learn a procedure from each run that succeeded with at least `minToolCalls` tool calls. Default true. */
+        learn: z
+          .boolean()
+          .default(true)
+          .describe(
+            'Learn a procedure from each run that succeeded with at least minToolCalls tool calls. Default true.',
+          ),
+        /** Put the best matching procedures before each prompt ("Relevant Procedures"). Default true. */
+        inject: z
+          .boolean()
+          .default(true)
+          .describe('Put the best matching procedures before each prompt ("Relevant Procedures"). Default true.'),
+        /** Fewest tool calls a run needs before it is learned from. Default 3. */
+        minToolCalls: procedureSettings.minToolCalls.describe(
+          `Fewest tool calls a run needs before it is learned from. Default ${PROCEDURE_DEFAULTS.minToolCalls}.`,
+        ),
+        /** Most procedures put before one prompt. Default 2. */
+        maxPerPrompt: z
+          .number()
+          .int()
+          .min(1)
+          .max(10)
+          .default(PROCEDURE_DEFAULTS.maxPerPrompt)
+          .describe(`Most procedures put before one prompt. Default ${PROCEDURE_DEFAULTS.maxPerPrompt}.`),
+        /** Register memory_find_procedures, memory_get_procedure and memory_learn_procedure. Default true. */
+        tools: z
+          .boolean()
+          .default(true)
+          .describe('Register memory_find_procedures, memory_get_procedure and memory_learn_procedure. Default true.'),
+        /** Where the procedure files live. Default: `memoir-procedures` beside the database. */
+        directory: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Where the procedure files live. Default: memoir-procedures beside the database.'),
+      })
+      .strict()
+      .prefault({})
+      .describe(
+        'Procedures: learned from runs with enough tool calls, the best matches put before each prompt, and tools to find, read and hand over procedures.',
       ),
   })
   .strict();

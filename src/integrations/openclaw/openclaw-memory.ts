@@ -127,6 +127,14 @@ export function openPluginMemory(
   const video = videoOf(config, offline);
   const client = createMemory({
     store: storeOf(config, location, logger),
+    // Procedure files beside the database (seed 003); the plugin decides when a run is learned from.
+    procedures: {
+      directory: config.procedures.directory
+        ? (options.resolvePath?.(config.procedures.directory) ?? config.procedures.directory)
+        : join(dirname(location), 'memoir-procedures'),
+      minToolCalls: config.procedures.minToolCalls,
+      maxPerPrompt: config.procedures.maxPerPrompt,
+    },
     ...(embedder ? { embedder } : {}),
     ...(languageModel ? { languageModel } : {}),
     ...(video ? { video } : {}),

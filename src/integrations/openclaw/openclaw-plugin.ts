@@ -12,6 +12,7 @@ import type {
 import { identityOfHook, recordedSessionId, sessionKeyOf } from './openclaw-identity.js';
 import { defaultStateDir, openPluginMemory, type PluginMemory } from './openclaw-memory.js';
 import { decideTools } from './openclaw-neighbours.js';
+import { learnFromRun, proceduresForPrompt } from './openclaw-procedures.js';
 import { recallForPrompt } from './openclaw-recall-hook.js';
 import { openClawReflectTool } from './openclaw-reflect-tool.js';
 import { senderNameOf } from './openclaw-sender-name.js';
@@ -129,12 +130,21 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
       // Only the prompt's own sender's memories; a group turn whose sender is unknown gets none.
       const identity = identityOfHook(ctx);
       if (!identity.personal) return undefined;
-      // The agent's workspace notes beside the sender's memories (workspace: openclaw-workspace.ts).
-      const [own, notes] = await Promise.all([
-        recallForPrompt(event, identity.scope, { client: memory, config, logger }),
-        workspaces.recall(event, ctx.workspaceDir),
+      // The agent's workspace notes beside the sender's memories (workspace: openclaw-workspace.ts),
+      // and the sender's procedures that match the request (openclaw-procedures.ts).
+      const [own, notes, procedures] = await Promise.all([
+        config.autoRecall ? recallForPrompt(event, identity.scope, { client: memory, config, logger }) : undefined,
+        config.autoRecall ? workspaces.recall(event, ctx.workspaceDir) : undefined,
+        config.procedures.inject
+          ? proceduresForPrompt(event, identity.scope, { client: memory, config, logger }).catch((error: unknown) => {
+              logger.warn(`memoir: procedures skipped: ${errorText(error)}`);
+              return undefined;
+            })
+          : undefined,
       ]);
-      const blocks = [own?.prependContext, notes?.prependContext].filter((block) => block !== undefined);
+      const blocks = [own?.prependContext, notes?.prependContext, procedures?.prependContext].filter(
+        (block) => block !== undefined,
+      );
       return blocks.length === 0 ? undefined : { prependContext: blocks.join('\n\n') };
     } catch (error) {
       logger.warn(`memoir: recall skipped: ${errorText(error)}`);
@@ -163,20 +173,33 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
     );
   };
 
-  if (config.autoRecall) {
+  if (config.autoRecall || config.procedures.inject) {
     if (hostNeedsLegacyPromptHook(api.runtime?.version)) {
       (api as unknown as OpenClawLegacyApi).on('before_agent_start', recall);
     } else api.on('before_prompt_build', recall);
   }
-  if (config.autoCapture) {
+  if (config.autoCapture || config.procedures.learn) {
     api.on('agent_end', (event, ctx) => {
-      try {
-        // A failed run's messages are passed over, so a later run does not capture them either.
-        capture(event.messages, ctx, event.success !== true);
-      } catch (error) {
-        logger.warn(`memoir: capture skipped: ${errorText(error)}`);
+      if (config.autoCapture) {
+        try {
+          // A failed run's messages are passed over, so a later run does not capture them either.
+          capture(event.messages, ctx, event.success !== true);
+        } catch (error) {
+          logger.warn(`memoir: capture skipped: ${errorText(error)}`);
+        }
+      }
+      // A run that succeeded with enough tool calls is learned from (seed 003), in the sender's scope.
+      if (config.procedures.learn && event.success === true && Array.isArray(event.messages)) {
+        try {
+          const identity = identityOfHook(ctx);
+          if (identity.personal) learnFromRun(memory(), event.messages, identity.scope, config.procedures, logger);
+        } catch (error) {
+          logger.warn(`memoir: procedure learning skipped: ${errorText(error)}`);
+        }
       }
     });
+  }
+  if (config.autoCapture) {
     api.on('before_reset', (event, ctx) => {
       try {
         capture(event.messages ?? [], ctx, false);
@@ -205,6 +228,7 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
   for (const tool of openClawTools(memory, {
     memory: tools.register,
     core: config.coreBlock,
+    procedures: config.procedures.tools,
     recordingSenders: config.video?.senders ?? 'owner',
   })) {
     api.registerTool((ctx) => tool.create(ctx), { name: tool.name });

@@ -76,11 +76,16 @@ export class ResumedSessions {
   }
 }
 
-// Of the procedure library, only steps from recordings, looked up and cached inside the scope.
-// The recordings belong to the whole account: a caller who may not search them gets only the
+// Of the procedure library: the sender's own learned procedures (found, read and learned
+// inside the scope), and steps from recordings, looked up and cached inside the scope. The
+// recordings belong to the whole account: a caller who may not search them gets only the
 // steps already cached in its own scope.
 function scopedProcedures(client: MemoryClient, scope: Scope, searchRecordings: boolean): MemoryClient['procedures'] {
   const own: Partial<MemoryClient['procedures']> = {
+    findRelevant: (query, options) => client.procedures.findRelevant(query, { ...options, scope }),
+    get: (id) => client.procedures.get(id, { scope }),
+    learn: (task) => client.procedures.learn(task, { scope }),
+    formatProcedures: (found, options) => client.procedures.formatProcedures(found, options),
     fromRecording: (query, options) =>
       client.procedures.fromRecording(query, { ...options, scope, ...(searchRecordings ? {} : { search: false }) }),
     formatRecordedSteps: (results, options) => client.procedures.formatRecordedSteps(results, options),

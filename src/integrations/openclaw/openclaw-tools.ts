@@ -16,6 +16,7 @@ import {
 } from '../agent-tools.js';
 import type { OpenClawTool, OpenClawToolContext, OpenClawToolResult } from './openclaw-host-types.js';
 import { type Identity, identityOfTool, isGroupSession } from './openclaw-identity.js';
+import { PROCEDURE_MAPPINGS } from './openclaw-procedures.js';
 import { READ_MAPPING } from './openclaw-read-tool.js';
 import { REFLECT_TOOL_NAME } from './openclaw-reflect-tool.js';
 import { ResumedSessions, scopedToolClient } from './openclaw-scoped-client.js';
@@ -222,7 +223,7 @@ const CORE_MAPPINGS = [coreRead, coreAppend, coreReplace, coreInsert];
 
 /** The names the plugin registers, as openclaw.plugin.json lists them in `contracts.tools`. */
 export const OPENCLAW_TOOL_NAMES = [
-  ...[...MAPPINGS, ...CORE_MAPPINGS].map((definition) => definition.name),
+  ...[...MAPPINGS, ...CORE_MAPPINGS, ...PROCEDURE_MAPPINGS].map((definition) => definition.name),
   REFLECT_TOOL_NAME,
 ];
 
@@ -292,13 +293,19 @@ function toolOf(
  * In a group session whose tool context names no sender, they refuse every call.
  *
  * @param client The plugin's (unscoped) client, made on first use.
- * @param which memory-lancedb's tools (`memory`, default) and the core block tools (`core`).
+ * @param which memory-lancedb's tools (`memory`, default), the core block tools (`core`) and the procedure tools (`procedures`).
  */
 export function openClawTools(
   client: () => MemoryClient,
-  which: { memory?: boolean; core?: boolean; recordingSenders?: 'owner' | 'all' } = { memory: true },
+  which: { memory?: boolean; core?: boolean; procedures?: boolean; recordingSenders?: 'owner' | 'all' } = {
+    memory: true,
+  },
 ): Array<{ name: string; create: (ctx: OpenClawToolContext) => OpenClawTool }> {
-  const chosen = [...(which.memory === false ? [] : MAPPINGS), ...(which.core === true ? CORE_MAPPINGS : [])];
+  const chosen = [
+    ...(which.memory === false ? [] : MAPPINGS),
+    ...(which.core === true ? CORE_MAPPINGS : []),
+    ...(which.procedures === true ? PROCEDURE_MAPPINGS : []),
+  ];
   // Which session each sender resumed: the plugin's, for as long as it runs.
   const resumed = new ResumedSessions();
   return chosen.map((definition) => ({
