@@ -82,8 +82,10 @@ describe('session tools through the OpenClaw plugin', { timeout: 60_000 }, () =>
     expect(alices).not.toContain('s-bob');
     expect(await plugin.tool('memory_list_sessions', { limit: 5 }, bob)).not.toContain('s-alice');
 
-    // Bob cannot resume Alice's session into his view: he sees none of her memories.
-    const resumedByBob = await plugin.tool('memory_resume_session', { sessionId: 's-alice' }, bob).catch(String);
+    // Bob naming Alice's session id starts a session of that id in his own scope (as MCP's
+    // resume of an unknown id does): nothing of hers shows, and nothing of his lands in hers.
+    const resumedByBob = await plugin.tool('memory_resume_session', { sessionId: 's-alice' }, bob);
+    expect(resumedByBob).toMatch(/^No session s-alice yet: started it/);
     expect(resumedByBob).not.toContain('Buildkite');
 
     const resumed = await plugin.tool('memory_resume_session', { sessionId: 's-alice' }, alice);
@@ -91,14 +93,20 @@ describe('session tools through the OpenClaw plugin', { timeout: 60_000 }, () =>
     expect(resumed).toContain('Buildkite');
     expect(resumed).not.toContain('4711');
 
-    // Alice's next memory goes to the session she resumed; Bob's does not.
+    // Each one's next memory goes to the session they resumed, in their own scope.
     expect(await plugin.tool('memory_store', { text: 'The staging cluster is called kiwi.' }, alice)).toContain(
       'in session s-alice',
     );
-    expect(await plugin.tool('memory_store', { text: 'I take the 8:10 train.' }, bob)).not.toContain('s-alice');
+    expect(await plugin.tool('memory_store', { text: 'I take the 8:10 train.' }, bob)).toContain('in session s-alice');
     const after = await plugin.tool('memory_list_sessions', {}, alice);
     expect(after).toMatch(/^1 session \(current: s-alice\):/);
     expect(countIn(after, 's-alice')).toBe(before + 1);
+    const again = await plugin.tool('memory_resume_session', { sessionId: 's-alice' }, alice);
+    expect(again).toContain('kiwi');
+    expect(again).not.toContain('8:10');
+    const bobs = await plugin.tool('memory_list_sessions', {}, bob);
+    expect(bobs).toMatch(/^2 sessions \(current: s-alice\):/);
+    expect(countIn(bobs, 's-alice')).toBe(1);
   });
 
   it('delete asks for confirm, deletes only the caller’s session, and another sender’s id deletes nothing', async () => {
