@@ -271,6 +271,8 @@ describe('loadConfig', () => {
       retentionDays: { kind: 'default' },
       maxSizeMb: { kind: 'file', path },
       maxMemories: { kind: 'default' },
+      scheduleCleanup: { kind: 'default' },
+      scheduleConsolidate: { kind: 'default' },
       recallK: { kind: 'env', variable: 'MEMOIR_RECALL_K' },
       recallMinScore: { kind: 'default' },
       tokenBudget: { kind: 'default' },

@@ -176,7 +176,13 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
 
     const result = await consolidate(store, { now: T0, category: 'screen' });
 
-    expect(result).toEqual({ clusters: 1, deleted: 49, kept: [dupes.ids[7]] });
+    expect(result).toEqual({
+      clusters: 1,
+      deleted: 49,
+      kept: [dupes.ids[7]],
+      ids: expect.arrayContaining(dupes.ids.filter((_, i) => i !== 7)),
+      dryRun: false,
+    });
     const left = await store.listMemories();
     expect(left.map((item) => item.id).sort()).toEqual([dupes.ids[7]!, ...distinct.ids].sort());
     const kept = left.find((item) => item.id === dupes.ids[7])!;
@@ -191,6 +197,8 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
       clusters: 0,
       deleted: 0,
       kept: [],
+      ids: [],
+      dryRun: false,
     });
     await memory.close();
   });
@@ -208,8 +216,12 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
         occurredAt: new Date(T0 - (10 - i) * 60_000).toISOString(),
       })),
     );
+    // A dry run finds the same and changes nothing.
+    const planned = await consolidate(store, { now: T0, dryRun: true });
+    expect(planned).toMatchObject({ clusters: 1, deleted: 3, kept: [ids[3]], dryRun: true });
+    expect(await store.listMemories()).toHaveLength(5);
     const result = await consolidate(store, { now: T0 });
-    expect(result).toEqual({ clusters: 1, deleted: 3, kept: [ids[3]] });
+    expect(result).toEqual({ clusters: 1, deleted: 3, kept: [ids[3]], ids: planned.ids, dryRun: false });
     expect((await store.listMemories()).map((item) => item.id).sort()).toEqual([ids[3]!, ids[4]!].sort());
     await memory.close();
   });
