@@ -39,6 +39,8 @@ export {
   type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,
+  type SettingInEffect,
+  settingsInEffect,
 } from './config/load-config.js';
 export { DEFAULT_CONFIG, type MemoirConfig } from './config/memoir-config.js';
 export type { CaptureApi } from './core/capture/capture-api.js';
