@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createWorkspace } from '../../src/index.js';
+import { createWorkspace, type GenerateRequest } from '../../src/index.js';
+import { createScriptedLanguageModel } from '../../src/testing/index.js';
 import { tempDir } from '../helpers/stores.js';
 import { bin, childEnvironment, connectMemoirMcp, textOf } from './mcp-harness.js';
 
@@ -119,6 +120,55 @@ describe('a workspace: edits and forgets reach the Markdown', () => {
       await rebuilt.close();
     }
   }, 120_000);
+
+  it("what a model extracts from a conversation is written too, and reextract's replacements are marked invalid there", async () => {
+    const root = workspaceRoot();
+    const state = { fact: 'Sam moved the weekly sync to Thursdays.' };
+    // Only the model is scripted: it extracts one fact from whatever conversation it is shown.
+    const languageModel = createScriptedLanguageModel((request: GenerateRequest) => {
+      const text = request.messages.map((message) => message.content).join('\n');
+      if (!text.includes('Extract the memories worth keeping'))
+        return JSON.stringify({ decision: 'CREATE', reason: 'new' });
+      const content = state.fact;
+      return JSON.stringify({
+        memories: [{ category: 'events', abstract: content, overview: `- ${content}`, content, entities: ['Sam'] }],
+      });
+    });
+    const memory = createWorkspace({ root, languageModel });
+    try {
+      const result = await memory.retain({
+        messages: [
+          { role: 'user', name: 'Sam', content: 'From now on the weekly sync is on Thursdays.' },
+          { role: 'assistant', content: 'Noted.' },
+          { role: 'user', name: 'Sam', content: 'Same room as before.' },
+          { role: 'assistant', content: 'Got it.' },
+        ],
+        sessionId: 'sync-chat',
+      });
+      expect(result.memories.map((m) => m.content)).toContain('Sam moved the weekly sync to Thursdays.');
+      expect(result.memories[0]!.source?.file).toMatch(/^memory\/\d{4}-\d{2}-\d{2}\.md$/);
+      expect(markdown(root)).toContain('Sam moved the weekly sync to Thursdays.');
+      state.fact = 'Sam holds the weekly sync on Thursdays at nine.';
+      const again = await memory.reextract({ sessionId: 'sync-chat' });
+      expect(again.invalidated).toHaveLength(1);
+    } finally {
+      await memory.close();
+    }
+    expect(markdown(root)).toContain('Sam holds the weekly sync on Thursdays at nine.');
+    rmSync(join(root, '.memory'), { recursive: true, force: true });
+    const rebuilt = createWorkspace({ root });
+    try {
+      await rebuilt.workspace.index();
+      const all = await rebuilt.list({ limit: 100 });
+      const first = all.find((item) => item.content === 'Sam moved the weekly sync to Thursdays.')!;
+      expect(first.validTo).not.toBeNull();
+      const second = all.find((item) => item.content === 'Sam holds the weekly sync on Thursdays at nine.')!;
+      expect(second.validTo).toBeNull();
+      expect(second.category).toBe('events');
+    } finally {
+      await rebuilt.close();
+    }
+  }, 60_000);
 
   it('two processes retaining into one day file at once lose no line', async () => {
     const root = workspaceRoot();

@@ -199,6 +199,16 @@ export async function reextractConversation(
     }
   }
   await commit(store, outcome, now, [], rewritten);
+  if (context.journal) {
+    // A workspace's Markdown follows: the new facts appended, the replaced ones rewritten as invalid.
+    const written = await context.journal.retained(outcome.creates.map((item) => item.memory));
+    const byId = new Map(written.map((memory) => [memory.id, memory]));
+    for (const create of outcome.creates) create.memory = byId.get(create.memory.id) ?? create.memory;
+    await context.journal.changed([
+      ...rewritten.map((record) => record.memory),
+      ...outcome.merges.map((item) => item.memory),
+    ]);
+  }
 
   for (const skip of outcome.skipped) context.emit('memory:skipped', skip);
   for (const { memory } of outcome.creates) context.emit('memory:created', { memory });
