@@ -14,6 +14,7 @@ import { registerVersionCommands } from './cli-commands-versions.js';
 import { registerWorkspaceCommands } from './cli-commands-workspace.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
 import { addSettingFlags, nonEmpty, settingsFromFlags } from './cli-options.js';
+import { acceptVocabularyOldNames } from './cli-renamed-flags.js';
 import { packageVersion } from './cli-version.js';
 
 /**
@@ -71,5 +72,7 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
   registerMcpCommands(program, context);
   registerRecordCommands(program, context);
   registerUiCommands(program, context);
+  // After every command: the old flag names docs/vocabulary.md promises, wherever the new one is taken.
+  acceptVocabularyOldNames(program, (text) => context.note(text));
   return program;
 }

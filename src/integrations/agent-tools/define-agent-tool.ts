@@ -89,6 +89,22 @@ export function defineAgentTool<Schema extends z.ZodObject>(tool: AgentTool<Sche
   return tool;
 }
 
+// The old names docs/vocabulary.md promises at every tool that takes the new one: `top_k` was
+// the size of a ranked answer before `k`. A tool lists its own others in `renamed`.
+const VOCABULARY_RENAMES: readonly RenamedOption[] = [{ from: 'top_k', to: 'k' }];
+
+function renamesOf(tool: AgentTool): readonly RenamedOption[] {
+  const shape = tool.inputSchema.shape as Record<string, unknown>;
+  const own = tool.renamed ?? [];
+  const shared = VOCABULARY_RENAMES.filter(
+    (rename) =>
+      Object.hasOwn(shape, rename.to) &&
+      !Object.hasOwn(shape, rename.from) &&
+      !own.some((mine) => mine.from === rename.from),
+  );
+  return shared.length === 0 ? own : [...own, ...shared];
+}
+
 /**
  * Validate raw arguments against the tool's schema and run it. Bad arguments reject with a
  * ValidationError naming the field (`memory_store: content: expected a non-empty string`);
@@ -110,7 +126,7 @@ export async function callAgentTool(
 ): Promise<AgentToolResult> {
   const protoKey = findProtoKey(args);
   if (protoKey) throw protoKeyError(tool.name, protoKeyIssue(args, protoKey));
-  const renamed = applyRenames(args ?? {}, tool.renamed ?? [], { component: tool.name });
+  const renamed = applyRenames(args ?? {}, renamesOf(tool), { component: tool.name });
   let input: z.output<AgentTool['inputSchema']>;
   try {
     input = parseInput(tool.inputSchema, renamed.input, tool.name);
