@@ -161,9 +161,12 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     expect(textOf(current)).toContain('Billing migration finished');
     expect(textOf(current)).toContain('billing tables');
 
+    // An id never used: resume starts a session of that id (a client may name its runs).
     const unknown = await second.call('memory_resume_session', { session_id: 'session_abc123' });
-    expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toContain('session_abc123');
+    expect(unknown.isError).toBeFalsy();
+    expect(textOf(unknown)).toContain('No session session_abc123 yet: started it');
+    const named = dataOf<Stored>(await second.call('memory_store', { content: 'A note of the named run.' }));
+    expect(named.memory.sessionId).toBe('session_abc123');
   });
 
   it('keeps to the scope it was started with', async () => {
