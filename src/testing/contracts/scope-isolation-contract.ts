@@ -296,6 +296,8 @@ export function runScopeIsolationContract(options: ScopeIsolationContractOptions
         const aliceShared = (await alice.list({ sessionId: 'shared', limit: 1000 })).length;
         expect(shared?.memoryCount).toBe(aliceShared);
         await rejectsNotFound(alice.resumeSession('bob-only'));
+        // Starting a session of Bob's id is Alice's own new session: his is not found, nor continued.
+        expect(await alice.startSession('bob-only')).toEqual({ id: 'bob-only', resumed: false });
         expect((await alice.resumeSession('shared')).id).toBe('shared');
       });
       const bobShared = (await admin.list({ scope: { userId: 'bob' }, sessionId: 'shared', limit: 1000 })).length;
@@ -330,6 +332,10 @@ export function runScopeIsolationContract(options: ScopeIsolationContractOptions
         const lines: string[] = [];
         for await (const line of alice.export()) lines.push(line);
         expect(lines.some((line) => line.includes('"userId":"bob"'))).toBe(false);
+        const mine = new Set((await alice.list({ limit: 1000 })).map((memory) => memory.id));
+        const planned = await alice.consolidate({ threshold: 0.9, dryRun: true });
+        const expiring = await alice.cleanup({ dryRun: true, retentionDays: 0.0001 });
+        for (const id of [...planned.ids, ...planned.kept, ...expiring.ids]) expect(mine.has(id)).toBe(true);
         await alice.consolidate({ threshold: 0.9 });
         await alice.cleanup();
         await expect(alice.reindex()).rejects.toThrow(ValidationError);
