@@ -9,6 +9,7 @@ import {
   withMemoryBlock,
 } from './ai-sdk-messages.js';
 import { type MemoryCallInfo, type MemoryMiddlewareOptions, parseMiddlewareOptions } from './ai-sdk-options.js';
+import { keepsProcedures, procedureSection, turnTask } from './ai-sdk-procedures.js';
 import { watchStream } from './ai-sdk-stream.js';
 import type { AiSdkCallOptions, AiSdkPromptMessage, AiSdkResponsePart, MemoryMiddleware } from './ai-sdk-types.js';
 
@@ -61,6 +62,12 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
  * ahead without memories (`onError`), and retention failures are the client's `error` events,
  * with the exchange kept as an episode when extraction fails.
  *
+ * Procedures (seed 003, on by default): a turn that ends after enough tool calls (the client's
+ * `procedures.minToolCalls`, 3) is learned from in the background — its request, each tool
+ * call with its result (an error result is never made a step), what the model said beside its
+ * calls, its answer — and before each call the best matching procedures join the block as
+ * "Relevant Procedures". `procedures: false` turns both off.
+ *
  * Per call, `providerOptions: { memoir: { userId, agentId, namespace, sessionId, recall, capture } }`
  * narrows the scope, names the session, or turns recall or capture off; memoir removes that key
  * before the provider sees the call.
@@ -88,6 +95,8 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
   const settings = parseMiddlewareOptions(options);
   const { memory } = settings;
   const states = new WeakMap<object, CallState>();
+  // Procedures need files to learn into and find: a client without a home or directory has none.
+  const procedures = keepsProcedures(memory) ? settings.procedures : { learn: false, inject: false };
 
   const report = (error: unknown, what: string) => {
     try {
@@ -117,6 +126,37 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
     } catch (error) {
       report(error, 'recall failed; the call went ahead without memories');
       return undefined;
+    }
+  }
+
+  /** The "Relevant Procedures" section for the request, or undefined (none matches, or it failed: reported). */
+  async function proceduresBlock(plan: CallPlan, prompt: readonly AiSdkPromptMessage[]): Promise<string | undefined> {
+    if (!plan.recall || !procedures.inject) return undefined;
+    const query = recallQuery(prompt);
+    if (query === undefined) return undefined;
+    try {
+      return await withDeadline(
+        procedureSection(memory, query, { scope: plan.scope, k: procedures.k }),
+        settings.recallTimeoutMs,
+        'finding procedures',
+      );
+    } catch (error) {
+      report(error, 'finding procedures failed; the call went ahead without them');
+      return undefined;
+    }
+  }
+
+  /** Hand a finished turn with enough tool calls to the procedure library, which reflects in the background. */
+  function learn(state: CallState, response: ReadonlyArray<AiSdkResponsePart>): void {
+    if (!procedures.learn || !state.plan.capture) return;
+    try {
+      const task = turnTask(state.prompt, response);
+      if (!task || task.toolCalls.length < (procedures.minToolCalls ?? 1)) return;
+      memory.procedures
+        .learn(task, state.plan.scope === undefined ? {} : { scope: state.plan.scope })
+        .catch((error: unknown) => report(error, 'the turn could not be learned from'));
+    } catch (error) {
+      report(error, 'the turn could not be learned from');
     }
   }
 
@@ -166,7 +206,9 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
     async transformParams({ type, params }) {
       const call: MemoryCallInfo = { type, params };
       const plan = await planCall(settings, call);
-      const block = await memoryBlock(plan, params.prompt);
+      const blocks = await Promise.all([memoryBlock(plan, params.prompt), proceduresBlock(plan, params.prompt)]);
+      const present = blocks.filter((each) => each !== undefined);
+      const block = present.length === 0 ? undefined : present.join('\n\n');
       const own = withoutOwnOptions(params);
       const transformed = block === undefined ? { ...own } : { ...own, prompt: withMemoryBlock(params.prompt, block) };
       states.set(transformed, { call, plan, prompt: params.prompt });
@@ -175,7 +217,10 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
     async wrapGenerate({ doGenerate, params }) {
       const state = await stateOf(params, 'generate');
       const result = await doGenerate();
-      if (!stoppedForTools(result.finishReason)) retain(state, result.content, false);
+      if (!stoppedForTools(result.finishReason)) {
+        retain(state, result.content, false);
+        learn(state, result.content);
+      }
       return result;
     },
     async wrapStream({ doStream, params }) {
@@ -185,6 +230,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
         if (end.how === 'failed') return;
         if (end.how === 'finished' && stoppedForTools(end.finishReason)) return;
         retain(state, response.content, end.how === 'aborted');
+        if (end.how === 'finished') learn(state, response.content);
       });
       // The same parts, passed through unchanged: the stream's type is the model's own.
       return { ...result, stream: stream as typeof result.stream };

@@ -68,6 +68,38 @@ const clientSchema = z.custom<MemoryClient>(
 
 const functionSchema = z.custom<(...args: never[]) => unknown>(isFunction, { message: 'expected a function' });
 
+const procedureOptionsSchema = z
+  .object({
+    /** Learn a procedure from each turn that ends after enough tool calls. Default true. */
+    learn: z.boolean().default(true),
+    /** Put the best matching procedures into the system prompt before each call. Default true. */
+    inject: z.boolean().default(true),
+    /** Fewest tool calls a turn needs before it is learned from; the client's `procedures.minToolCalls` (3) applies too. */
+    minToolCalls: z.number().int().min(1).max(1000).optional(),
+    /** Most procedures put into one prompt. Default: the client's `procedures.maxPerPrompt` (2). */
+    k: z.number().int().min(1).max(20).optional(),
+  })
+  .strict();
+
+/**
+ * How the middleware learns and injects procedures (seed 003).
+ *
+ * @group AI SDK
+ */
+export interface MemoryMiddlewareProcedureOptions {
+  /** Learn a procedure from each turn that ends after enough tool calls (in the background). Default true. */
+  learn?: boolean;
+  /** Put the best matching procedures ("Relevant Procedures") into the system prompt before each call. Default true. */
+  inject?: boolean;
+  /**
+   * Fewest tool calls a turn needs before it is learned from. Default: the client's
+   * `procedures.minToolCalls` (3), which applies too, so a lower value needs the client's lowered.
+   */
+  minToolCalls?: number;
+  /** Most procedures put into one prompt. Default: the client's `procedures.maxPerPrompt` (2). */
+  k?: number;
+}
+
 export const middlewareOptionsSchema = z
   .object({
     /** The memory client recall and retention go through. */
@@ -111,6 +143,18 @@ export const middlewareOptionsSchema = z
      * throws leaves the whole exchange out (and reports through `onError`).
      */
     filter: functionSchema.optional(),
+    /**
+     * Procedures (seed 003): `true` (default) learns from each turn that ends after enough
+     * tool calls and puts the best matching procedures into the system prompt; `false` does
+     * neither; an object chooses. Needs a client that keeps procedure files (a `home` or
+     * `procedures.directory`); on one that does not, nothing is learned or injected.
+     */
+    procedures: z
+      .union([z.boolean(), procedureOptionsSchema])
+      .default(true)
+      .transform((value) =>
+        typeof value === 'boolean' ? procedureOptionsSchema.parse({ learn: value, inject: value }) : value,
+      ),
     /**
      * Receives what the middleware could not do without failing the call: a recall that
      * failed or timed out (the call ran without memories), an exchange that could not be
@@ -169,6 +213,16 @@ export interface MemoryMiddlewareOptions {
    * throws leaves the whole exchange out (and reports through `onError`).
    */
   filter?: (message: CapturedMessage, call: MemoryCallInfo) => boolean;
+  /**
+   * Procedures (seed 003): `true` (default) learns a procedure from each turn that ends after
+   * enough tool calls (the client's `procedures.minToolCalls`, 3), in the background, and puts
+   * the best matching procedures into the system prompt before each call ("Relevant
+   * Procedures"), in the call's scope; `false` does neither; an object chooses. A call with
+   * `capture: false` is not learned from, one with `recall: false` gets none. Needs a client
+   * that keeps procedure files (a `home` or `procedures.directory`); on one that does not,
+   * nothing is learned or injected.
+   */
+  procedures?: boolean | MemoryMiddlewareProcedureOptions;
   /**
    * Receives what the middleware could not do without failing the call (a recall that failed
    * or timed out, an exchange that could not be queued). Default: one line on stderr.

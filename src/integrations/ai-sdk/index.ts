@@ -25,6 +25,7 @@ export type {
   CaptureRole,
   MemoryCallInfo,
   MemoryMiddlewareOptions,
+  MemoryMiddlewareProcedureOptions,
   ScopeResolver,
   SessionResolver,
 } from './ai-sdk-options.js';
