@@ -10,12 +10,14 @@
 // chosen; TEST (test.json, written apart and not read until they were fixed) is held out.
 // It also prints the share of unrelated pairs (one duplicate pair's a against another's b)
 // that reach the decision, each one a model call answered CREATE, and what `consolidate`,
-// which deletes without asking a model, would delete at its default 0.95.
+// which deletes without asking a model, would delete at its default 0.95, before and since it
+// keeps a fact apart from its negation.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSentenceEncoderEmbedder, sentenceEncoderAvailable } from '../src/adapters/sentence-encoder/index.js';
 import { dedupSimilarity, SEMANTIC_DEDUP_SIMILARITY } from '../src/core/retain/conversation/dedup-threshold.js';
+import { negateAlike } from '../src/core/text/negation.js';
 import { createLocalEmbedder, type Embedder } from '../src/index.js';
 
 const { values } = parseArgs({
@@ -136,11 +138,20 @@ for (const [name, make] of embedders) {
       );
       report.push({ embedder: name, set: set.name, label, ...f });
     }
-    const deleted = scores.scored.filter((pair) => !pair.duplicate && pair.similarity >= CONSOLIDATE_THRESHOLD);
-    const merged = scores.scored.filter((pair) => pair.duplicate && pair.similarity >= CONSOLIDATE_THRESHOLD);
-    kinds.push(
-      `${name}, ${set.name}: consolidate at ${CONSOLIDATE_THRESHOLD} merges ${merged.length} of the duplicates and deletes ${deleted.length} different fact(s)${deleted.length > 0 ? `: ${deleted.map((pair) => `"${pair.a}" / "${pair.b}"`).join('; ')}` : ''}`,
-    );
+    // consolidate's clusters: cosine at its threshold, and (now) as many negations in each.
+    for (const [label, guarded] of [
+      ['before', false],
+      ['now', true],
+    ] as const) {
+      const close = scores.scored.filter(
+        (pair) => pair.similarity >= CONSOLIDATE_THRESHOLD && (!guarded || negateAlike(pair.a, pair.b)),
+      );
+      const deleted = close.filter((pair) => !pair.duplicate);
+      const merged = close.length - deleted.length;
+      kinds.push(
+        `${name}, ${set.name}: consolidate at ${CONSOLIDATE_THRESHOLD} (${label}) merges ${merged} of the duplicates and deletes ${deleted.length} different fact(s)${deleted.length > 0 ? `: ${deleted.map((pair) => `"${pair.a}" / "${pair.b}"`).join('; ')}` : ''}`,
+      );
+    }
     // Per kind of pair, where the set names them (test.json does).
     if (set.pairs.some((pair) => pair.kind)) {
       const byKind = new Map<string, Scored[]>();

@@ -3,6 +3,7 @@ import { isProtected } from '../shared/retention/protection.js';
 import { checkNow, invalid, removeMemories } from '../shared/retention/removal.js';
 import type { JsonValue, Memory, Metadata, Scope } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore } from '../spec/store.js';
+import { negateAlike } from '../text/negation.js';
 import { memoryPages } from '../utils/pages.js';
 
 /** Options of `consolidate`. */
@@ -70,8 +71,9 @@ function pickRepresentative(members: readonly Memory[]): Memory {
  * Merge near-duplicate memories. Currently valid, embedded memories (optionally of one scope
  * and category) are visited in `createdAt` order; each one not yet in a cluster starts a
  * cluster and claims every unclaimed memory whose embedding has cosine similarity
- * `>= threshold` with it (leader clustering, found with `store.searchVector` when the store has
- * it, else pairwise over `getEmbeddings`). In each cluster of two or more the representative is
+ * `>= threshold` with it and as many negations ("not", "never", "n't") in its content (leader
+ * clustering, found with `store.searchVector` when the store has it, else pairwise over
+ * `getEmbeddings`). In each cluster of two or more the representative is
  * kept — a protected member if any, else the highest importance, else the oldest (by `createdAt`,
  * then `occurredAt`) — and the
  * others are deleted, except protected ones, which are always kept. The representative gets
@@ -122,6 +124,9 @@ export async function consolidate(store: MemoryStore, options: ConsolidateOption
         for (const hit of close) {
           const member = byId.get(hit.id);
           if (!member || claimed.has(hit.id)) continue;
+          // "X" and "not X" embed close (the local embedder: identically), and nothing here reads
+          // the words: a memory that negates otherwise is another fact, never a duplicate.
+          if (!negateAlike(leader.content, member.content)) continue;
           claimed.add(hit.id);
           members.push(member);
         }
