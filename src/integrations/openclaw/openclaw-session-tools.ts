@@ -28,7 +28,8 @@ const resumeSession = mapping({
   label: 'Memory Resume Session',
   description:
     'Continue where an earlier session left off: returns the session and its latest memories, and what you store with ' +
-    'memory_store from now on goes to that session. Find ids with memory_list_sessions.',
+    'memory_store from now on goes to that session. Find ids with memory_list_sessions; an id not used before starts a ' +
+    'session of that name.',
   params: z.object({ sessionId: sessionIdParam.describe('The session to continue') }).strict(),
   tool: memoryResumeSessionTool,
   toArgs: (params) => ({ session_id: params.sessionId }),
