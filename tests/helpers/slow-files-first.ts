@@ -12,6 +12,9 @@ const SLOW_FILES = [
   'tests/package/package-exports.test.ts',
   'tests/adapters/bulk-change-kill.test.ts',
   'tests/integrations/mcp-server.test.ts',
+  // Mostly waiting for the minute its schedule names: starting it first costs no core.
+  'tests/integrations/mcp-schedule.test.ts',
+  'tests/cli/cli-maintenance.test.ts',
   'tests/core/model-json.test.ts',
   'tests/property/public-api.property.test.ts',
   'tests/core/nothing-lost.test.ts',
