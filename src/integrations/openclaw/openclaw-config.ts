@@ -131,7 +131,7 @@ export const openClawConfigSchema = z
       .default(true)
       .describe("Capture the assistant's replies beside the user's messages. Default true."),
     /**
-     * Register memory_recall, memory_store, memory_forget, memory_history and memory_correct.
+     * Register memory_recall, memory_store, memory_forget, memory_history, memory_correct, memory_recall_steps, memory_read and the session tools (memory_list_sessions, memory_resume_session, memory_delete_session).
      * Unset: registered, unless memory-lancedb is enabled or owns the memory slot (its three tools
      * keep their names, seed 002's side-by-side phase; the log says so). `true` registers them
      * anyway (the host then keeps one tool per clashing name); `false` never.
@@ -140,7 +140,7 @@ export const openClawConfigSchema = z
       .boolean()
       .optional()
       .describe(
-        'Register memory_recall, memory_store, memory_forget, memory_history and memory_correct. Unset: yes, unless memory-lancedb is enabled or owns plugins.slots.memory (then none, and the log says why). true: always (beside memory-lancedb, OpenClaw keeps one tool per clashing name); false: never.',
+        'Register memory_recall, memory_store, memory_forget, memory_history, memory_correct, memory_recall_steps, memory_read and the session tools (memory_list_sessions, memory_resume_session, memory_delete_session). Unset: yes, unless memory-lancedb is enabled or owns plugins.slots.memory (then none, and the log says why). true: always (beside memory-lancedb, OpenClaw keeps one tool per clashing name); false: never.',
       ),
     /**
      * The agent's Markdown workspace (memory.md, memory/YYYY-MM-DD.md, bank/): indexed at start,
