@@ -288,4 +288,38 @@ describe('the web view’s admin pages', () => {
     ]);
     expect((await bob.core.get()).text.trim()).toBe(BOB_CORE);
   });
+
+  it('counts and sorts past one page of the pass, with many memories of one instant across its edge', async () => {
+    const home = tempDir('memoir-ui-admin-many-');
+    const store = createSqliteStore({ path: join(home, 'memoir.sqlite'), logger: quiet });
+    const many = createMemory({ store, logger: quiet });
+    try {
+      // 4,500 memories, 4,200 of them at one instant: the pass reads 2,000 at a time, so that
+      // instant fills whole pages and crosses their edges.
+      const items = Array.from({ length: 4500 }, (_, index) => ({
+        content: `Fact number ${index} about the harbour.`,
+        occurredAt: index % 15 === 0 ? '2025-10-02T00:00:00Z' : '2025-10-01T00:00:00Z',
+        category: index % 2 === 0 ? 'even' : 'odd',
+        scope: { userId: index < 4000 ? 'carol' : 'dave' },
+      }));
+      for (let start = 0; start < items.length; start += 1500) await many.retain(items.slice(start, start + 1500));
+      expect(await many.count()).toBe(4500);
+      const ui = await serveUi({ client: many, token: TOKEN });
+      try {
+        const session = await open(ui);
+        const users = (await get(session, '/users')).body;
+        expect(users).toMatch(/data-user="carol"[\s\S]*?data-count="4000"/);
+        expect(users).toMatch(/data-user="dave"[\s\S]*?data-count="500"/);
+        // The last page by user holds dave's 500, after carol's 4,000 (pages of 50).
+        const last = (await get(session, '/memories?sort=user&page=90')).body;
+        expect(rows(last)).toHaveLength(50);
+        for (const row of rows(last)) expect(row).toContain('dave');
+        expect(rows((await get(session, '/memories?sort=user&page=91')).body)).toHaveLength(0);
+      } finally {
+        await ui.close();
+      }
+    } finally {
+      await many.close();
+    }
+  }, 120_000);
 });

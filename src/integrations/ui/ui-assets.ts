@@ -168,10 +168,11 @@ table.breakdown { width: auto; font-size: 13px; margin-top: .5rem; } table.break
 ul.facts, ul.cards { list-style: none; padding: 0; }
 ul.facts li, ul.cards li { background: var(--surface); border: 1px solid var(--line); border-radius: 8px; padding: .55rem .85rem; margin-bottom: .5rem; }
 cite { color: var(--muted); font-size: 13px; font-style: normal; font-family: var(--mono); }
-article.markdown { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); padding: .25rem 1.25rem 1rem; max-width: 860px; box-shadow: var(--shadow); }
+article.markdown { margin-top: .75rem; background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); padding: .25rem 1.25rem 1rem; max-width: 860px; box-shadow: var(--shadow); }
 
 /* charts */
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 1rem; }
+figure.chart figcaption { font-weight: 600; font-size: 14px; }
 figure.chart { margin: 0; background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem; box-shadow: var(--shadow); }
 figure.chart svg { max-width: 100%; height: auto; }
 svg .bar { fill: var(--bar); } svg .line { fill: none; stroke: var(--bar); stroke-width: 2; } svg .dot { fill: var(--bar); }

@@ -48,8 +48,8 @@ export function filterInputs(values: FilterValues): SafeHtml {
 <label>category <input name="category" value="${values.category ?? ''}" size="10"></label>
 <label>entity <input name="entity" value="${values.entity ?? ''}" size="10"></label>
 <label>session <input name="session" value="${values.session ?? ''}" size="14"></label>
-<label>since <input name="since" value="${values.since ?? ''}" size="10" placeholder="30d, 2025-11-01"></label>
-<label>until <input name="until" value="${values.until ?? ''}" size="10" placeholder="2025-11-30"></label>
+<label>since <input name="since" value="${values.since ?? ''}" size="13" placeholder="30d, 2025-11-01"></label>
+<label>until <input name="until" value="${values.until ?? ''}" size="11" placeholder="2025-11-30"></label>
 </fieldset>`;
 }
 

@@ -64,10 +64,10 @@ ${
 
 async function versionsOf(request: UiRequest, memory: Memory): Promise<SafeHtml> {
   const history = await request.client.history(memory.id);
-  return html`<table class="rows"><caption>Versions of this fact, oldest first</caption><thead><tr><th scope="col">from</th><th scope="col">until</th><th scope="col">text</th><th scope="col">reason</th></tr></thead><tbody>${history.versions.map(
+  return html`<div class="table-wrap"><table class="rows"><caption>Versions of this fact, oldest first</caption><thead><tr><th scope="col">from</th><th scope="col">until</th><th scope="col">text</th><th scope="col">reason</th></tr></thead><tbody>${history.versions.map(
     (version) =>
       html`<tr data-row${version.memory.id === memory.id ? html` aria-current="true" class="current-row"` : ''}><td>${shortTime(version.from)}</td><td>${version.until ? shortTime(version.until) : 'now'}</td><td><a href="${link(request, idPath(version.memory.id))}">${version.memory.abstract || version.memory.content.slice(0, 200)}</a></td><td>${version.reason ?? ''}</td></tr>`,
-  )}</tbody></table>`;
+  )}</tbody></table></div>`;
 }
 
 /** GET /memory/:id */
@@ -170,7 +170,7 @@ function changes(patch: MemoryPatch, previous: MemoryPatch): SafeHtml {
     (field) =>
       html`<tr><th scope="row">${field}</th><td><pre class="text">${String((previous as Record<string, unknown>)[field] ?? '')}</pre></td><td><pre class="text">${String((patch as Record<string, unknown>)[field] ?? '')}</pre></td></tr>`,
   );
-  return html`<table class="rows"><thead><tr><th scope="col">field</th><th scope="col">before</th><th scope="col">after</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<div class="table-wrap"><table class="rows"><thead><tr><th scope="col">field</th><th scope="col">before</th><th scope="col">after</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** POST /memory/:id/:action — without `confirm=yes` it only asks. */

@@ -34,12 +34,12 @@ export async function opinionsPage(request: UiRequest): Promise<Page> {
             'No opinions yet.',
             'Beliefs the agent forms (kind opinion) appear here with their confidence and how it moved.',
           )
-        : html`<table class="rows"><caption>Current opinions</caption><thead><tr><th scope="col">opinion</th><th scope="col">entities</th><th scope="col">confidence</th><th scope="col">for / against</th></tr></thead><tbody>${opinions.map(
+        : html`<div class="table-wrap"><table class="rows"><caption>Current opinions</caption><thead><tr><th scope="col">opinion</th><th scope="col">entities</th><th scope="col">confidence</th><th scope="col">for / against</th></tr></thead><tbody>${opinions.map(
             (opinion) => {
               const confidence = confidenceOf(opinion);
               return html`<tr data-row><td><a href="${link(request, `/opinion/${encodeURIComponent(opinion.id)}`)}">${opinion.abstract || opinion.content}</a></td><td>${opinion.entities.join(', ')}</td><td class="num">${confidence === undefined ? '—' : html`<meter min="0" max="1" value="${confidence}" aria-label="confidence">${confidence}</meter> ${confidence.toFixed(2)}`}</td><td class="num">${idsIn(opinion.metadata.supporting).length} / ${idsIn(opinion.metadata.contradicting).length}</td></tr>`;
             },
-          )}</tbody></table>`
+          )}</tbody></table></div>`
     }`,
   };
 }

@@ -2,7 +2,7 @@
 import { ConfigError, citationOf, type Entity, type Procedure, type Scope } from '../../index.js';
 import { link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
-import { emptyState, pager } from './ui-layout.js';
+import { emptyState, pager, scopeChips } from './ui-layout.js';
 import { renderMarkdown } from './ui-markdown.js';
 import { PAGE_SIZE } from './ui-page-memories.js';
 
@@ -30,10 +30,10 @@ export async function sessionsPage(request: UiRequest): Promise<Page> {
     body: html`${pager(request, '/sessions', page, sessions.length > page * SESSIONS_PER_PAGE)}${
       shown.length === 0
         ? emptyState('No sessions yet.', 'A session groups what one conversation retained; they appear as agents talk.')
-        : html`<table class="rows"><caption>Sessions, newest first</caption><thead><tr><th scope="col">session</th><th scope="col">started</th><th scope="col">ended</th><th scope="col">memories</th><th scope="col">top categories</th><th scope="col">summary</th></tr></thead><tbody>${shown.map(
+        : html`<div class="table-wrap"><table class="rows"><caption>Sessions, newest first</caption><thead><tr><th scope="col">session</th><th scope="col">scope</th><th scope="col">started</th><th scope="col">ended</th><th scope="col">memories</th><th scope="col">top categories</th><th scope="col">summary</th></tr></thead><tbody>${shown.map(
             (session) =>
-              html`<tr data-row><td><a href="${link(request, '/memories', { session: session.id })}">${session.id}</a></td><td>${shortTime(session.startedAt)}</td><td>${shortTime(session.endedAt)}</td><td class="num">${session.memoryCount}</td><td>${session.topCategories.map((tally) => `${tally.name} (${tally.count})`).join(', ')}</td><td>${session.summary ?? ''}</td></tr>`,
-          )}</tbody></table>`
+              html`<tr data-row><td><a href="${link(request, '/memories', { session: session.id })}">${session.id}</a></td><td class="scope">${scopeChips(session.scope)}</td><td class="when">${shortTime(session.startedAt)}</td><td class="when">${shortTime(session.endedAt)}</td><td class="num">${session.memoryCount}</td><td>${session.topCategories.map((tally) => `${tally.name} (${tally.count})`).join(', ')}</td><td>${session.summary ?? ''}</td></tr>`,
+          )}</tbody></table></div>`
     }`,
   };
 }
@@ -73,10 +73,10 @@ function procedureRows(request: UiRequest, procedures: readonly Procedure[], sta
       'No procedures yet.',
       'How-tos the agent learns from successful runs, or from screen recordings, appear here.',
     );
-  return html`<table class="rows"><caption>Procedures</caption><thead><tr><th scope="col">procedure</th><th scope="col">source</th><th scope="col">used ✓ / ✗</th><th scope="col">last used</th><th scope="col">state</th></tr></thead><tbody>${procedures.map(
+  return html`<div class="table-wrap"><table class="rows"><caption>Procedures</caption><thead><tr><th scope="col">procedure</th><th scope="col">source</th><th scope="col">used ✓ / ✗</th><th scope="col">last used</th><th scope="col">state</th></tr></thead><tbody>${procedures.map(
     (procedure) =>
       html`<tr data-row><td><a href="${link(request, `/procedure/${encodeURIComponent(procedure.id)}`)}">${procedure.title}</a></td><td>${procedure.source}</td><td class="num">${procedure.successCount} / ${procedure.failureCount}</td><td>${shortTime(procedure.lastUsedAt)}</td><td>${stale.has(procedure.id) ? html`<span class="badge warn">stale</span>` : 'in use'}</td></tr>`,
-  )}</tbody></table>`;
+  )}</tbody></table></div>`;
 }
 
 /** GET /procedures */
@@ -135,10 +135,10 @@ export async function recordingsPage(request: UiRequest): Promise<Page> {
 function entityRows(request: UiRequest, entities: readonly Entity[]): SafeHtml {
   if (entities.length === 0)
     return emptyState('No entities yet.', 'People, projects and things the memories mention are listed here.');
-  return html`<table class="rows"><caption>Entities</caption><thead><tr><th scope="col">entity</th><th scope="col">memories</th><th scope="col">page</th><th scope="col">updated</th></tr></thead><tbody>${entities.map(
+  return html`<div class="table-wrap"><table class="rows"><caption>Entities</caption><thead><tr><th scope="col">entity</th><th scope="col">memories</th><th scope="col">page</th><th scope="col">updated</th></tr></thead><tbody>${entities.map(
     (entity) =>
       html`<tr data-row><td><a href="${link(request, `/entity/${encodeURIComponent(entity.name)}`)}">${entity.name}</a></td><td class="num">${entity.memoryCount}</td><td>${entity.summary ? 'yes' : '—'}</td><td>${shortTime(entity.updatedAt)}</td></tr>`,
-  )}</tbody></table>`;
+  )}</tbody></table></div>`;
 }
 
 /** GET /entities */

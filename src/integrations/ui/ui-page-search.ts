@@ -9,7 +9,7 @@ import type { RecallResult } from '../../index.js';
 import { link, scopeOption, type UiRequest } from './ui-context.js';
 import { filterInputs, filterOptions, filterValues, scopeInputs } from './ui-filters.js';
 import { html, type SafeHtml } from './ui-html.js';
-import { emptyState } from './ui-layout.js';
+import { emptyState, scopeChips } from './ui-layout.js';
 import { validityOf } from './ui-page-memories.js';
 
 const fixed = (value: number | undefined, digits = 3) => (value === undefined ? '—' : value.toFixed(digits));
@@ -61,7 +61,7 @@ ${response.results.length === 0 ? emptyState('Nothing recalled.', 'Try other wor
       (
         result,
       ) => html`<li data-row class="result"><p><a href="${link(request, `/memory/${encodeURIComponent(result.memory.id)}`)}">${result.memory.abstract || result.memory.content}</a></p>
-<p class="meta-line">${result.memory.kind} · ${result.memory.category} · ${validityOf(result.memory)} · cited as <cite>${result.citation}</cite>${
+<p class="meta-line">${scopeChips(result.memory.scope)} ${result.memory.kind} · ${result.memory.category} · ${validityOf(result.memory)} · cited as <cite>${result.citation}</cite>${
         result.memory.sessionId ? html` · session ${result.memory.sessionId}` : ''
       }${result.confidence === undefined ? '' : html` · confidence ${fixed(result.confidence, 2)}`}</p>
 ${breakdown(result)}</li>`,

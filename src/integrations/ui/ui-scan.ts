@@ -28,15 +28,19 @@ export async function scanMemories(request: UiRequest, filters: ScanFilters, fre
   const kept = scans.get(key);
   if (!fresh && kept && Date.now() - kept.at < SCAN_FRESH_MS) return kept.rows;
   const rows: ScanRow[] = [];
-  // Oldest first by creation, so a memory written during the pass lands after the pages already read.
-  for (let offset = 0; ; offset += SCAN_PAGE) {
+  // Keyset pages on occurredAt, newest first (as the list pages): an offset deep into a large
+  // store costs a pass over every row before it, so a scan by offsets would grow with its square.
+  let until: string | undefined;
+  let skip = 0;
+  for (;;) {
     const page = await request.client.list({
       ...filters,
       ...scopeOption(request),
-      orderBy: 'createdAt',
-      direction: 'asc',
+      ...(until === undefined ? {} : { until }),
+      orderBy: 'occurredAt',
+      direction: 'desc',
       limit: SCAN_PAGE,
-      offset,
+      offset: skip,
     });
     for (const memory of page) {
       rows.push({
@@ -49,6 +53,10 @@ export async function scanMemories(request: UiRequest, filters: ScanFilters, fre
       });
     }
     if (page.length < SCAN_PAGE) break;
+    const last = page.at(-1)!.occurredAt;
+    // The memories of the last instant already read are skipped on the next page.
+    skip = page.filter((memory) => memory.occurredAt === last).length + (until === last ? skip : 0);
+    until = last;
   }
   scans.delete(key);
   scans.set(key, { at: Date.now(), rows });
