@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/stores.js';
+
+// The old flag names docs/vocabulary.md promises (`--top-k` for `--k`, `--yes` / `-y` for
+// `--confirm`, `recall-video --limit`), through the real executable in a child process: each
+// works as the new one does and a note on stderr names the new one.
+
+const run = promisify(execFile);
+const bin = resolve(import.meta.dirname, '../../bin/memoir.mjs');
+
+function environment(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (
+      !key.startsWith('MEMOIR_') &&
+      !key.startsWith('OPENAI_') &&
+      !key.startsWith('MEMORIES_AI') &&
+      key !== 'MEMORY_STORAGE_PATH'
+    )
+      env[key] = value;
+  }
+  return { ...env, MEMOIR_HOME: home };
+}
+
+async function memoir(home: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      env: environment(home),
+      encoding: 'utf8',
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('old flag names at the CLI', { timeout: 120_000 }, () => {
+  it('recall --top-k is --k, with a note; a different --k beside it is refused', async () => {
+    const home = tempDir('memoir-cli-old-names-');
+    for (const text of [
+      'The deploy runs on Fridays.',
+      'The deploy needs a review.',
+      'The deploy uses the release branch.',
+    ]) {
+      expect((await memoir(home, 'retain', text)).code).toBe(0);
+    }
+    const old = await memoir(home, '--json', 'recall', 'deploy', '--top-k', '2');
+    expect(old.code, old.stderr).toBe(0);
+    expect((JSON.parse(old.stdout) as { results: unknown[] }).results).toHaveLength(2);
+    expect(old.stderr).toContain('--top-k is now --k');
+
+    const both = await memoir(home, 'recall', 'deploy', '--top-k', '1', '--k', '2');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--top-k is the old name of --k');
+  });
+
+  it('procedures find --top-k and recall-video --top-k / --limit are --k', async () => {
+    const home = tempDir('memoir-cli-old-names-');
+    const find = await memoir(home, 'procedures', 'find', 'deploy the app', '--top-k', '1');
+    expect(find.code, find.stderr).toBe(0);
+    expect(find.stderr).toContain('--top-k is now --k');
+    for (const flag of ['--top-k', '--limit']) {
+      // No recordings service here: the flag is taken (no usage error) and named, whatever the search says.
+      const video = await memoir(home, 'recall-video', 'add an SSH key', flag, '2');
+      expect(video.stderr).not.toMatch(/unknown option/);
+      expect(video.code).not.toBe(2);
+      expect(video.stderr).toContain(`${flag} is now --k`);
+    }
+  });
+
+  it('restore --yes and -y are --confirm', async () => {
+    const home = tempDir('memoir-cli-old-names-');
+    expect((await memoir(home, 'retain', 'Keep this.')).code).toBe(0);
+    const backup = JSON.parse((await memoir(home, '--json', 'backup', 'before')).stdout) as { path: string };
+    for (const flag of ['--yes', '-y']) {
+      const restored = await memoir(home, 'restore', backup.path, flag);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).toContain('Restored 1 memory');
+      expect(restored.stderr).toContain('--yes is now --confirm');
+    }
+  });
+});
