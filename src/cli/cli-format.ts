@@ -121,7 +121,8 @@ const MEMORY_COLUMNS: Column[] = [
 ];
 
 function memoryCells(memory: Memory, notes: readonly string[] = []): string[] {
-  return [memory.id, memory.kind, memory.category, memory.occurredAt.slice(0, 10), abstractOf(memory, notes)];
+  const date = memory.metadata.undated === true ? 'undated' : memory.occurredAt.slice(0, 10);
+  return [memory.id, memory.kind, memory.category, date, abstractOf(memory, notes)];
 }
 
 // A version a newer fact replaced says until when it held, so an old value never reads as current;

@@ -131,6 +131,9 @@ describe.each(STORES)('reflect stays inside the workspace (%s)', (_name, make) =
     writeFileSync(secret, '# Peter\n\nThe secret outside the workspace.\n');
     mkdirSync(join(root, 'bank', 'entities'), { recursive: true });
     symlinkSync(secret, join(root, 'bank', 'entities', 'Peter.md'));
+    // A dated fact about Peter (memory.md is undated, so in no reflect window) makes reflect write his page.
+    mkdirSync(join(root, 'memory'));
+    writeFileSync(join(root, 'memory', '2025-12-02.md'), '## Retain\n- W @Peter: Moved to Graz.\n');
     const memory = client(root);
     const error = await memory.reflect().catch((caught: unknown) => caught);
     const { results } = await memory.recall('secret outside the workspace');

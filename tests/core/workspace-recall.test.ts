@@ -17,7 +17,8 @@ describe('recall kinds over a workspace', () => {
     expect(response.intent).toMatchObject({ kind: 'entity', entity: 'Peter' });
     const citations = response.results.map((result) => result.citation);
     expect(citations[0]).toBe('bank/entities/Peter.md#L3');
-    // Undated pages count as of now, so they come before the day files.
+    // Undated pages hold now, so they come before the day files (they are stored undated:
+    // metadata.undated, at the earliest instant, so that time filters leave them out).
     expect(citations.slice(1).sort()).toEqual([
       'bank/opinions.md#L3',
       'memory.md#L5',
@@ -25,7 +26,9 @@ describe('recall kinds over a workspace', () => {
       'memory/2025-11-24.md#L7',
       'memory/2025-12-01.md#L10',
     ]);
-    const dates = response.results.slice(1).map((result) => result.memory.occurredAt);
+    const dates = response.results
+      .slice(1)
+      .map((result) => (result.memory.metadata.undated === true ? 'now' : result.memory.occurredAt));
     expect([...dates].sort().reverse()).toEqual(dates);
     expect(response.results.every((result) => result.memory.entities.includes('Peter'))).toBe(true);
   });

@@ -5,6 +5,7 @@ import type { MemoryFilter, MemoryStore, SearchHit } from '../spec/store.js';
 import { foldText } from '../text/analyze.js';
 import type { LruCache } from '../utils/lru-cache.js';
 import { DAY_MS } from '../utils/time.js';
+import { isUndated } from '../utils/undated.js';
 import { expansionTerms } from './query-feedback.js';
 import type { ParsedRecallOptions, ResolvedRankingOptions } from './recall-options.js';
 import type { Boost, ListEvidence, RecallResult } from './recall-result.js';
@@ -109,7 +110,8 @@ function boostsFor(memory: Memory, context: RankingContext, foldedQuery: string)
     boosts.push({ name: 'importance', factor: 1 + ranking.importanceWeight * (2 * memory.importance - 1) });
   }
   if (ranking.recencyWeight > 0) {
-    const ageDays = Math.max(0, (now - Date.parse(memory.occurredAt)) / DAY_MS);
+    // An undated memory (a curated page's line) says what holds now.
+    const ageDays = isUndated(memory) ? 0 : Math.max(0, (now - Date.parse(memory.occurredAt)) / DAY_MS);
     boosts.push({
       name: 'recency',
       factor: 1 + ranking.recencyWeight * 0.5 ** (ageDays / ranking.recencyHalfLifeDays),

@@ -3,6 +3,7 @@
 import { citationOf } from '../shared/format-context.js';
 import type { Memory } from '../spec/memory.js';
 import type { ListMemoriesQuery, MemoryFilter } from '../spec/store.js';
+import { isUndated, windowStart } from '../utils/undated.js';
 import { type RankingContext, rankMemories } from './rank.js';
 import type { RecallIntent } from './recall-intent.js';
 import type { ParsedRecallOptions } from './recall-options.js';
@@ -47,15 +48,16 @@ function listed(memories: readonly Memory[], k: number): Ranked[] {
   });
 }
 
+// An undated memory (a curated page's line) says what holds now: it counts as the newest.
+const timeKey = (memory: Memory) => (isUndated(memory) ? '\uffff' : memory.occurredAt);
 const newestFirst = (a: Memory, b: Memory) =>
-  b.occurredAt.localeCompare(a.occurredAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  timeKey(b).localeCompare(timeKey(a)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function within(filter: MemoryFilter, since: string | undefined, until: string | undefined): MemoryFilter {
-  return {
-    ...filter,
-    since: since === undefined || (filter.since !== undefined && filter.since > since) ? filter.since : since,
-    until: until === undefined || (filter.until !== undefined && filter.until < until) ? filter.until : until,
-  };
+  const start = since === undefined || (filter.since !== undefined && filter.since > since) ? filter.since : since;
+  const end = until === undefined || (filter.until !== undefined && filter.until < until) ? filter.until : until;
+  // An undated memory (a workspace page's line with no date) is in no span.
+  return { ...filter, since: windowStart(start, end), until: end };
 }
 
 function withOpinionFields(results: Ranked[]): Ranked[] {
@@ -72,6 +74,7 @@ const QUESTION_WORDS =
   /\b(?:what|when|where|who|which|how|did|does|do|we|i|you|they|happened|happen|going|go|on|was|were|is|are|the|anything|everything|us|me)\b/giu;
 
 function inSpan(memory: Memory, since: string | undefined, until: string | undefined): boolean {
+  if (isUndated(memory)) return false;
   const range = memory.metadata.timeRange as { start?: unknown; end?: unknown } | undefined;
   const start = typeof range?.start === 'string' ? range.start : memory.occurredAt;
   const end = typeof range?.end === 'string' ? range.end : memory.occurredAt;

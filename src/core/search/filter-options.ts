@@ -3,6 +3,7 @@ import { MAX_TIME_MS, MEMORY_KINDS, MIN_TIME_MS, type Scope, scopeSchema, timeIn
 import type { MemoryFilter } from '../spec/store.js';
 import { hasTimeFormat, parseTime, relativeTimeMs, TIME_FORMATS } from '../utils/parse-time.js';
 import { namedSpan } from '../utils/time-cues.js';
+import { windowStart } from '../utils/undated.js';
 
 /**
  * A bound of a time filter once parsed: an ISO instant, or a span before now (`30d` → 30
@@ -91,14 +92,16 @@ export function toStoreFilter(
   validAt: string | undefined,
   now: number,
 ): MemoryFilter {
+  const until = resolveTimeBound(options.until, now);
   return {
     scope,
     kinds: options.kinds,
     categories: options.categories,
     entities: options.entities,
     sessionId: options.sessionId,
-    since: resolveTimeBound(options.since, now),
-    until: resolveTimeBound(options.until, now),
+    // An undated memory (a workspace page's line with no date) is in no time window.
+    since: windowStart(resolveTimeBound(options.since, now), until),
+    until,
     bookmarked: options.bookmarked,
     validAt,
   };

@@ -3,6 +3,7 @@ import { ValidationError } from '../spec/errors.js';
 import { type Memory, memorySchema } from '../spec/memory.js';
 import { escapeUntrustedLine, escapeUntrustedText } from '../text/untrusted-text.js';
 import { opinionStanding } from '../utils/opinion-standing.js';
+import { isUndated } from '../utils/undated.js';
 import { parseInput } from '../utils/validate.js';
 
 /**
@@ -67,7 +68,8 @@ export function renderMemoryEntry(memory: Memory, tier: ContextTier = 'content',
     `kind="${memory.kind}"`,
     `category="${escapeUntrustedLine(memory.category)}"`,
     ...opinionAttributes(memory),
-    `date="${memory.occurredAt.slice(0, 10)}"`,
+    // A workspace page's line with no date of its own says so, not the year 0000 it is stored at.
+    `date="${isUndated(memory) ? 'undated' : memory.occurredAt.slice(0, 10)}"`,
     memory.entities.length > 0 ? `entities="${escapeUntrustedLine(memory.entities.join(', '))}"` : '',
     `source="${escapeUntrustedLine(citationOf(memory))}"`,
     validityAttribute(memory),

@@ -36,7 +36,9 @@ export function memoryLine(memory: Memory, score?: number): string {
   const extra = flags.length > 0 ? ` [${flags.join(', ')}]` : '';
   const opinion = opinionNote(memory);
   const what = opinion === undefined ? memory.category : `${memory.category}; opinion, ${opinion}`;
-  return `- ${memory.id} (${what}, ${shortTime(memory.occurredAt)}${scored})${extra}: ${preview(memory.content)}`;
+  // A workspace page's line with no date of its own (metadata.undated) says so.
+  const when = memory.metadata.undated === true ? 'undated' : shortTime(memory.occurredAt);
+  return `- ${memory.id} (${what}, ${when}${scored})${extra}: ${preview(memory.content)}`;
 }
 
 /** A memory as structured content: the fields a host or a model uses, not the store's bookkeeping. */

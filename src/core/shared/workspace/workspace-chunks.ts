@@ -1,5 +1,6 @@
 /** Splitting one Markdown file of a workspace into the items the index holds. */
 import type { MemoryKind } from '../../spec/memory.js';
+import { headingDates } from './heading-dates.js';
 import { type JournalBullet, parseJournalBullet } from './journal-bullet.js';
 import { mentionsOf, parseRetainBullet } from './retain-bullet.js';
 import { type StatedRange, statedTime } from './stated-range.js';
@@ -24,6 +25,8 @@ export interface WorkspaceItem {
   confidence?: number;
   /** A time range the item states itself. */
   range?: StatedRange;
+  /** The date a heading it sits under states (`## 2025-11-27`, `## Nov 27, 2025`), which dates an item stating none. */
+  headingRange?: StatedRange;
   /** A bullet memoir wrote for a retained memory: its id and the fields Markdown does not show. */
   journal?: JournalBullet;
 }
@@ -190,6 +193,7 @@ export function parseWorkspaceFile(
     else unreported += 1;
   };
   const pageEntity = role.entity === undefined ? [] : [role.entity];
+  const headingDate = headingDates(text);
   const withPage = (entities: string[]) => [...new Set([...pageEntity, ...entities])];
   for (const block of blocks) {
     const base = { line: block.line, endLine: block.end, heading: block.heading };
@@ -230,6 +234,7 @@ export function parseWorkspaceFile(
       retained: typed !== undefined,
       ...(typed?.confidence === undefined ? {} : { confidence: typed.confidence }),
       ...(stated && 'range' in stated ? { range: stated.range } : {}),
+      ...(headingDate(block.line) === undefined ? {} : { headingRange: headingDate(block.line)! }),
     });
   }
   if (unreported > 0)

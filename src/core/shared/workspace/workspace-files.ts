@@ -2,6 +2,7 @@
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { isWithin, realDirectoryIfAny } from '../../utils/confined-path.js';
+import { UNDATED_AT } from '../../utils/undated.js';
 import type { FileRole, WorkspaceWarning } from './workspace-chunks.js';
 
 /**
@@ -156,10 +157,13 @@ export function workspacePath(root: string, absolute: string): string {
 }
 
 /**
- * When a file's plain items happened: a day file's date, else the file's modification time.
- * A day file named with a date that does not exist gets a warning and its modification time.
+ * When a file's plain items happened: a day file's date; any other file (`memory.md`, the
+ * `bank/` pages) has none, so its items are undated ({@link UNDATED_AT}) unless a line or its
+ * heading states a date. A file's modification time is not its date: an edit of a page
+ * written long ago would make every line of it look recent to a time filter. A day file
+ * named with a date that does not exist gets a warning and is undated too.
  */
-export function fileDate(file: WorkspaceFile, modifiedMs: number, warnings: WorkspaceWarning[]): string {
+export function fileDate(file: WorkspaceFile, warnings: WorkspaceWarning[]): string {
   const day = DAY_FILE.exec(file.path);
   if (day) {
     const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
@@ -169,8 +173,8 @@ export function fileDate(file: WorkspaceFile, modifiedMs: number, warnings: Work
     warnings.push({
       file: file.path,
       line: 1,
-      message: `the file name is not a date that exists; its modification time is used`,
+      message: `the file name is not a date that exists; its lines are undated`,
     });
   }
-  return new Date(Math.floor(modifiedMs / 1000) * 1000).toISOString();
+  return UNDATED_AT;
 }
