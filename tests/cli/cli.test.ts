@@ -263,7 +263,9 @@ describe('exit codes and errors', () => {
     const home = tempHome();
     const { code, stderr } = await memoir(['--debug', 'get', 'mem_missing'], { home });
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^error: .*\nhint: .*\nNotFoundError: .*\n\s+at /);
+    // First each setting and its source, then the error with its stack.
+    expect(stderr).toMatch(/^\[memoir\] debug: setting home = .* \(env MEMOIR_HOME\)\n/);
+    expect(stderr).toMatch(/\nerror: .*\nhint: .*\nNotFoundError: .*\n\s+at /);
   });
 
   it('exits 0 for --help and 2 for no command', async () => {
