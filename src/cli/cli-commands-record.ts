@@ -19,7 +19,7 @@ import {
   writeRecorderState,
 } from './cli-recorder-state.js';
 import { oldFlag, renamedFlags } from './cli-renamed-flags.js';
-import { videoOptionsFromEnv } from './cli-video.js';
+import { videoConfigured, videoOptionsFromEnv } from './cli-video.js';
 
 interface RecordFlags {
   fps?: number;
@@ -270,7 +270,9 @@ export function registerRecordCommands(program: Command, context: CliContext): v
         command: 'recall-video',
         note: (text) => context.note(text),
       });
-      context.clientOptions = { video: await videoOptionsFromEnv(context) };
+      // Without a key there is no search, as at the other doors: steps cached earlier still
+      // answer, and otherwise the error's hint names the variable to set.
+      context.clientOptions = videoConfigured(context) ? { video: await videoOptionsFromEnv(context) } : {};
       const client = await context.client('vectors');
       const results = await client.procedures.fromRecording(query, {
         ...(flags.k ? { k: flags.k } : {}),
