@@ -7,7 +7,6 @@ import type { MemoryRecord } from '../../spec/store.js';
 import { findRuleSupersessions } from '../../supersession/find-supersessions.js';
 import { embeddingText } from '../../text/memory-text.js';
 import { readConfined, realDirectoryIfAny } from '../../utils/confined-path.js';
-import { UNDATED_AT } from '../../utils/undated.js';
 import { buildMemory, deriveAbstract } from '../memory-builder.js';
 import { generatedBody } from './generated-section.js';
 import { journalMemory, mergedJournalMemory } from './journal-memory.js';
@@ -18,6 +17,7 @@ import {
   listWorkspaceFiles,
   MAX_WORKSPACE_FILE_BYTES,
   MAX_WORKSPACE_FILE_ITEMS,
+  roleOf,
   type SkippedWorkspaceFile,
   type WorkspaceFile,
 } from './workspace-files.js';
@@ -58,14 +58,21 @@ export interface WorkspaceMark {
   file: string;
   /** sha256 of the file's text when it was indexed. */
   hash: string;
+  /**
+   * For an item memoir appended to the file: the hash of the text it was appended to. The items
+   * indexed at that hash still hold (an append changes no line above it), so a file is up to date
+   * when every item's hash is on the chain from its current hash back through these links.
+   */
+  after?: string;
 }
 
 /** The workspace mark of a memory, when it came from a workspace file. */
 export function workspaceMark(memory: Memory): WorkspaceMark | undefined {
   const mark = memory.metadata.workspace;
   if (typeof mark !== 'object' || mark === null || Array.isArray(mark)) return undefined;
-  const { file, hash } = mark as Record<string, unknown>;
-  return typeof file === 'string' && typeof hash === 'string' ? { file, hash } : undefined;
+  const { file, hash, after } = mark as Record<string, unknown>;
+  if (typeof file !== 'string' || typeof hash !== 'string') return undefined;
+  return typeof after === 'string' ? { file, hash, after } : { file, hash };
 }
 
 function sha256(text: string): string {
@@ -86,11 +93,9 @@ function memoryOf(
   engine: MemoryEngine,
 ): Memory | undefined {
   if (item.journal) return journalMemory(file.path, item, hash, day, now, engine.scope);
-  const occurredAt = item.range?.start ?? item.headingRange?.start ?? day;
+  const occurredAt = item.range?.start ?? day;
   const metadata = {
     workspace: { file: file.path, hash },
-    // No date of its own, in its heading or in its file's name: time filters leave it out.
-    ...(occurredAt === UNDATED_AT ? { undated: true } : {}),
     retained: item.retained,
     ...(item.heading === null ? {} : { heading: item.heading }),
     ...(item.confidence === undefined ? {} : { confidence: item.confidence }),
@@ -118,6 +123,16 @@ function memoryOf(
 interface IndexedFile {
   ids: string[];
   hashes: Set<string>;
+  /** Hash after an append → hash before it (see {@link WorkspaceMark.after}). */
+  links: Map<string, string>;
+}
+
+/** Whether every item of a file was indexed at `hash` or at a text `hash` only appended to. */
+function upToDate(file: IndexedFile, hash: string): boolean {
+  const chain = new Set<string>([hash]);
+  for (let at = file.links.get(hash); at !== undefined && !chain.has(at); at = file.links.get(at)) chain.add(at);
+  for (const seen of file.hashes) if (!chain.has(seen)) return false;
+  return true;
 }
 
 /** The workspace items of the index, by file, read a page at a time. */
@@ -134,12 +149,14 @@ async function indexedFiles(engine: MemoryEngine): Promise<Map<string, IndexedFi
     for (const memory of page) {
       const mark = workspaceMark(memory);
       if (!mark) continue;
-      const entry = byFile.get(mark.file);
-      if (entry === undefined) byFile.set(mark.file, { ids: [memory.id], hashes: new Set([mark.hash]) });
-      else {
-        entry.ids.push(memory.id);
-        entry.hashes.add(mark.hash);
+      let entry = byFile.get(mark.file);
+      if (entry === undefined) {
+        entry = { ids: [], hashes: new Set(), links: new Map() };
+        byFile.set(mark.file, entry);
       }
+      entry.ids.push(memory.id);
+      entry.hashes.add(mark.hash);
+      if (mark.after !== undefined) entry.links.set(mark.hash, mark.after);
     }
     if (page.length < PAGE) return byFile;
   }
@@ -315,7 +332,7 @@ export async function indexWorkspace(
       continue;
     }
     const hash = sha256(read.text);
-    if (!options.rebuild && before !== undefined && before.hashes.size === 1 && before.hashes.has(hash)) continue;
+    if (!options.rebuild && before !== undefined && upToDate(before, hash)) continue;
     const parsed = parseWorkspaceFile(file.path, read.text, file.role, MAX_WORKSPACE_FILE_ITEMS);
     if ('tooMany' in parsed) {
       report.skipped.push({
@@ -325,7 +342,8 @@ export async function indexWorkspace(
       continue;
     }
     const warnings: WorkspaceWarning[] = [];
-    const day = fileDate(file, warnings);
+    // A file touched "after" the clock (a test's fixed clock, a skewed one) still holds now.
+    const day = fileDate(file, Math.min(read.modifiedMs, engine.clock.now()), warnings);
     for (const warning of warnings) report.warnings.push(warning);
     for (const warning of parsed.warnings) report.warnings.push(warning);
     const result = await replaceFile(engine, file, parsed.items, hash, day, before?.ids ?? []);
@@ -347,4 +365,60 @@ export async function indexWorkspace(
     engine.logger.log('warn', `workspace: ${skipped.file} ${skipped.reason}; it was not indexed`);
   }
   return report;
+}
+
+/**
+ * Index what memoir just appended to `file` (workspace-relative), from `previous` to `text`,
+ * without re-reading the rest of the file or listing the index: the new bullets are written,
+ * marked as appended to `previous`. Only when the index held the file exactly at `previous`
+ * and the append changed no item above it; otherwise resolves false and the caller indexes
+ * the file as a whole.
+ */
+export async function indexAppended(
+  engine: MemoryEngine,
+  file: string,
+  previous: string,
+  text: string,
+): Promise<boolean> {
+  const role = roleOf(file);
+  const before = parseWorkspaceFile(file, previous, role, MAX_WORKSPACE_FILE_ITEMS);
+  const after = parseWorkspaceFile(file, text, role, MAX_WORKSPACE_FILE_ITEMS);
+  if ('tooMany' in before || 'tooMany' in after) return false;
+  const idOf = (item: WorkspaceItem) => item.journal?.fields.id ?? itemId(file, item.line, item.content);
+  const kept = after.items.slice(0, before.items.length);
+  if (kept.some((item, index) => idOf(item) !== idOf(before.items[index]!))) return false;
+  const added = after.items.slice(before.items.length);
+  if (added.some((item) => item.journal === undefined)) return false;
+  const previousHash = sha256(previous);
+  if (before.items.length > 0) {
+    // A file of up to BATCH items is indexed in one transaction, all or nothing: its first and
+    // last items tell its state (an edit by hand changes an id or leaves an older hash). A
+    // bigger one may be half indexed: every item is looked at.
+    const all = before.items.map(idOf);
+    const probe = all.length <= BATCH ? [...new Set([all[0]!, all[all.length - 1]!])] : all;
+    const indexed = await engine.store.getMemories(probe);
+    if (indexed.length !== probe.length) return false;
+    const held: IndexedFile = { ids: [], hashes: new Set(), links: new Map() };
+    for (const memory of indexed) {
+      const mark = workspaceMark(memory);
+      if (mark === undefined || mark.file !== file) return false;
+      held.hashes.add(mark.hash);
+      if (mark.after !== undefined) held.links.set(mark.hash, mark.after);
+    }
+    if (!upToDate(held, previousHash)) return false;
+  }
+  const hash = sha256(text);
+  const workspaceFile: WorkspaceFile = { path: file, absolute: file, role };
+  const dated = /^memory\/(\d{4}-\d{2}-\d{2})/.exec(file)?.[1];
+  const now = engine.nowIso();
+  const day = dated === undefined ? now : `${dated}T00:00:00.000Z`;
+  const memories = added
+    .map((item) => memoryOf(workspaceFile, item, hash, day, now, engine))
+    .filter((memory): memory is Memory => memory !== undefined)
+    .map((memory) => ({
+      ...memory,
+      metadata: { ...memory.metadata, workspace: { file, hash, after: previousHash } },
+    }));
+  await engine.store.transaction(() => writeBatch(engine, memories));
+  return true;
 }

@@ -18,7 +18,7 @@ import { withDirectoryLock } from '../files/directory-lock.js';
 import { formatJournalBullet } from './journal-bullet.js';
 import { parseWorkspaceFile } from './workspace-chunks.js';
 import { listWorkspaceFiles, MAX_WORKSPACE_FILE_BYTES, roleOf } from './workspace-files.js';
-import { indexWorkspace, itemId, workspaceMark } from './workspace-index.js';
+import { indexAppended, indexWorkspace, itemId, workspaceMark } from './workspace-index.js';
 
 /** Keeps a workspace's Markdown in step with what a client retains, changes and forgets. */
 export interface WorkspaceJournal {
@@ -127,7 +127,10 @@ export function createWorkspaceJournal(engine: MemoryEngine, workspace: string):
     );
   };
 
-  const append = (memories: readonly Memory[], touched: Set<string>) => {
+  // Appended files: what each held before and after, for indexing only the new bullets.
+  type Appended = Map<string, { previous: string; text: string }>;
+
+  const append = (memories: readonly Memory[], touched: Set<string>, appended?: Appended) => {
     confinedFolder(root, ['memory'], CONTEXT);
     const byFile = new Map<string, string[]>();
     for (const memory of memories) {
@@ -139,8 +142,11 @@ export function createWorkspaceJournal(engine: MemoryEngine, workspace: string):
     }
     for (const [file, bullets] of byFile) {
       const path = absolute(file);
-      replace(path, appendRetained(read(path), file.slice('memory/'.length, 'memory/'.length + 10), bullets));
+      const previous = read(path);
+      const text = appendRetained(previous, file.slice('memory/'.length, 'memory/'.length + 10), bullets);
+      replace(path, text);
       touched.add(file);
+      appended?.set(file, { previous, text });
     }
   };
 
@@ -193,13 +199,23 @@ export function createWorkspaceJournal(engine: MemoryEngine, workspace: string):
     async retained(memories) {
       if (memories.length === 0) return [];
       const touched = new Set<string>();
+      const appended: Appended = new Map();
       await locked(async () => {
         try {
-          append(memories, touched);
+          append(memories, touched, appended);
         } catch (error) {
           failed(error);
         }
-        await reindex([...touched]);
+        // Only the new bullets are indexed when the index held the file as it was; otherwise the file.
+        const whole: string[] = [];
+        for (const [file, { previous, text }] of appended) {
+          try {
+            if (!(await indexAppended(engine, file, previous, text))) whole.push(file);
+          } catch {
+            whole.push(file);
+          }
+        }
+        await reindex(whole);
       });
       const indexed = new Map((await engine.store.getMemories(memories.map((m) => m.id))).map((m) => [m.id, m]));
       return memories.map((memory) => indexed.get(memory.id) ?? memory);
