@@ -161,7 +161,7 @@ export type { ConversationRetainResult } from './core/retain/conversation/retain
 export type { RetainApi } from './core/retain/retain-api.js';
 export type { RetainOptions, RetainResult } from './core/retain/retain-options.js';
 export { memoryMatches } from './core/search/memory-filter.js';
-export type { SessionsApi } from './core/sessions/sessions-api.js';
+export type { SessionStart, SessionsApi } from './core/sessions/sessions-api.js';
 export type { BackupDescription, BackupSummary } from './core/shared/backup/backup-list.js';
 export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/shared/backup/index.js';
 export type { ImportInvalidLine, ImportResult } from './core/shared/backup/transfer.js';

@@ -122,7 +122,12 @@ export const memoryOptionsSchema = z
           .union([
             z.boolean(),
             z
-              .object({ hour: z.number().int().min(0).max(23), minute: z.number().int().min(0).max(59).default(0) })
+              .object({
+                /** Local hour of the daily consolidation, 0–23. */
+                hour: z.number().int().min(0).max(23),
+                /** Minute of that hour, 0–59. Default 0. */
+                minute: z.number().int().min(0).max(59).default(0),
+              })
               .strict(),
           ])
           .default(false),

@@ -32,7 +32,9 @@ const reindexOptionsSchema = z
 
 const consolidateOptionsSchema = z
   .object({
+    /** Cosine similarity at or above which two memories are duplicates, in (0, 1]. Default 0.95. */
     threshold: z.number().gt(0).max(1).optional(),
+    /** Only memories of this category, e.g. `screen`. Default: all. */
     category: z.string().min(1).optional(),
     /** Find the clusters and report them; delete nothing. Default false. */
     dryRun: z.boolean().optional(),

@@ -36,7 +36,7 @@ export interface SessionsApi {
    * this scope has used before is continued as {@link SessionsApi.resumeSession} would; a new
    * one is recorded with its first memory. Resolves to the id and whether it already existed.
    */
-  startSession(id?: string): Promise<{ id: string; resumed: boolean }>;
+  startSession(id?: string): Promise<SessionStart>;
   /**
    * Sessions of the client's scope with start/end, memory count and a summary of what happened.
    * `scope` narrows it (a door serving many users on one client names the caller's); it never
@@ -57,6 +57,18 @@ function splitScope(input: unknown): { scope: unknown; rest: unknown } {
   }
   const { scope, ...rest } = input as Record<string, unknown>;
   return { scope, rest };
+}
+
+/**
+ * What `startSession` resolves to.
+ *
+ * @group Memories and sessions
+ */
+export interface SessionStart {
+  /** The session new memories now go to. */
+  id: string;
+  /** True when this scope had used the id before: the session is continued, as by `resumeSession`. */
+  resumed: boolean;
 }
 
 /** The sessions feature over an engine. */
@@ -85,7 +97,7 @@ export function createSessionsApi(engine: MemoryEngine): SessionsApi {
     return asSession(found);
   }
 
-  async function startSession(idInput?: unknown): Promise<{ id: string; resumed: boolean }> {
+  async function startSession(idInput?: unknown): Promise<SessionStart> {
     const id =
       idInput === undefined
         ? generateSessionId(engine.clock.now())
