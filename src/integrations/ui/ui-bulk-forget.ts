@@ -9,7 +9,7 @@ import { formFields, link, type UiRequest } from './ui-context.js';
 import { filterOptions, filterValues } from './ui-filters.js';
 import { html, type SafeHtml } from './ui-html.js';
 import type { PageResult } from './ui-page-memory.js';
-import { dropScans, scanMemories } from './ui-scan.js';
+import { dropScans, scanNow } from './ui-scan.js';
 
 /** Ids one selection may name. */
 const MAX_SELECTED = 5000;
@@ -52,7 +52,7 @@ async function targetsOf(request: UiRequest, filtered: boolean, withBookmarked: 
     return { ids: memories.map((memory) => memory.id), shown: memories.slice(0, SHOWN), keptBookmarked: 0 };
   }
   // A destructive act decides on what is there now: a fresh pass, not one kept for paging.
-  const rows = await scanMemories(request, filterOptions(filterValues(request.input)), true);
+  const rows = await scanNow(request, filterOptions(filterValues(request.input)));
   const chosen = withBookmarked ? rows : rows.filter((row) => !row.bookmarked);
   const shown = await Promise.all(
     chosen.slice(0, SHOWN).map((row) => request.client.get(row.id).catch(() => undefined)),

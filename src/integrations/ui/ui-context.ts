@@ -31,7 +31,19 @@ export interface UiState {
   /** Recall latencies seen by the client. */
   latency: LatencyLog;
   /** Passes over a scope's memories (for the orders the store has no index for, and counts per user), kept briefly. */
-  scans?: Map<string, { at: number; rows: ScanRow[] }>;
+  scans?: Map<string, ScanEntry>;
+}
+
+/** A pass over the memories: its rows once read (and when, and how long it took), or the pass under way. */
+export interface ScanEntry {
+  /** When the rows were read (ms since the epoch). */
+  at: number;
+  /** How long the pass took, ms: a slow pass is kept longer. */
+  took: number;
+  /** The rows, once read. */
+  rows?: ScanRow[];
+  /** The pass under way. */
+  pending?: Promise<ScanRow[]>;
 }
 
 /** What a pass over the memories keeps of each: enough to sort and count, not the text. */

@@ -104,6 +104,8 @@ interface ListPage {
   memories: Memory[];
   nav: SafeHtml;
   caption: string;
+  /** True while the pass an order needs is still running (the page says so instead of a table). */
+  pending?: boolean;
 }
 
 /** Newest first: keyset pages on `occurredAt`. */
@@ -159,12 +161,21 @@ async function storeOrder(request: UiRequest, values: FilterValues, sort: Sort):
 /** By user or category: a pass over the scope, sorted here, the page's memories read by id. */
 async function scanOrder(request: UiRequest, values: FilterValues, sort: Sort): Promise<ListPage> {
   const page = pageNumber(request.input);
-  const rows = sortRows(await scanMemories(request, filterOptions(values)), sort);
+  const scanned = await scanMemories(request, filterOptions(values));
+  const by = sort.key === 'user' ? 'user' : 'category';
+  if (scanned === undefined) {
+    return {
+      memories: [],
+      nav: html`<p class="notice warn" role="status">Sorting the memories by ${by}… <a href="${link(request, '/memories', { ...values, ...sortParams(sort), page })}">Reload</a> in a few seconds.</p>`,
+      caption: '',
+      pending: true,
+    };
+  }
+  const rows = sortRows(scanned, sort);
   const slice = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const memories = (await Promise.all(slice.map((row) => request.client.get(row.id).catch(() => undefined)))).filter(
     (memory): memory is Memory => memory !== undefined,
   );
-  const by = sort.key === 'user' ? 'user' : 'category';
   return {
     memories,
     nav: pager(request, '/memories', page, rows.length > page * PAGE_SIZE, { ...values, ...sortParams(sort) }),
@@ -195,8 +206,9 @@ export async function memoriesPage(request: UiRequest): Promise<{ title: string;
         : scanOrder(request, values, sort),
     request.client.count({ ...filterOptions(values), ...scopeOption(request) }),
   ]);
-  const table =
-    list.memories.length === 0
+  const table = list.pending
+    ? html``
+    : list.memories.length === 0
       ? emptyState(
           filtered ? 'No memory matches these filters.' : 'No memories yet.',
           filtered
@@ -221,6 +233,6 @@ export async function memoriesPage(request: UiRequest): Promise<{ title: string;
 ${list.nav}
 ${table}
 </form>
-${list.nav}`,
+${list.pending ? '' : list.nav}`,
   };
 }

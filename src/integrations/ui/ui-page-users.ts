@@ -36,6 +36,12 @@ function shareBar(count: number, total: number): SafeHtml {
 /** GET /users */
 export async function usersPage(request: UiRequest): Promise<{ title: string; body: SafeHtml }> {
   const rows = await scanMemories(request, {});
+  if (rows === undefined) {
+    return {
+      title: 'Users',
+      body: html`<p class="notice warn" role="status">Counting the memories per user… <a href="${link(request, '/users')}">Reload</a> in a few seconds.</p>`,
+    };
+  }
   const tallies = new Map<string, UserTally>();
   for (const row of rows) {
     const key = row.scope.userId ?? '';
