@@ -154,6 +154,11 @@ describe.skipIf(missing !== undefined)('memoir ui in chromium', () => {
       expect(response?.status(), path).toBe(200);
       await expect(page.locator('h1').textContent(), path).resolves.toBe(title);
       await expectNoScriptRan(page);
+      // Every control has a name a screen reader reads: a <label> or an aria-label.
+      const unlabelled = await page.evaluate(
+        `[...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((el) => el.labels.length === 0 && !el.getAttribute('aria-label')).map((el) => el.outerHTML)`,
+      );
+      expect(unlabelled, path).toEqual([]);
       if (name !== 'hostile-memory') await page.screenshot({ path: join(GALLERY, `${name}.png`) });
     }
     expect(foreign).toEqual([]);

@@ -49,24 +49,36 @@ export function nextDir(sort: Sort, key: SortKey): 'asc' | 'desc' {
   return sort.dir === 'asc' ? 'desc' : 'asc';
 }
 
-// Absent fields sort after every name: memories of no user come last in A to Z.
+// Absent fields sort after every name: memories of no user come last in A to Z. Keys are
+// compared by code point, not by locale: a pass may hold 100,000 rows, and one comparison
+// function that allocates or consults a collator per call made a page of 60,000 take seconds.
 const LAST = '\uffff';
-const owner = (row: ScanRow) => [row.scope.userId ?? LAST, row.scope.agentId ?? LAST, row.scope.namespace ?? LAST];
+// Case folded once per row, so `Bob` sorts beside `bob` and not before every lower-case name.
+const groupKey = (row: ScanRow, key: SortKey): string =>
+  (key === 'user'
+    ? `${row.scope.userId ?? LAST}\u0000${row.scope.agentId ?? LAST}\u0000${row.scope.namespace ?? LAST}`
+    : row.category
+  ).toLowerCase();
 
-function compareText(a: readonly string[], b: readonly string[]): number {
-  for (let index = 0; index < a.length; index++) {
-    const order = a[index]!.localeCompare(b[index]!);
-    if (order !== 0) return order;
-  }
-  return 0;
-}
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+// The rows of one pass in one order, kept with the pass (a pass is never changed once read).
+const sortedPasses = new WeakMap<readonly ScanRow[], Map<string, ScanRow[]>>();
 
 /** Rows in a scan order (user or category), newest first within a group, ties broken by id. */
 export function sortRows(rows: readonly ScanRow[], sort: Sort): ScanRow[] {
+  const orders = sortedPasses.get(rows) ?? new Map<string, ScanRow[]>();
+  sortedPasses.set(rows, orders);
+  const name = `${sort.key}:${sort.dir}`;
+  const kept = orders.get(name);
+  if (kept) return kept;
   const sign = sort.dir === 'asc' ? 1 : -1;
-  const group = (row: ScanRow) => (sort.key === 'user' ? owner(row) : [row.category]);
-  return [...rows].sort(
+  const keyed = rows.map((row) => ({ row, group: groupKey(row, sort.key) }));
+  keyed.sort(
     (a, b) =>
-      sign * compareText(group(a), group(b)) || b.occurredAt.localeCompare(a.occurredAt) || a.id.localeCompare(b.id),
+      sign * compare(a.group, b.group) || compare(b.row.occurredAt, a.row.occurredAt) || compare(a.row.id, b.row.id),
   );
+  const sorted = keyed.map((each) => each.row);
+  orders.set(name, sorted);
+  return sorted;
 }
