@@ -289,6 +289,39 @@ describe('the web view’s admin pages', () => {
     expect((await bob.core.get()).text.trim()).toBe(BOB_CORE);
   });
 
+  it('a read-only view offers no bulk forget or core edit, and refuses them', async () => {
+    const readOnly = await serveUi({ client: admin, token: TOKEN, readOnly: true });
+    try {
+      const first = await viewFetch(readOnly.url);
+      const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+      const list = await (await viewFetch(`${readOnly.origin}/memories`, { headers: { cookie } })).text();
+      expect(rows(list).length).toBeGreaterThan(0);
+      expect(list).not.toContain('name="id"');
+      expect(list).not.toContain('Forget selected');
+      const core = await (await viewFetch(`${readOnly.origin}/core?userId=alice`, { headers: { cookie } })).text();
+      expect(core).toContain('Alice core:');
+      expect(core).not.toContain('<textarea');
+      const before = await admin.count();
+      for (const target of ['/memories/forget', '/core/edit']) {
+        const response = await viewFetch(`${readOnly.origin}${target}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams([
+            ['all', 'filtered'],
+            ['text', 'Overwritten'],
+            ['confirm', 'yes'],
+          ]).toString(),
+        });
+        await response.text();
+        expect(response.status, target).toBe(403);
+      }
+      expect(await admin.count()).toBe(before);
+      expect((await alice.core.get()).text).not.toContain('Overwritten');
+    } finally {
+      await readOnly.close();
+    }
+  });
+
   it('counts and sorts past one page of the pass, with many memories of one instant across its edge', async () => {
     const home = tempDir('memoir-ui-admin-many-');
     const store = createSqliteStore({ path: join(home, 'memoir.sqlite'), logger: quiet });
