@@ -33,13 +33,13 @@ function serve(home: string, args: string[] = []): Promise<string> {
   });
 }
 
-/** The memory list as a browser sees it after opening `url`. */
-async function memoriesPage(url: string): Promise<string> {
+/** A page as a browser sees it after opening `url` (the memory list by default). */
+async function memoriesPage(url: string, path = '/memories'): Promise<string> {
   const first = await viewFetch(url);
   expect(first.status).toBe(303);
   const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
   const origin = new URL(url).origin;
-  const page = await viewFetch(`${origin}/memories`, { headers: { cookie } });
+  const page = await viewFetch(`${origin}${path}`, { headers: { cookie } });
   expect(page.status).toBe(200);
   return page.text();
 }
@@ -55,9 +55,17 @@ describe('memoir ui', () => {
     expect(admin).toContain('Peter prefers concise replies on WhatsApp.');
     expect(admin).toContain('Zoe keeps her passwords');
     expect((await viewFetch(`${new URL(url).origin}/memories`)).status).toBe(401);
+    // The admin view counts per user; each row of the list says whose it is.
+    const users = await memoriesPage(url, '/users');
+    expect(users).toMatch(/data-user="peter"[\s\S]*?data-count="1"/);
+    expect(users).toMatch(/data-user="zoe"[\s\S]*?data-count="1"/);
+    expect(admin).toMatch(/<td class="scope">[\s\S]*?zoe/);
 
     const scoped = await memoriesPage(await serve(home, ['--user', 'peter']));
     expect(scoped).toContain('Peter prefers concise replies on WhatsApp.');
     expect(scoped).not.toContain('Zoe keeps her passwords');
+    const scopedUsers = await memoriesPage(await serve(home, ['--user', 'peter']), '/users');
+    expect(scopedUsers).toContain('data-user="peter"');
+    expect(scopedUsers).not.toContain('zoe');
   }, 60_000);
 });
