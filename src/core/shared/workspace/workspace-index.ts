@@ -7,6 +7,7 @@ import type { MemoryRecord } from '../../spec/store.js';
 import { findRuleSupersessions } from '../../supersession/find-supersessions.js';
 import { embeddingText } from '../../text/memory-text.js';
 import { readConfined, realDirectoryIfAny } from '../../utils/confined-path.js';
+import { UNDATED_AT } from '../../utils/undated.js';
 import { buildMemory, deriveAbstract } from '../memory-builder.js';
 import { generatedBody } from './generated-section.js';
 import { journalMemory, mergedJournalMemory } from './journal-memory.js';
@@ -93,9 +94,11 @@ function memoryOf(
   engine: MemoryEngine,
 ): Memory | undefined {
   if (item.journal) return journalMemory(file.path, item, hash, day, now, engine.scope);
-  const occurredAt = item.range?.start ?? day;
+  const occurredAt = item.range?.start ?? item.headingRange?.start ?? day;
   const metadata = {
     workspace: { file: file.path, hash },
+    // No date of its own, in its heading or in its file's name: time filters leave it out.
+    ...(occurredAt === UNDATED_AT ? { undated: true } : {}),
     retained: item.retained,
     ...(item.heading === null ? {} : { heading: item.heading }),
     ...(item.confidence === undefined ? {} : { confidence: item.confidence }),
@@ -342,8 +345,7 @@ export async function indexWorkspace(
       continue;
     }
     const warnings: WorkspaceWarning[] = [];
-    // A file touched "after" the clock (a test's fixed clock, a skewed one) still holds now.
-    const day = fileDate(file, Math.min(read.modifiedMs, engine.clock.now()), warnings);
+    const day = fileDate(file, warnings);
     for (const warning of warnings) report.warnings.push(warning);
     for (const warning of parsed.warnings) report.warnings.push(warning);
     const result = await replaceFile(engine, file, parsed.items, hash, day, before?.ids ?? []);
