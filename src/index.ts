@@ -84,7 +84,12 @@ export type {
 export type { PipelineStage, PipelineStats, StageStats } from './core/engine/pipeline-stats.js';
 export type { Attachment } from './core/lifecycle/attachments.js';
 export type { AttachmentsApi } from './core/lifecycle/attachments-api.js';
-export type { BackupApi, ImportCallOptions } from './core/lifecycle/backup-api.js';
+export type {
+  BackupApi,
+  BackupCallOptions,
+  ImportCallOptions,
+  RestoreCallOptions,
+} from './core/lifecycle/backup-api.js';
 export type { CleanupResult } from './core/lifecycle/cleanup.js';
 export type { ConsolidateResult, ConsolidationRecord } from './core/lifecycle/consolidate.js';
 export type { DoctorApi, DoctorReport } from './core/lifecycle/doctor-api.js';

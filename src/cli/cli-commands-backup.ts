@@ -7,6 +7,7 @@ import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
 import { describeScope, formatBytes, formatTable, fullValuesWidth } from './cli-format.js';
 import { nonEmpty } from './cli-options.js';
+import { createPhasedProgress, createProgress } from './cli-progress.js';
 import { oldFlag, renamedFlags } from './cli-renamed-flags.js';
 
 /** Where the CLI's client keeps backups: `<home>/backups`. */
@@ -91,7 +92,14 @@ export function registerBackupCommands(program: Command, context: CliContext): v
       }
       // A backup copies records and vectors as they are: it works whatever embedder is configured.
       const client = await context.client('records');
-      const info = await client.backup(name);
+      // A large store takes seconds: a bar on a terminal, as export draws.
+      const progress = createProgress(context.stderr, 'backing up');
+      let info: Awaited<ReturnType<typeof client.backup>>;
+      try {
+        info = await client.backup(name, { onProgress: (done, total) => progress.update(done, total) });
+      } finally {
+        progress.finish();
+      }
       const scope = context.scope ?? null;
       if (context.json) return context.printJson({ ...info, scope });
       context.print(
@@ -141,7 +149,17 @@ export function registerBackupCommands(program: Command, context: CliContext): v
       }
       // Restored embeddings are kept when they come from the embedder the store is opened with: the configured one.
       const client = await context.client('vectors');
-      const report = await client.restore(path, { confirm: true });
+      // Checking the archive, backing up what it replaces and writing it: a bar for each on a terminal.
+      const progress = createPhasedProgress(context.stderr);
+      let report: Awaited<ReturnType<typeof client.restore>>;
+      try {
+        report = await client.restore(path, {
+          confirm: true,
+          onProgress: (done, total, phase) => progress.update(phase, done, total),
+        });
+      } finally {
+        progress.finish();
+      }
       if (context.json) return context.printJson({ file: path, ...report, scope: scope ?? null });
       context.print(
         `Restored ${describeCounts(report.restored)} into ${describeScope(scope)} from ${path} (backup "${report.backup.name}" of ${report.backup.createdAt}).`,

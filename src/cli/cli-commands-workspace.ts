@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { nonEmpty, time } from './cli-options.js';
+import { createActivity } from './cli-progress.js';
 import { withWorkspace } from './cli-workspace.js';
 
 interface IndexFlags {
@@ -24,10 +25,13 @@ export function registerWorkspaceCommands(program: Command, context: CliContext)
     .requiredOption('--workspace <dir>', 'the workspace directory; its index is <dir>/.memory/index.sqlite', nonEmpty)
     .option('--rebuild', 're-read every file, not only the changed ones')
     .action(async (flags: IndexFlags) => {
+      // Indexing a large workspace takes seconds and its size is not known ahead: elapsed time on a terminal.
+      const activity = createActivity(context.stderr, `indexing ${flags.workspace}`);
       await withWorkspace(
         context,
         flags.workspace,
         async (client, report) => {
+          activity.finish();
           if (context.json) return context.printJson({ root: client.workspace.root, ...report });
           const { byKind } = await client.stats();
           const total = Object.values(byKind).reduce((sum, count) => sum + count, 0);
@@ -38,7 +42,7 @@ export function registerWorkspaceCommands(program: Command, context: CliContext)
           );
         },
         { rebuild: flags.rebuild ?? false },
-      );
+      ).finally(() => activity.finish());
     });
 
   program

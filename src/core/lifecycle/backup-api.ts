@@ -41,7 +41,7 @@ export interface BackupApi {
    * as a stream: memory stays bounded and the event loop keeps turning. Automatic backups
    * made before deleteSession, restore and clearAll are named `auto-…`; the newest 5 are kept.
    */
-  backup(name?: string): Promise<BackupInfo>;
+  backup(name?: string, options?: BackupCallOptions): Promise<BackupInfo>;
   /**
    * Replace the store's data (a scoped client: its scope's only) with a backup's. Refuses
    * without `{ confirm: true }`; checks the whole archive first (paths, entry types,
@@ -49,7 +49,7 @@ export interface BackupApi {
    * scope) and rejects a hostile or damaged one without touching the current data, which
    * is itself backed up, and that backup verified, before being replaced.
    */
-  restore(path: string, options: { confirm: boolean }): Promise<RestoreReport>;
+  restore(path: string, options: RestoreCallOptions): Promise<RestoreReport>;
   /**
    * Back up (and verify the backup), then delete every memory and record — a scoped
    * client: those of its scope. Refuses without `{ confirm: true }`.
@@ -112,6 +112,44 @@ export interface ImportCallOptions {
   onInvalid?: 'reject' | 'skip';
 }
 
+/**
+ * Options of {@link BackupApi.backup}.
+ *
+ * @group Client
+ */
+export interface BackupCallOptions {
+  /** Called as the data is written: memories and records so far, and how many there are (a progress bar). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Options of {@link BackupApi.restore}.
+ *
+ * @group Client
+ */
+export interface RestoreCallOptions {
+  /** Must be `true`: restoring replaces the current data. */
+  confirm: boolean;
+  /**
+   * Called as the restore goes (a progress bar): items so far of how many, in each phase —
+   * `checking` the archive, `backing up` the current data, `restoring` the archive's.
+   */
+  onProgress?: (done: number, total: number, phase: 'checking' | 'backing up' | 'restoring') => void;
+}
+
+type ProgressCallback = (...args: never[]) => void;
+const progressSchema = z
+  .custom<ProgressCallback>((value) => typeof value === 'function', { message: 'expected a function' })
+  .optional();
+const backupCallOptionsSchema = z.object({ onProgress: progressSchema }).strict();
+
+// `onProgress` is checked here; the rest is the `{ confirm: true }` every destructive call takes.
+function withoutProgress(input: unknown, component: string): { rest: unknown; onProgress?: ProgressCallback } {
+  if (typeof input !== 'object' || input === null || !Object.hasOwn(input, 'onProgress')) return { rest: input };
+  const { onProgress, ...rest } = input as Record<string, unknown>;
+  return { rest, onProgress: parseInput(progressSchema, onProgress, component, 'options.onProgress') };
+}
+
 const importCallOptionsSchema = z.object({ onInvalid: z.enum(['reject', 'skip']).optional() }).strict();
 
 /** The backup and transfer feature over an engine. */
@@ -119,10 +157,12 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
   const { store } = engine;
   return {
     ...drained<AsyncMembers<BackupApi>>({
-      async backup(nameInput) {
+      async backup(nameInput, optionsInput) {
         const name = parseInput(z.string().min(1).max(100).optional(), nameInput, 'backup', 'name');
+        const { onProgress } = parseInput(backupCallOptionsSchema, optionsInput ?? {}, 'backup', 'options');
         await engine.ready('backup');
         return createBackup(store, {
+          ...(onProgress ? { onProgress: onProgress as BackupCallOptions['onProgress'] } : {}),
           directory: engine.backupDirectory(),
           name,
           embedder: engine.identity(),
@@ -132,13 +172,17 @@ export function createBackupApi(engine: MemoryEngine): BackupApi {
       },
       async restore(pathInput, optionsInput) {
         const path = parseInput(z.string().min(1), pathInput, 'restore', 'path');
-        const { confirm } = parseConfirm(optionsInput, 'restore');
+        const { rest, onProgress } = withoutProgress(optionsInput, 'restore');
+        const { confirm } = parseConfirm(rest, 'restore');
+        const report = onProgress as RestoreCallOptions['onProgress'];
         await engine.ready('restore');
         return restoreBackup(store, path, {
           confirm,
           embedder: engine.identity(),
           scope: engine.scope,
-          backupFirst: () => autoBackup(engine, 'restore'),
+          backupFirst: () =>
+            autoBackup(engine, 'restore', report ? (done, total) => report(done, total, 'backing up') : undefined),
+          ...(report ? { onProgress: report } : {}),
         });
       },
       async clearAll(optionsInput) {

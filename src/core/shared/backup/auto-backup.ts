@@ -11,8 +11,13 @@ import { verifyBackup } from './backup-reader.js';
  *
  * @throws StoreError when the backup cannot be written or does not verify.
  */
-export async function autoBackup(engine: MemoryEngine, before: string): Promise<BackupInfo> {
+export async function autoBackup(
+  engine: MemoryEngine,
+  before: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<BackupInfo> {
   const info = await createBackup(engine.store, {
+    ...(onProgress ? { onProgress } : {}),
     directory: engine.backupDirectory(),
     name: `auto-before-${before}`,
     embedder: engine.identity(),

@@ -49,6 +49,8 @@ export interface ScanBackupOptions {
   onBatch?: (items: DumpItem[]) => Promise<void>;
   /** Items per `onBatch` call. Default 500. */
   batchSize?: number;
+  /** Called with the manifest as soon as it is read (it comes first): what the rest holds, for progress. */
+  onManifest?: (manifest: BackupManifest) => void;
 }
 
 /** What a scan found, once every check passed. */
@@ -189,6 +191,7 @@ export async function scanBackup(source: Readable, options: ScanBackupOptions = 
         if (batch.length > 0 && !lineError) await options.onBatch?.(batch);
       } else if (entry.name === MANIFEST_FILE) {
         manifest = parseManifest(await readSmallFile(entry, hash));
+        options.onManifest?.(manifest);
       } else {
         configText = await readSmallFile(entry, hash);
       }

@@ -15,7 +15,7 @@ import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } fr
 import { type BulkWriter, changeAtomically } from './atomic-change.js';
 import { type DumpItem, idOfItem, lineLabel } from './backup-dump.js';
 import { DEFAULT_KEEP, pruneBackups, sanitizeBackupName, stamp } from './backup-files.js';
-import { type BackupCounts, invalid } from './backup-manifest.js';
+import { type BackupCounts, type BackupManifest, invalid } from './backup-manifest.js';
 import { openBackup, type ScannedBackup, scanBackupFile } from './backup-reader.js';
 import { writeBackupFile } from './backup-writer.js';
 import { exportLines } from './transfer.js';
@@ -45,6 +45,8 @@ export interface CreateBackupOptions {
   now?: () => number;
   /** How many automatic (`auto-`) backups to keep, newest first. Default 5. Named backups are never pruned. */
   keep?: number;
+  /** Called as the data is written: memories and records so far, and how many there are. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -80,6 +82,11 @@ export interface RestoreOptions {
   scope?: Scope;
   /** Called after the archive checked out and before the store is emptied, e.g. to back up current data. */
   backupFirst?: () => Promise<unknown>;
+  /**
+   * Called as the archive is read: items (memories and records) so far of those it holds, in
+   * the pass that checks it and in the pass that writes it.
+   */
+  onProgress?: (done: number, total: number, phase: 'checking' | 'restoring') => void;
   /** Most bytes of data the archive may unpack to. Default 64 GiB; memory use does not depend on it. */
   maxBytes?: number;
 }
@@ -145,6 +152,7 @@ export async function createBackup(store: MemoryStore, options: CreateBackupOpti
       filter: scope ? { scope } : undefined,
       embedder: options.embedder ?? undefined,
       pageSize: EXPORT_PAGE,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     }),
   });
   await pruneBackups(options.directory, keep);
@@ -250,12 +258,28 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
   const handle: FileHandle = await openBackup(path);
   try {
     const asked = isEmptyScope(options.scope) ? undefined : options.scope;
-    const checkAgainst = (scope: Scope | undefined) =>
-      scanBackupFile(handle, path, {
+    const report = options.onProgress;
+    // The manifest, read first, says how many items follow; each pass counts them as they pass.
+    let total = 0;
+    const onManifest = (manifest: BackupManifest) => {
+      total = Object.values(manifest.counts).reduce((sum, count) => sum + count, 0);
+    };
+    const checkAgainst = (scope: Scope | undefined) => {
+      let done = 0;
+      return scanBackupFile(handle, path, {
         maxBytes: options.maxBytes,
         scope,
-        onBatch: scope ? (items) => refuseForeignIds(store, items, scope) : undefined,
+        onManifest,
+        onBatch:
+          scope || report
+            ? async (items) => {
+                if (scope) await refuseForeignIds(store, items, scope);
+                done += items.length;
+                report?.(done, total, 'checking');
+              }
+            : undefined,
       });
+    };
     let checked = await checkAgainst(asked);
     // A backup made by a scoped client holds one scope: restored by an unscoped caller it
     // replaces that scope, never the whole store (which would delete every other scope's data).
@@ -273,6 +297,7 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
     // Removal and writes land together: all of the backup replaces the old data, or none does,
     // even when the process is killed part-way (see changeAtomically).
     await changeAtomically(store, { replace: { scope } }, async (writer) => {
+      let done = 0;
       const applied = await scanBackupFile(handle, path, {
         maxBytes: options.maxBytes,
         scope,
@@ -280,6 +305,8 @@ export async function restoreBackup(store: MemoryStore, path: string, options: R
           // Checked again, against the store as it is now: an id of another scope is refused.
           if (scope) await refuseForeignIds(store, items, scope);
           skippedEmbeddings += await writeItems(writer, items, keepEmbeddings);
+          done += items.length;
+          report?.(done, total, 'restoring');
         },
       });
       if (!sameManifest(checked, applied)) {
