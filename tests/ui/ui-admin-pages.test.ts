@@ -227,6 +227,16 @@ describe('the web view’s admin pages', () => {
     ]);
     expect(await exists(boat!)).toBe(true);
     expect(await bob.count()).toBe(2);
+    // An admin view narrowed to alice forgets only inside alice's scope, whatever ids it is sent.
+    const narrowed = await open(adminUi);
+    const done = await post(narrowed, '/memories/forget', [
+      ['id', boat!],
+      ['userId', 'alice'],
+      ['confirm', 'yes'],
+    ]);
+    expect(done.status).toBe(303);
+    expect(decodeURIComponent(done.location!.replace(/\+/g, ' '))).toContain('nothing was forgotten');
+    expect(await exists(boat!)).toBe(true);
   });
 
   it('the core block page reads and edits the block of the view’s scope, after a confirmation', async () => {

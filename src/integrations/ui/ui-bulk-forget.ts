@@ -4,8 +4,8 @@
  * through the client. The targets are what the view can see: a scoped client never finds another
  * user's memory, and an admin view that chose a scope forgets only inside it.
  */
-import type { Memory, Scope } from '../../index.js';
-import { formFields, link, type UiRequest } from './ui-context.js';
+import type { Memory } from '../../index.js';
+import { formFields, inView, link, type UiRequest } from './ui-context.js';
 import { filterOptions, filterValues } from './ui-filters.js';
 import { html, type SafeHtml } from './ui-html.js';
 import type { PageResult } from './ui-page-memory.js';
@@ -19,13 +19,6 @@ const SHOWN = 12;
 const FORGET_BATCH = 1000;
 
 const plural = (count: number) => `${count} ${count === 1 ? 'memory' : 'memories'}`;
-
-/** True when `scope` lies inside the admin view's chosen scope (always, when none is chosen). */
-function inView(request: UiRequest, scope: Scope): boolean {
-  const chosen = request.viewScope;
-  if (!chosen) return true;
-  return (Object.entries(chosen) as Array<[keyof Scope, string]>).every(([key, value]) => scope[key] === value);
-}
 
 /** The selected memories the view can see (unknown ids and other scopes' fall away). */
 async function selected(request: UiRequest): Promise<Memory[]> {

@@ -82,6 +82,13 @@ export interface UiRequest {
   state: UiState;
 }
 
+/** True when a record's scope is inside the admin view's chosen scope (always, when none is chosen). */
+export function inView(request: Pick<UiRequest, 'viewScope'>, scope: Scope): boolean {
+  const chosen = request.viewScope;
+  if (!chosen) return true;
+  return (Object.entries(chosen) as Array<[keyof Scope, string]>).every(([key, value]) => scope[key] === value);
+}
+
 /** The `scope` option a call takes: the admin view's chosen scope, or nothing. */
 export function scopeOption(request: Pick<UiRequest, 'viewScope'>): { scope?: Scope } {
   return request.viewScope ? { scope: request.viewScope } : {};

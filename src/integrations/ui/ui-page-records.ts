@@ -1,19 +1,12 @@
 /** Sessions, procedures (rendered Markdown, use counts, stale flags), recordings and entities. */
-import { ConfigError, citationOf, type Entity, type Procedure, type Scope } from '../../index.js';
-import { link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
+import { ConfigError, citationOf, type Entity, type Procedure } from '../../index.js';
+import { inView, link, pageNumber, scopeOption, type UiRequest } from './ui-context.js';
 import { html, type SafeHtml, shortTime } from './ui-html.js';
 import { emptyState, pager, scopeChips } from './ui-layout.js';
 import { renderMarkdown } from './ui-markdown.js';
 import { PAGE_SIZE } from './ui-page-memories.js';
 
 type Page = { title: string; body: SafeHtml };
-
-/** True when a record's scope is inside the admin view's chosen scope (always, when none is chosen). */
-function inView(request: UiRequest, scope: Scope): boolean {
-  const chosen = request.viewScope;
-  if (!chosen) return true;
-  return (Object.entries(chosen) as Array<[keyof Scope, string]>).every(([key, value]) => scope[key] === value);
-}
 
 const SESSIONS_PER_PAGE = 25;
 

@@ -79,7 +79,7 @@ export async function usersPage(request: UiRequest): Promise<{ title: string; bo
               user.userId === undefined
                 ? html`<span class="muted">no user</span>`
                 : request.admin
-                  ? html`<a href="${link({ viewScope: { userId: user.userId } }, '/memories')}">${user.userId}</a>`
+                  ? html`<a href="${link({ viewScope: { ...request.viewScope, userId: user.userId } }, '/memories')}">${user.userId}</a>`
                   : html`<a href="${link(request, '/memories')}">${user.userId}</a>`
             }</th><td class="num" data-count="${user.count}">${user.count}</td><td>${shareBar(user.count, total)}</td><td class="num">${user.current}</td><td>${names(user.agents)}</td><td>${names(user.namespaces)}</td><td class="when">${shortTime(user.latest)}</td></tr>`,
         )}</tbody></table></div>
