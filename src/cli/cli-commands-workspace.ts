@@ -64,6 +64,13 @@ export function registerWorkspaceCommands(program: Command, context: CliContext)
             (change) => `  ${change.before} → ${change.after}  ${change.citation}  ${change.statement}`,
           ),
           ...(report.coreProposals.lines.length > 0 ? [`  proposals: ${report.coreProposals.file}`] : []),
+          ...report.bankPages
+            .filter((page) => page.status === 'created' || page.status === 'updated')
+            .map((page) => `  ${page.status} ${page.file}`),
+          ...report.retainSections.added.map(
+            (added) => `  ## Retain inferred for ${added.file} (${added.bullets.length} bullet(s))`,
+          ),
+          ...report.retainSections.skipped.map((skipped) => `  skipped ${skipped.file}: ${skipped.reason}`),
         ];
         context.print(lines.join('\n'));
       });

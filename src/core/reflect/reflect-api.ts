@@ -29,8 +29,10 @@ import {
 } from '../utils/confined-path.js';
 import { safeFileName } from '../utils/safe-file-name.js';
 import { parseInput } from '../utils/validate.js';
+import { BANK_PAGES, bankFacts, renderBankPage } from './bank-pages.js';
 import { currentAt, durableAt, endedAt } from './current-fact.js';
 import { renderEntityFacts } from './entity-page.js';
+import { inferRetainSections, type RetainInference } from './infer-retain.js';
 import { evidenceFor } from './opinion-evidence.js';
 import { updateConfidence } from './opinion-rule.js';
 import { createReflectBudget, type ReflectBudget, type ReflectStopReason } from './reflect-budget.js';
@@ -108,6 +110,22 @@ export interface ReflectReport {
   }>;
   /** Opinions whose confidence new evidence moved. */
   opinions: OpinionChange[];
+  /**
+   * `bank/world.md` and `bank/experience.md`: the world facts and the agent's experiences that
+   * hold now (typed bullets of the daily logs), in a generated section of each.
+   */
+  bankPages: Array<{
+    /** Workspace-relative path. */
+    file: string;
+    /** What became of its generated section (`hand-edited`: left alone, with a warning). */
+    status: SectionStatus;
+  }>;
+  /**
+   * Daily logs of the window with prose but no `## Retain` section: with a language model,
+   * reflect infers their bullets and appends the section (`added`); without one, or when the
+   * model fails, they are listed in `skipped` with the reason.
+   */
+  retainSections: RetainInference;
   /** Proposed additions to `memory.md`, in `proposals/memory.md`, for a person or the agent to accept. */
   coreProposals: {
     /** Workspace-relative path of the proposal file. */
@@ -146,8 +164,12 @@ export interface ReflectApi {
    * a LanguageModel is configured, always the facts by kind and time with citations); move
    * opinions' confidence by the rule in the README (small steps; a big drop only on strong
    * contradiction from several independent sources), kept in `bank/opinions.md`; propose
-   * durable facts and firm preferences for `memory.md` in `proposals/memory.md`. A generated
-   * section a person edited is left alone, with a warning. The same input gives the same files.
+   * durable facts and firm preferences for `memory.md` in `proposals/memory.md`; keep the world
+   * facts and the agent's experiences that hold now in `bank/world.md` and `bank/experience.md`.
+   * A daily log of the window with prose but no `## Retain` section gets one inferred by the
+   * language model (appended to the day's file); without a model it is listed in
+   * `retainSections.skipped`. A generated section a person edited is left alone, with a
+   * warning. The same input gives the same files.
    * Needs a workspace (ConfigError otherwise).
    *
    * @example
@@ -255,6 +277,10 @@ export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings
   async function reflect(root: string, sinceIso: string, budget: ReflectBudget): Promise<ReflectReport> {
     await indexWorkspace(engine, root, { rebuild: false });
     const nowIso = engine.nowIso();
+    const realRoot = realDirectory(root);
+    // Logs with prose only get their Retain bullets first (with a model), so this run reflects on them.
+    const retainSections = await inferRetainSections(engine, root, realRoot, { sinceIso, nowIso }, budget, CONFINED);
+    if (retainSections.added.length > 0) await indexWorkspace(engine, root, { rebuild: false });
     const indexed = (await engine.store.listMemories({ filter: { scope: engine.scope } })).filter(
       (memory) => workspaceMark(memory) !== undefined,
     );
@@ -270,12 +296,13 @@ export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings
       since: sinceIso,
       entityPages: [],
       opinions: [],
+      bankPages: [],
+      retainSections,
       coreProposals: { file: 'proposals/memory.md', lines: [], status: 'unchanged' },
       warnings: [],
       tokensUsed: 0,
     };
 
-    const realRoot = realDirectory(root);
     // Opinions. Their state is read (and written) only when bank/opinions.md stays inside.
     const opinionsFile = readConfined(realRoot, resolve(root, 'bank', 'opinions.md'), MAX_WORKSPACE_FILE_BYTES);
     const opinionsText = opinionsFile.status === 'ok' ? opinionsFile.text : '# Opinions\n';
@@ -339,6 +366,24 @@ export function createReflectApi(engine: MemoryEngine, settings: ReflectSettings
       memory.kind === 'opinion'
         ? { ...memory, metadata: { ...memory.metadata, confidence: confidenceOf(memory) } }
         : memory;
+
+    // bank/world.md and bank/experience.md: what holds now, written whatever the budget (no model).
+    for (const bank of BANK_PAGES) {
+      const facts = bankFacts(bank, all);
+      const { path, page } = pageAt(root, realRoot, bank.segments);
+      if ('skipped' in page) {
+        report.warnings.push(`${bank.file} ${page.skipped}, so it was left as it is`);
+        report.bankPages.push({ file: bank.file, status: 'skipped' });
+        continue;
+      }
+      // No page is made just to say it has nothing.
+      if (facts.length === 0 && generatedBody(page.text ?? '', bank.section) === undefined) continue;
+      const written = writeGeneratedSection(page.text ?? bank.title, bank.section, renderBankPage(bank, facts));
+      if (written.status === 'hand-edited')
+        report.warnings.push(`${bank.file}: the generated section was edited by hand, so it was left as it is`);
+      else if (written.status !== 'unchanged') await writeFileAtomic(path, written.text);
+      report.bankPages.push({ file: bank.file, status: written.status });
+    }
 
     // Entity pages. Entity names are data (any client may retain one), so each page's file
     // name is made safe: one segment, inside bank/entities, whatever the name holds.

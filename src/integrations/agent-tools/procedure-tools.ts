@@ -230,6 +230,13 @@ export const memoryReflectTool = defineAgentTool({
     const report = await client.reflect(since === undefined ? {} : { since });
     const lines = [
       ...report.entityPages.map((page) => `- page ${page.file}: ${page.status}`),
+      ...report.bankPages.map((page) => `- page ${page.file}: ${page.status}`),
+      ...report.retainSections.added.map(
+        (added) => `- ## Retain inferred for ${added.file}: ${added.bullets.length} bullet(s)`,
+      ),
+      ...report.retainSections.skipped.map(
+        (skipped) => `- ## Retain not inferred for ${skipped.file}: ${skipped.reason}`,
+      ),
       ...report.opinions.map(
         (change) => `- opinion "${change.statement}": ${change.before.toFixed(2)} → ${change.after.toFixed(2)}`,
       ),

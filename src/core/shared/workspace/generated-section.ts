@@ -34,7 +34,7 @@ function endOf(text: string, name: string, from: number): number {
 }
 
 /** The names of generated sections whose lines the index skips: they only repeat what is cited. */
-export const DERIVED_SECTIONS = ['facts', 'opinions'] as const;
+export const DERIVED_SECTIONS = ['facts', 'opinions', 'world', 'experience'] as const;
 
 /** The body of section `name` in `text`, when there is one. */
 export function generatedBody(text: string, name: string): string | undefined {

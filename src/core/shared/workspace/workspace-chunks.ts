@@ -57,7 +57,7 @@ const ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^\s*(```|~~~)/;
 // Sections reflect generates that only repeat what the index holds already (see reflect/generated-section.ts).
-const DERIVED_BEGIN = /^<!-- memoir:(facts|opinions) sha256=[0-9a-f]{16} -->$/;
+const DERIVED_BEGIN = /^<!-- memoir:(facts|opinions|world|experience) sha256=[0-9a-f]{16} -->$/;
 
 interface Block {
   line: number;
