@@ -112,12 +112,25 @@ function describeSource(source: ConfigSource): string {
 export interface SettingInEffect {
   /** The setting's name, e.g. `retentionDays`. */
   setting: Setting;
-  /** Its value. */
+  /** Its value; a URL's user name and password shown as `***`. */
   value: unknown;
   /** Where the value came from. */
   source: ConfigSource;
   /** The value and its source as a line reads them, e.g. `retentionDays = 7 (env MEMOIR_RETENTION_DAYS)`. */
   text: string;
+}
+
+/** A URL's user name and password are a secret in a setting's value: a printed list hides them. */
+function withoutCredentials(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^https?:\/\/[^/]*@/i.test(value)) return value;
+  try {
+    const url = new URL(value);
+    url.username = url.username ? '***' : '';
+    url.password = url.password ? '***' : '';
+    return url.toString();
+  } catch {
+    return value;
+  }
 }
 
 /**
@@ -128,7 +141,7 @@ export interface SettingInEffect {
  */
 export function settingsInEffect(loaded: LoadedConfig): SettingInEffect[] {
   return SETTING_NAMES.map((setting) => {
-    const value: unknown = loaded.config[setting];
+    const value = withoutCredentials(loaded.config[setting]);
     const source = loaded.sources[setting];
     const from = source.kind === 'default' ? 'default' : describeSource(source);
     return { setting, value, source, text: `${setting} = ${describeValue(value)} (${from})` };
