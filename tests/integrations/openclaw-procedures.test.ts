@@ -113,6 +113,18 @@ describe('OpenClaw procedures', () => {
     expect(injected?.prependContext).toContain('## Relevant Procedures');
     expect(injected?.prependContext).toContain('title="why did the deploys fail this week?"');
     expect(host.logs.some((line) => line.includes('injecting 1 procedure(s)'))).toBe(true);
+    // The run that was given it ends well: a use is counted (success_count 1 → 2, last_used set).
+    host.end(
+      [
+        { role: 'user', content: 'why did the deploys fail again?', timestamp: at() },
+        { role: 'assistant', content: [{ type: 'text', text: 'The same migration.' }], timestamp: at() },
+      ],
+      alice,
+    );
+    await eventually(
+      async () => readFileSync(join(directory, files[0]!), 'utf8'),
+      (text) => text.includes('success_count: 2'),
+    );
     // Bob's prompt gets none of Alice's procedures.
     const forBob = await host.prompt('why did the deploys fail again?', bob);
     expect(forBob?.prependContext ?? '').not.toContain('Relevant Procedures');

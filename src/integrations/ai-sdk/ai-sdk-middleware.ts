@@ -21,6 +21,8 @@ interface CallState {
   readonly plan: CallPlan;
   /** The prompt as the app sent it, without memoir's block. */
   readonly prompt: readonly AiSdkPromptMessage[];
+  /** The procedures put into this call's system prompt: when the turn ends, a use of each is counted. */
+  readonly procedures?: readonly string[];
 }
 
 function asMemoirError(error: unknown, what: string): MemoirError {
@@ -130,7 +132,10 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
   }
 
   /** The "Relevant Procedures" section for the request, or undefined (none matches, or it failed: reported). */
-  async function proceduresBlock(plan: CallPlan, prompt: readonly AiSdkPromptMessage[]): Promise<string | undefined> {
+  async function proceduresBlock(
+    plan: CallPlan,
+    prompt: readonly AiSdkPromptMessage[],
+  ): Promise<{ text: string; ids: string[] } | undefined> {
     if (!plan.recall || !procedures.inject) return undefined;
     const query = recallQuery(prompt);
     if (query === undefined) return undefined;
@@ -143,6 +148,15 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
     } catch (error) {
       report(error, 'finding procedures failed; the call went ahead without them');
       return undefined;
+    }
+  }
+
+  /** A turn given procedures ended: count a use of each (`success_count` or `failure_count`, `last_used`). */
+  function recordUse(state: CallState, success: boolean): void {
+    for (const id of state.procedures ?? []) {
+      memory.procedures
+        .recordUse(id, { success })
+        .catch((error: unknown) => report(error, `the use of procedure ${id} could not be recorded`));
     }
   }
 
@@ -206,12 +220,15 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
     async transformParams({ type, params }) {
       const call: MemoryCallInfo = { type, params };
       const plan = await planCall(settings, call);
-      const blocks = await Promise.all([memoryBlock(plan, params.prompt), proceduresBlock(plan, params.prompt)]);
-      const present = blocks.filter((each) => each !== undefined);
+      const [memories, found] = await Promise.all([
+        memoryBlock(plan, params.prompt),
+        proceduresBlock(plan, params.prompt),
+      ]);
+      const present = [memories, found?.text].filter((each) => each !== undefined);
       const block = present.length === 0 ? undefined : present.join('\n\n');
       const own = withoutOwnOptions(params);
       const transformed = block === undefined ? { ...own } : { ...own, prompt: withMemoryBlock(params.prompt, block) };
-      states.set(transformed, { call, plan, prompt: params.prompt });
+      states.set(transformed, { call, plan, prompt: params.prompt, ...(found ? { procedures: found.ids } : {}) });
       return transformed;
     },
     async wrapGenerate({ doGenerate, params }) {
@@ -220,6 +237,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
       if (!stoppedForTools(result.finishReason)) {
         retain(state, result.content, false);
         learn(state, result.content);
+        recordUse(state, true);
       }
       return result;
     },
@@ -227,10 +245,13 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
       const state = await stateOf(params, 'stream');
       const result = await doStream();
       const stream = watchStream(result.stream, params.abortSignal, (end, response) => {
-        if (end.how === 'failed') return;
+        if (end.how === 'failed') return recordUse(state, false);
         if (end.how === 'finished' && stoppedForTools(end.finishReason)) return;
         retain(state, response.content, end.how === 'aborted');
-        if (end.how === 'finished') learn(state, response.content);
+        if (end.how === 'finished') {
+          learn(state, response.content);
+          recordUse(state, true);
+        }
       });
       // The same parts, passed through unchanged: the stream's type is the model's own.
       return { ...result, stream: stream as typeof result.stream };

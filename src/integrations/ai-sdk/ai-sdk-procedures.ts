@@ -108,15 +108,16 @@ export function keepsProcedures(memory: MemoryClient): boolean {
   }
 }
 
-/** The "Relevant Procedures" section for a request, or undefined when none matches. */
+/** The "Relevant Procedures" section for a request and the ids of its procedures, or undefined when none matches. */
 export async function procedureSection(
   memory: MemoryClient,
   query: string,
   options: { scope: Scope | undefined; k: number | undefined },
-): Promise<string | undefined> {
+): Promise<{ text: string; ids: string[] } | undefined> {
   const found = await memory.procedures.findRelevant(query, {
     ...(options.k === undefined ? {} : { k: options.k }),
     ...(options.scope === undefined ? {} : { scope: options.scope }),
   });
-  return found.length === 0 ? undefined : memory.procedures.formatProcedures(found);
+  if (found.length === 0) return undefined;
+  return { text: memory.procedures.formatProcedures(found), ids: found.map((each) => each.procedure.id) };
 }

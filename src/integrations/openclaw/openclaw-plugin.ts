@@ -12,7 +12,7 @@ import type {
 import { identityOfHook, recordedSessionId, sessionKeyOf } from './openclaw-identity.js';
 import { defaultStateDir, openPluginMemory, type PluginMemory } from './openclaw-memory.js';
 import { decideTools } from './openclaw-neighbours.js';
-import { learnFromRun, proceduresForPrompt } from './openclaw-procedures.js';
+import { learnFromRun, proceduresForPrompt, recordRunUse } from './openclaw-procedures.js';
 import { recallForPrompt } from './openclaw-recall-hook.js';
 import { openClawReflectTool } from './openclaw-reflect-tool.js';
 import { senderNameOf } from './openclaw-sender-name.js';
@@ -114,6 +114,8 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
     ...(api.resolvePath ? { resolvePath: api.resolvePath } : {}),
   });
   const cursors = new SessionCursors(options.since ?? Date.now());
+  // Per session, the procedures put before its current run's prompt (until the run ends).
+  const injectedProcedures = new Map<string, string[]>();
   const queue = new CaptureQueue(async (batch: CaptureBatch) => {
     const outcome = await retainBatch(memory(), batch, config, logger);
     if (outcome.extracted > 0 || outcome.episodes === 0) logger.info(`memoir: extracted ${outcome.extracted} memories`);
@@ -142,6 +144,8 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
             })
           : undefined,
       ]);
+      // Which procedures this session's run was given: agent_end counts the run as a use of each.
+      if (procedures) injectedProcedures.set(sessionKeyOf(ctx), procedures.ids);
       const blocks = [own?.prependContext, notes?.prependContext, procedures?.prependContext].filter(
         (block) => block !== undefined,
       );
@@ -178,7 +182,7 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
       (api as unknown as OpenClawLegacyApi).on('before_agent_start', recall);
     } else api.on('before_prompt_build', recall);
   }
-  if (config.autoCapture || config.procedures.learn) {
+  if (config.autoCapture || config.procedures.learn || config.procedures.inject) {
     api.on('agent_end', (event, ctx) => {
       if (config.autoCapture) {
         try {
@@ -188,6 +192,10 @@ export function registerMemoirPlugin(api: OpenClawPluginApi, options: RegisterOp
           logger.warn(`memoir: capture skipped: ${errorText(error)}`);
         }
       }
+      // The procedures put before this run's prompt were used, successfully or not.
+      const used = injectedProcedures.get(sessionKeyOf(ctx));
+      injectedProcedures.delete(sessionKeyOf(ctx));
+      if (used) recordRunUse(memory(), used, event.success === true, logger);
       // A run that succeeded with enough tool calls is learned from (seed 003), in the sender's scope.
       if (config.procedures.learn && event.success === true && Array.isArray(event.messages)) {
         try {

@@ -137,7 +137,7 @@ export async function proceduresForPrompt(
   event: OpenClawPromptBuildEvent,
   scope: Scope,
   options: { client: () => MemoryClient; config: ParsedOpenClawConfig; logger: OpenClawLogger },
-): Promise<OpenClawPromptBuildResult | undefined> {
+): Promise<(OpenClawPromptBuildResult & { ids: string[] }) | undefined> {
   const query = recallQuery(event);
   if (query.length < MIN_QUERY_CHARS) return undefined;
   const client = options.client();
@@ -155,7 +155,30 @@ export async function proceduresForPrompt(
   );
   return {
     prependContext: `${EXPERIENCE_OPEN}\n${client.procedures.formatProcedures(found)}\n</${EXPERIENCE_TAG}>`,
+    ids: found.map((each) => each.procedure.id),
   };
+}
+
+/**
+ * After a run that had procedures put before its prompt: count it as a use of each (the seed's
+ * usage tracking: `success_count` or `failure_count`, and `last_used`). The ids were found in
+ * the sender's scope. Never throws; a failure is a log line.
+ */
+export function recordRunUse(
+  client: MemoryClient,
+  ids: readonly string[],
+  success: boolean,
+  logger: OpenClawLogger,
+): void {
+  for (const id of ids) {
+    client.procedures
+      .recordUse(id, { success })
+      .catch((error: unknown) =>
+        logger.warn(
+          `memoir: use of procedure ${id} not recorded: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+  }
 }
 
 const toolCallParam = z.union([

@@ -6,6 +6,7 @@ import { memoryMiddleware } from '../../../src/integrations/ai-sdk/index.js';
 import { createScriptedLanguageModel } from '../../../src/testing/index.js';
 import { clientIn, DEPLOY_PROCEDURE, isReflection } from '../../helpers/procedure-tasks.js';
 import { tempDir } from '../../helpers/stores.js';
+import { eventually } from '../mcp-harness.js';
 import { generateModel, systemSeen, textStep, toolStep } from './ai-sdk-harness.js';
 
 // Procedures at the AI SDK door (seed 003, issue 40): memoryMiddleware in the AI SDK's own
@@ -69,6 +70,11 @@ describe('memoryMiddleware procedures', () => {
     await run(memory, next, 'why did the deploys fail again?', 'sam');
     expect(systemSeen(next)).toContain('## Relevant Procedures');
     expect(systemSeen(next)).toContain('slack_search');
+    // The turn it was given ended well: a use is counted (recorded after the call answered).
+    await eventually(
+      async () => (await memory!.procedures.get(procedure!.id))?.successCount,
+      (count) => count === 2,
+    );
     // Bob's call gets none of Sam's procedures.
     const forBob = generateModel(textStep('Looking.'));
     await run(memory, forBob, 'why did the deploys fail again?', 'bob');
