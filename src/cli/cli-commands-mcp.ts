@@ -14,9 +14,9 @@ import {
 } from '../config/mcp-tool-sets.js';
 import type { ReflectScheduleOptions } from '../core/shared/schedule/reflect-schedule.js';
 import type { CliContext } from './cli-context.js';
-import { scheduleOption } from './cli-schedule.js';
 import { CliUsageError } from './cli-errors.js';
 import { integer, nonEmpty, repeatable } from './cli-options.js';
+import { scheduleOption } from './cli-schedule.js';
 import { packageVersion } from './cli-version.js';
 import { videoConfigured, videoOptionsFromEnv } from './cli-video.js';
 
