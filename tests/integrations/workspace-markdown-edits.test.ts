@@ -170,6 +170,29 @@ describe('a workspace: edits and forgets reach the Markdown', () => {
     }
   }, 60_000);
 
+  it("a deleted session's turns leave the day file too", async () => {
+    const root = workspaceRoot();
+    const memory = createWorkspace({ root });
+    try {
+      await memory.retain({
+        messages: [
+          { role: 'user', content: 'My locker code is 4411.' },
+          { role: 'assistant', content: 'I will remember the locker code.' },
+        ],
+        sessionId: 'locker-chat',
+      });
+      await memory.retain('The team lunch is on Friday.');
+      expect(markdown(root)).toContain('My locker code is 4411.');
+      expect(await memory.deleteSession('locker-chat', { confirm: true })).toBeGreaterThan(0);
+      await memory.flush();
+    } finally {
+      await memory.close();
+    }
+    const text = markdown(root);
+    expect(text).not.toContain('locker');
+    expect(text).toContain('The team lunch is on Friday.');
+  }, 60_000);
+
   it('two processes retaining into one day file at once lose no line', async () => {
     const root = workspaceRoot();
     const home = tempDir('memoir-ws-edits-home-');

@@ -195,6 +195,39 @@ export function createWorkspaceJournal(engine: MemoryEngine, workspace: string):
     return unplaced;
   };
 
+  // Lines of memoir-written bullets whose ids are in `ids`, in any workspace file, removed.
+  const removeByIds = (ids: ReadonlySet<string>, touched: Set<string>) => {
+    const needles = [...ids].map((id) => JSON.stringify({ id }).slice(1, -1));
+    for (const file of listWorkspaceFiles(root).files) {
+      const text = read(file.absolute);
+      if (!needles.some((needle) => text.includes(needle))) continue;
+      const parsed = parseWorkspaceFile(file.path, text, file.role);
+      if ('tooMany' in parsed) continue;
+      const gone = parsed.items.filter((item) => item.journal && ids.has(item.journal.fields.id));
+      if (gone.length === 0) continue;
+      const lines = text.split(/\r?\n/);
+      for (const item of gone.sort((a, b) => b.line - a.line))
+        lines.splice(item.line - 1, item.endLine - item.line + 1);
+      replace(file.absolute, lines.join('\n'));
+      touched.add(file.path);
+    }
+  };
+
+  // Ids forget() already took out of the files; any other forgotten memory (a deleted session)
+  // is looked for in the files in the background, so a rebuild does not bring it back either.
+  const handled = new Set<string>();
+  engine.events.on('memory:forgotten', ({ ids }) => {
+    const rest = new Set(ids.filter((id) => !handled.delete(id)));
+    if (rest.size === 0) return;
+    engine.background('workspace.journal', async () => {
+      const touched = new Set<string>();
+      await locked(async () => {
+        removeByIds(rest, touched);
+        await reindex([...touched]);
+      });
+    });
+  });
+
   return {
     async retained(memories) {
       if (memories.length === 0) return [];
@@ -239,6 +272,7 @@ export function createWorkspaceJournal(engine: MemoryEngine, workspace: string):
     },
     async forgotten(memories) {
       if (memories.length === 0) return;
+      for (const memory of memories) handled.add(memory.id);
       const touched = new Set<string>();
       await locked(async () => {
         try {
