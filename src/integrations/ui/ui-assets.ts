@@ -166,7 +166,9 @@ table.breakdown { width: auto; font-size: 13px; margin-top: .5rem; } table.break
 .explanation { font-size: 13px; color: var(--muted); }
 .pager { display: flex; gap: 1rem; align-items: center; margin: .5rem 0; color: var(--muted); font-size: 14px; }
 ul.facts, ul.cards { list-style: none; padding: 0; }
-ul.facts li, ul.cards li { background: var(--surface); border: 1px solid var(--line); border-radius: 8px; padding: .55rem .85rem; margin-bottom: .5rem; }
+ul.facts > li, ul.cards > li { background: var(--surface); border: 1px solid var(--line); border-radius: 8px; padding: .55rem .85rem; margin-bottom: .5rem; box-shadow: var(--shadow); }
+ul.cards h2 { font-size: 11.5px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: .6rem 0 .2rem; }
+ul.cards ul { margin: 0; padding-left: 1.1rem; }
 cite { color: var(--muted); font-size: 13px; font-style: normal; font-family: var(--mono); }
 article.markdown { margin-top: .75rem; background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); padding: .25rem 1.25rem 1rem; max-width: 860px; box-shadow: var(--shadow); }
 
