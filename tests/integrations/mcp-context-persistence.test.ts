@@ -59,6 +59,17 @@ describe('memoir mcp: context persistence', () => {
     });
     await call('mouse_click', { x: 500, y: 300 });
 
+    // session_id is name's other spelling; two different ones are refused, naming the field.
+    const both = await call('memory_start_session', { name: 'a', session_id: 'b' });
+    expect(both.isError).toBe(true);
+    expect(textOf(both)).toMatch(/session_id/);
+    expect(
+      dataOf<{ session: { id: string } }>(await call('memory_start_session', { session_id: 'banking_2026' })),
+    ).toMatchObject({
+      session: { id: 'banking_2026' },
+    });
+    await call('mouse_click', { x: 501, y: 300 });
+
     // An id never used before: resume starts it rather than refusing.
     const resumed = await call('memory_resume_session', { session_id: 'work_2026' });
     expect(textOf(resumed)).toContain('started it');

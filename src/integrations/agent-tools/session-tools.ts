@@ -1,6 +1,6 @@
 /** The seed's session tracking: resume a run, list the runs, delete one. */
 import { z } from 'zod';
-import { type MemoryClient, NotFoundError, type SessionSummary } from '../../index.js';
+import { type MemoryClient, NotFoundError, type SessionSummary, ValidationError } from '../../index.js';
 import { defineAgentTool, requireConfirm } from './define-agent-tool.js';
 import { memoryLine, memoryView, plural, section, shortTime } from './tool-text.js';
 
@@ -77,12 +77,19 @@ export const memoryStartSessionTool = defineAgentTool({
   inputSchema: z
     .object({
       name: sessionId.optional().describe('The session id to use, e.g. "banking_2026". Default: a new session_… id.'),
+      session_id: sessionId.optional().describe('The same as name, in the words of the other session tools.'),
     })
     .strict(),
   readOnly: false,
   destructive: false,
-  async run(client, { name }) {
-    const started = await client.startSession(name);
+  async run(client, { name, session_id }) {
+    if (name !== undefined && session_id !== undefined && name !== session_id) {
+      throw new ValidationError([{ field: 'session_id', message: `names another session than name (${name})` }], {
+        component: 'memory_start_session',
+        suggestion: 'Pass one of name and session_id.',
+      });
+    }
+    const started = await client.startSession(name ?? session_id);
     if (!started.resumed) {
       return {
         text: `Started session ${started.id}; new memories go to it.`,
