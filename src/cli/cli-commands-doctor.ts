@@ -87,8 +87,9 @@ function settingLines(context: CliContext): string[] {
 async function diagnose(context: CliContext, path: string, file: string | undefined) {
   const checked = await checkSqliteFile(path);
   const scoped = await scopedCounts(context, checked);
-  // A scoped run never counts another scope: the file's whole-store counts are left out.
-  const check: SqliteFileCheck = scoped ? { ...checked, counts: null } : checked;
+  // A scoped run never counts another scope: the file's whole-store counts are left out,
+  // also when the file is damaged and the scope cannot be counted.
+  const check: SqliteFileCheck = context.scope ? { ...checked, counts: null } : checked;
   const directory = backupDirectory(context);
   const healthy = check.status === 'ok' || check.status === 'missing';
   // Reading every backup back costs time: only when a repair may need one.
