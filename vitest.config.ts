@@ -28,6 +28,7 @@ const OWN_PROCESS = [
   'tests/core/backup-streaming.test.ts',
   'tests/core/client-maintenance.test.ts',
   'tests/core/client-schedule.test.ts',
+  'tests/core/maintenance-schedule-catch-up.test.ts',
   'tests/core/native-or-scan.test.ts',
   'tests/core/retention-defaults.test.ts',
   'tests/core/retention.test.ts',

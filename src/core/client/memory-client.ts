@@ -115,6 +115,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       retentionDays: settings.retentionDays,
       retentionAppliesTo: settings.retentionAppliesTo,
       schedule: settings.schedule,
+      scheduleLog,
     }),
     ...createBackupApi(engine),
     ...createVersionsApi(engine, retain),

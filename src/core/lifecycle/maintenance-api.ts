@@ -6,7 +6,8 @@ import { isEmptyScope } from '../search/scope-boundary.js';
 import { autoBackup } from '../shared/backup/auto-backup.js';
 import { pendingEmbeddings } from '../shared/pending-embeddings.js';
 import type { RetentionOrigin } from '../shared/retention/protection.js';
-import { scheduleDaily } from '../shared/schedule/schedule.js';
+import { CATCH_UP_DELAY_MS, missedDaily, scheduleDaily } from '../shared/schedule/schedule.js';
+import { type ScheduleLog, scheduleName } from '../shared/schedule/schedule-log.js';
 import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages } from '../utils/pages.js';
@@ -135,6 +136,12 @@ export interface MaintenanceSettings {
   retentionAppliesTo: readonly RetentionOrigin[];
   /** A daily run of cleanup (and consolidate, after it or at its own time) at a local time, when asked for. */
   schedule: MaintenanceSchedule | undefined;
+  /**
+   * Where the daily runs' last runs are kept (a workspace's `.memory/schedule.json`, the default
+   * store's `<home>/schedule.json`): a process that was not up at the time catches up a minute
+   * after it starts. Absent (a store the caller gave): the runs come at their time only.
+   */
+  scheduleLog?: ScheduleLog;
 }
 
 /** The maintenance feature over an engine; starts the daily schedule when one is set, and stops it on close. */
@@ -216,21 +223,44 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
     const onError = (error: unknown) =>
       engine.emit('error', { operation: 'schedule', error: wrapError(error, 'schedule') });
     const { consolidate: consolidateAt } = schedule;
+    const log = settings.scheduleLog;
+    // A scoped client maintains its own scope: its runs are its own.
+    const cleanupName = scheduleName('cleanup', engine.scope);
+    const consolidateName = scheduleName('consolidate', engine.scope);
+    // A run missed while the process was down comes a minute after start, when runs are kept.
+    const catchUp = (name: string, hour: number, minute: number) => ({
+      catchUp: log?.file !== undefined && missedDaily(hour, log.lastRun(name), engine.clock.now(), minute),
+      catchUpDelayMs: CATCH_UP_DELAY_MS,
+    });
     const job = scheduleDaily(
       async () => {
         if (schedule.cleanup !== false) await runCleanup();
         if (consolidateAt === true) await runConsolidate();
+        await log?.record(cleanupName, engine.clock.now());
       },
-      { hour: schedule.hour, minute: schedule.minute ?? 0, clock: engine.clock, onError },
+      {
+        hour: schedule.hour,
+        minute: schedule.minute ?? 0,
+        clock: engine.clock,
+        onError,
+        ...catchUp(cleanupName, schedule.hour, schedule.minute ?? 0),
+      },
     );
     engine.onClose(() => job.stop());
     if (typeof consolidateAt === 'object') {
-      const own = scheduleDaily(() => runConsolidate(), {
-        hour: consolidateAt.hour,
-        minute: consolidateAt.minute ?? 0,
-        clock: engine.clock,
-        onError,
-      });
+      const own = scheduleDaily(
+        async () => {
+          await runConsolidate();
+          await log?.record(consolidateName, engine.clock.now());
+        },
+        {
+          hour: consolidateAt.hour,
+          minute: consolidateAt.minute ?? 0,
+          clock: engine.clock,
+          onError,
+          ...catchUp(consolidateName, consolidateAt.hour, consolidateAt.minute ?? 0),
+        },
+      );
       engine.onClose(() => own.stop());
     }
   }

@@ -20,6 +20,12 @@ export interface ScheduleDailyOptions {
   catchUpDelayMs?: number;
 }
 
+/**
+ * How long after start a daily run the process missed is caught up, ms: a client that lives a
+ * minute (a server) catches up, one closed sooner (a script, a one-shot command) does not.
+ */
+export const CATCH_UP_DELAY_MS = 60_000;
+
 /** Epoch milliseconds of the next local `hour`:`minute` strictly after `now`. */
 function nextOccurrence(now: number, hour: number, minute: number): number {
   const next = new Date(now);
