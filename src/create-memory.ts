@@ -1,10 +1,12 @@
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createLocalEmbedder } from './adapters/local-embedder/index.js';
 import { createSqliteStore } from './adapters/sqlite/index.js';
 import { withConfiguredOptions } from './config/config-options.js';
 import { loadConfig } from './config/load-config.js';
 import { createMemoryClient, type MemoryClient } from './core/client/memory-client.js';
 import type { MemoryOptions } from './core/client/memory-options.js';
+import { workspaceIndexPath } from './workspace.js';
 
 // The zero-configuration path (no store given) takes its settings from loadConfig(): the
 // config file and MEMOIR_* variables, below whatever the caller passed explicitly. With a
@@ -54,9 +56,15 @@ function withConfigDefaults(options: MemoryOptions | undefined): MemoryOptions |
  * @group Client
  */
 export function createMemory(options?: MemoryOptions): MemoryClient {
+  // A workspace has one index, whichever door opens it: its own `.memory/index.sqlite`.
+  const workspace = typeof options?.workspace === 'string' && options.workspace !== '' ? options.workspace : undefined;
   return createMemoryClient(withConfigDefaults(options), {
-    store: ({ home, logger }) =>
-      createSqliteStore({ path: join(home ?? loadConfig({ logger }).config.home, 'memoir.sqlite'), logger }),
+    store: ({ home, logger }) => {
+      if (workspace === undefined)
+        return createSqliteStore({ path: join(home ?? loadConfig({ logger }).config.home, 'memoir.sqlite'), logger });
+      mkdirSync(dirname(workspaceIndexPath(workspace)), { recursive: true });
+      return createSqliteStore({ path: workspaceIndexPath(workspace), logger });
+    },
     embedder: () => createLocalEmbedder(),
     backupDirectory: ({ home }) => join(home ?? loadConfig().config.home, 'backups'),
     attachmentDirectory: ({ home }) => join(home ?? loadConfig().config.home, 'attachments'),

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createWorkspace, type GenerateRequest } from '../../src/index.js';
+import { createMemory, createWorkspace, type GenerateRequest } from '../../src/index.js';
 import { createScriptedLanguageModel } from '../../src/testing/index.js';
 import { tempDir } from '../helpers/stores.js';
 import { bin, childEnvironment, connectMemoirMcp, textOf } from './mcp-harness.js';
@@ -191,6 +191,28 @@ describe('a workspace: edits and forgets reach the Markdown', () => {
     const text = markdown(root);
     expect(text).not.toContain('locker');
     expect(text).toContain('The team lunch is on Friday.');
+  }, 60_000);
+
+  it('createMemory({ workspace }) keeps its index in the workspace, where createWorkspace reads it', async () => {
+    const root = workspaceRoot();
+    const home = tempDir('memoir-ws-edits-home-');
+    const memory = createMemory({ workspace: root, home });
+    try {
+      await memory.retain('The boiler was serviced in October.');
+    } finally {
+      await memory.close();
+    }
+    expect(existsSync(join(root, '.memory', 'index.sqlite'))).toBe(true);
+    expect(existsSync(join(home, 'memoir.sqlite'))).toBe(false);
+    const other = createWorkspace({ root });
+    try {
+      // Read without indexing first: the same index.
+      const { results } = await other.recall('boiler serviced', { k: 1 });
+      expect(results[0]?.memory.content).toBe('The boiler was serviced in October.');
+      expect(results[0]!.citation).toMatch(/^memory\/\d{4}-\d{2}-\d{2}\.md#L\d+$/);
+    } finally {
+      await other.close();
+    }
   }, 60_000);
 
   it('two processes retaining into one day file at once lose no line', async () => {

@@ -136,7 +136,9 @@ export const memoryOptionsSchema = z
       .optional(),
     /**
      * Root of a Markdown workspace (`memory.md`, `memory/YYYY-MM-DD.md`, `bank/`), the source of
-     * truth `memory.workspace.index()` derives the store's contents from. See `createWorkspace`.
+     * truth `memory.workspace.index()` derives the store's contents from, and where `retain`,
+     * `update` and `forget` write (the day's `memory/YYYY-MM-DD.md`). Without a `store`, the
+     * index is `<workspace>/.memory/index.sqlite`, as with `createWorkspace`.
      */
     workspace: z.string().min(1).optional(),
     /**
