@@ -159,6 +159,7 @@ export type {
   ScoreBreakdown,
   ValidityNote,
 } from './core/recall/recall-result.js';
+export type { InferredRetain, RetainInference, SkippedRetain } from './core/reflect/infer-retain.js';
 export type { OpinionChange, ReflectApi, ReflectOptions, ReflectReport } from './core/reflect/reflect-api.js';
 export type { ExtractionOptions } from './core/retain/conversation/extraction-options.js';
 export type { ReextractResult, ReextractTarget } from './core/retain/conversation/reextract.js';
