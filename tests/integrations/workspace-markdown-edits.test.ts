@@ -3,7 +3,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createMemory, createWorkspace, type GenerateRequest } from '../../src/index.js';
+import {
+  createLocalEmbedder,
+  createMemory,
+  createWorkspace,
+  type Embedder,
+  type GenerateRequest,
+} from '../../src/index.js';
 import { createScriptedLanguageModel } from '../../src/testing/index.js';
 import { tempDir } from '../helpers/stores.js';
 import { bin, childEnvironment, connectMemoirMcp, textOf } from './mcp-harness.js';
@@ -212,6 +218,35 @@ describe('a workspace: edits and forgets reach the Markdown', () => {
       expect(results[0]!.citation).toMatch(/^memory\/\d{4}-\d{2}-\d{2}\.md#L\d+$/);
     } finally {
       await other.close();
+    }
+  }, 60_000);
+
+  it('a background embedder still embeds after retain returns: writing the Markdown does not embed in the call', async () => {
+    const root = workspaceRoot();
+    const local = createLocalEmbedder();
+    let inCall = true;
+    let embeddedInCall = 0;
+    const slow: Embedder = {
+      specificationVersion: 'v1',
+      id: local.id,
+      dimensions: local.dimensions,
+      background: true,
+      embed: async (texts, options) => {
+        if (inCall) embeddedInCall += texts.length;
+        return local.embed(texts, options);
+      },
+    };
+    const memory = createWorkspace({ root, embedder: slow });
+    try {
+      const { ids } = await memory.retain('The backup drive sits in the hallway cupboard.');
+      inCall = false;
+      expect(embeddedInCall).toBe(0);
+      await memory.flush();
+      const vectors = await memory.store.getEmbeddings([ids[0]!]);
+      expect(vectors.get(ids[0]!)).toBeTruthy();
+      expect(markdown(root)).toContain('hallway cupboard');
+    } finally {
+      await memory.close();
     }
   }, 60_000);
 

@@ -188,7 +188,14 @@ async function writeBatch(engine: MemoryEngine, built: readonly Memory[]): Promi
     const before = stored.get(memory.id);
     return before !== undefined && kept.has(memory.id) && embeddingText(before) === embeddingText(memory);
   };
-  const fresh = memories.filter((memory) => !reusable(memory));
+  // A memory retain just stored for a background embedder stays unembedded here: its pending
+  // pass embeds it after, as it would without a workspace.
+  const later = (memory: Memory) =>
+    engine.embedder.background === true &&
+    isJournal(memory) &&
+    stored.get(memory.id)?.content === memory.content &&
+    !kept.has(memory.id);
+  const fresh = memories.filter((memory) => !reusable(memory) && !later(memory));
   const vectors = fresh.length > 0 ? await engine.embed(fresh.map(embeddingText), 'workspace.index') : [];
   const vectorOf = new Map(fresh.map((memory, index) => [memory.id, vectors[index] ?? null]));
   // A retained memory already indexed went through supersession when it was retained.
