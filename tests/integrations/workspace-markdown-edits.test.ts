@@ -250,6 +250,33 @@ describe('a workspace: edits and forgets reach the Markdown', () => {
     }
   }, 60_000);
 
+  it('what maxMemories evicts to make room leaves the day file too', async () => {
+    const root = workspaceRoot();
+    const memory = createWorkspace({ root, maxMemories: 2, retentionAppliesTo: ['retained'] });
+    try {
+      await memory.retain({ content: 'The old wiki lives on the intranet.', importance: 0.1 });
+      await memory.retain({ content: 'The on-call phone is in the red box.', importance: 0.9 });
+      await memory.retain({ content: 'The release notes go out on Mondays.', importance: 0.9 });
+    } finally {
+      await memory.close();
+    }
+    const text = markdown(root);
+    expect(text).not.toContain('old wiki');
+    expect(text).toContain('red box');
+    expect(text).toContain('release notes');
+    rmSync(join(root, '.memory'), { recursive: true, force: true });
+    const rebuilt = createWorkspace({ root });
+    try {
+      await rebuilt.workspace.index();
+      expect((await rebuilt.list({ limit: 10 })).map((item) => item.content).sort()).toEqual([
+        'The on-call phone is in the red box.',
+        'The release notes go out on Mondays.',
+      ]);
+    } finally {
+      await rebuilt.close();
+    }
+  }, 60_000);
+
   it('two processes retaining into one day file at once lose no line', async () => {
     const root = workspaceRoot();
     const home = tempDir('memoir-ws-edits-home-');

@@ -288,9 +288,10 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
           other ? { ...other, memory: { ...other.memory, context: record.memory.context } } : record,
         );
       }
+      let evicted: string[] = [];
       if (records.length > 0) {
         if (settings.maxMemories !== undefined) {
-          await evictForRoom(store, {
+          evicted = await evictForRoom(store, {
             maxMemories: settings.maxMemories,
             incoming: records.length,
             now: engine.clock.now(),
@@ -312,6 +313,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
         skipped,
         links: ruled?.links ?? [],
         changed: [...changed.values()].map((record) => record.memory),
+        evicted,
       };
     });
     // In a workspace the Markdown is the source of truth: the new memories go to their day's
@@ -321,6 +323,8 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     if (settings.journal) {
       outcome.memories = await settings.journal.retained(outcome.memories);
       await settings.journal.changed(outcome.changed);
+      // What eviction deleted to make room leaves the files, or a rebuild would bring it back.
+      await settings.journal.forgottenIds(outcome.evicted);
     }
 
     for (const skip of outcome.skipped) engine.emit('memory:skipped', skip);
@@ -330,7 +334,7 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
     if (failure) pending.defer(unembedded, failure.message);
     else if (later && outcome.memories.length > 0) pending.later();
     if (outcome.memories.length > 0) engine.emit('memory:retained', { memories: outcome.memories });
-    const { links: _links, changed: _changed, ...result } = outcome;
+    const { links: _links, changed: _changed, evicted: _evicted, ...result } = outcome;
     return result;
   }
 

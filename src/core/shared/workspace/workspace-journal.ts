@@ -28,6 +28,8 @@ export interface WorkspaceJournal {
   changed(memories: readonly Memory[]): Promise<void>;
   /** Remove the lines of forgotten memories, so a rebuild does not bring them back. */
   forgotten(memories: readonly Memory[]): Promise<void>;
+  /** Remove the memoir-written bullets of memories already deleted from the index (evicted), by id. */
+  forgottenIds(ids: readonly string[]): Promise<void>;
 }
 
 const CONTEXT = { component: 'workspace.journal', field: 'workspace' } as const;
@@ -264,6 +266,18 @@ export function createWorkspaceJournal(engine: MemoryEngine, workspace: string):
             edit(memories, (memory) => [formatJournalBullet(memory)], touched),
             touched,
           );
+        } catch (error) {
+          failed(error);
+        }
+        await reindex([...touched]);
+      });
+    },
+    async forgottenIds(ids) {
+      if (ids.length === 0) return;
+      const touched = new Set<string>();
+      await locked(async () => {
+        try {
+          removeByIds(new Set(ids), touched);
         } catch (error) {
           failed(error);
         }
