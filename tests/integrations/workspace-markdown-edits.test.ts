@@ -12,7 +12,7 @@ import {
 } from '../../src/index.js';
 import { createScriptedLanguageModel } from '../../src/testing/index.js';
 import { tempDir } from '../helpers/stores.js';
-import { bin, childEnvironment, connectMemoirMcp, textOf } from './mcp-harness.js';
+import { bin, childEnvironment, connectMemoirMcp, dataOf, textOf } from './mcp-harness.js';
 
 // Seed 004, the index always rebuildable: an edit or a forget through any door edits the
 // Markdown (a rebuild does not bring the old words or the forgotten line back); two processes
@@ -322,6 +322,12 @@ describe('a workspace: edits and forgets reach the Markdown', () => {
       const recalled = textOf(await server.call('memory_recall', { query: 'printer toner floor two', k: 3 }));
       expect(recalled).toContain('The printer on floor two needs toner.');
       expect(recalled).toMatch(/memory\/\d{4}-\d{2}-\d{2}\.md#L\d+/);
+      // MCP's memory_forget takes the line out of the file.
+      expect(markdown(root)).toContain('VPN certificate');
+      const forgot = await server.call('memory_forget', { memory_id: dataOf<{ id: string }>(stored).id });
+      expect(forgot.isError).toBeFalsy();
+      expect(markdown(root)).not.toContain('VPN certificate');
+      expect(markdown(root)).toContain('The printer on floor two needs toner.');
     } finally {
       await server.close();
     }
