@@ -224,7 +224,7 @@ function unknownKeysError(keys: string[], where: string, field: string): ConfigE
     component: COMPONENT,
     field,
     suggestion: secret
-      ? `Keep API keys out of the configuration: remove "${secret}", put the key in an environment variable, and name that variable with "embedderApiKeyEnv" (default OPENAI_API_KEY).`
+      ? `Keep API keys out of the configuration: remove "${secret}", put the key in an environment variable, and name that variable with "apiKeyEnv" for the model or "embedderApiKeyEnv" for the embedder (default OPENAI_API_KEY).`
       : hints.length > 0
         ? `Settings are camelCase: rename ${hints.join(', ')}.`
         : `Remove ${listed}, or correct the spelling to one of the known settings.`,
