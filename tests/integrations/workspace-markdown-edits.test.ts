@@ -10,7 +10,7 @@ import {
   type Embedder,
   type GenerateRequest,
 } from '../../src/index.js';
-import { createScriptedLanguageModel } from '../../src/testing/index.js';
+import { createFixedClock, createScriptedLanguageModel } from '../../src/testing/index.js';
 import { tempDir } from '../helpers/stores.js';
 import { bin, childEnvironment, connectMemoirMcp, dataOf, textOf } from './mcp-harness.js';
 
@@ -271,6 +271,37 @@ describe('a workspace: edits and forgets reach the Markdown', () => {
       expect((await rebuilt.list({ limit: 10 })).map((item) => item.content).sort()).toEqual([
         'The on-call phone is in the red box.',
         'The release notes go out on Mondays.',
+      ]);
+    } finally {
+      await rebuilt.close();
+    }
+  }, 60_000);
+
+  it('what cleanup and consolidate delete leaves the day file too', async () => {
+    const root = workspaceRoot();
+    const clock = createFixedClock('2025-01-02T09:00:00Z');
+    const memory = createWorkspace({ root, clock, retentionDays: 30, retentionAppliesTo: ['retained'] });
+    try {
+      await memory.retain('The old wiki lives on the intranet.');
+      clock.set('2025-03-01T09:00:00Z');
+      await memory.retain('The staging database restarts every night at two.');
+      await memory.retain('The staging database restarts every night at two!');
+      const merged = await memory.consolidate({ threshold: 0.9 });
+      expect(merged.deleted).toBe(1);
+      const cleaned = await memory.cleanup();
+      expect(cleaned.deleted).toBe(1);
+      await memory.flush();
+    } finally {
+      await memory.close();
+    }
+    expect(markdown(root)).not.toContain('old wiki');
+    expect(markdown(root).split('staging database').length - 1).toBe(1);
+    rmSync(join(root, '.memory'), { recursive: true, force: true });
+    const rebuilt = createWorkspace({ root });
+    try {
+      await rebuilt.workspace.index();
+      expect((await rebuilt.list({ limit: 10 })).map((item) => item.content)).toEqual([
+        'The staging database restarts every night at two.',
       ]);
     } finally {
       await rebuilt.close();

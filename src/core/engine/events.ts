@@ -186,7 +186,7 @@ export interface MemoirEvents {
   'extraction:failed': (event: ExtractionFailedEvent) => void;
   /** A memory was changed by `update`. */
   'memory:updated': (event: { memory: Memory; previous: Memory }) => void;
-  /** Memories were hard-deleted by `forget`. */
+  /** Memories were hard-deleted: by `forget`, `deleteSession`, `cleanup` or `consolidate`. */
   'memory:forgotten': (event: { ids: string[] }) => void;
   /** A memory was soft-invalidated. */
   'memory:invalidated': (event: { memory: Memory; reason: string }) => void;

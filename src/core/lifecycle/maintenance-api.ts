@@ -200,7 +200,7 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
   async function runCleanup(optionsInput?: unknown): Promise<CleanupResult> {
     const options = parseInput(cleanupOptionsSchema, optionsInput ?? {}, 'cleanup', 'options');
     await engine.ready('cleanup');
-    return cleanup(store, {
+    const result = await cleanup(store, {
       retentionDays: options.retentionDays ?? settings.retentionDays,
       ...(options.dryRun ? { dryRun: true } : {}),
       appliesTo: settings.retentionAppliesTo,
@@ -209,12 +209,23 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
       backupFirst: () => autoBackup(engine, 'cleanup'),
       logger: engine.logger,
     });
+    forgotten(result);
+    return result;
+  }
+
+  // Deleted like forget deletes: a workspace's Markdown loses the lines too, or a rebuild of its
+  // index would bring back what cleanup or consolidate removed.
+  function forgotten(result: { dryRun?: boolean; ids?: readonly string[] }): void {
+    if (!result.dryRun && result.ids && result.ids.length > 0)
+      engine.emit('memory:forgotten', { ids: [...result.ids] });
   }
 
   async function runConsolidate(optionsInput?: unknown): Promise<ConsolidateResult> {
     const options = parseInput(consolidateOptionsSchema, optionsInput ?? {}, 'consolidate', 'options');
     await engine.ready('consolidate');
-    return consolidate(store, { ...options, ...scoped(), now: engine.clock.now() });
+    const result = await consolidate(store, { ...options, ...scoped(), now: engine.clock.now() });
+    forgotten(result);
+    return result;
   }
 
   const { schedule } = settings;
