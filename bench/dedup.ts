@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { createSentenceEncoderEmbedder, sentenceEncoderAvailable } from '../src/adapters/sentence-encoder/index.js';
 import { dedupSimilarity, SEMANTIC_DEDUP_SIMILARITY } from '../src/core/retain/conversation/dedup-threshold.js';
 import { negateAlike } from '../src/core/text/negation.js';
+import { numbersAlike } from '../src/core/text/stated-numbers.js';
 import { createLocalEmbedder, type Embedder } from '../src/index.js';
 
 const { values } = parseArgs({
@@ -138,14 +139,14 @@ for (const [name, make] of embedders) {
       );
       report.push({ embedder: name, set: set.name, label, ...f });
     }
-    // consolidate's clusters: cosine at its threshold, and (now) as many negations in each.
-    for (const [label, guarded] of [
-      ['before', false],
-      ['now', true],
+    // consolidate's clusters: cosine at its threshold, then as many negations in each, then
+    // the same numbers too (the pairs are retained facts, not captured tool calls).
+    for (const [label, guard] of [
+      ['no guard', () => true],
+      ['negations', (a: string, b: string) => negateAlike(a, b)],
+      ['negations and numbers', (a: string, b: string) => negateAlike(a, b) && numbersAlike(a, b)],
     ] as const) {
-      const close = scores.scored.filter(
-        (pair) => pair.similarity >= CONSOLIDATE_THRESHOLD && (!guarded || negateAlike(pair.a, pair.b)),
-      );
+      const close = scores.scored.filter((pair) => pair.similarity >= CONSOLIDATE_THRESHOLD && guard(pair.a, pair.b));
       const deleted = close.filter((pair) => !pair.duplicate);
       const merged = close.length - deleted.length;
       kinds.push(

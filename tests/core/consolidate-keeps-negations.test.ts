@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
 import { negationCount } from '../../src/core/text/negation.js';
+import { numbersAlike, statedNumbers } from '../../src/core/text/stated-numbers.js';
 import { createMemory } from '../../src/index.js';
 import { quiet, tempDir } from '../helpers/stores.js';
 
@@ -32,6 +33,32 @@ describe('consolidate never merges a fact with its negation', () => {
     const left = (await memory.list()).map((item) => item.id).sort();
     expect(left).toEqual([morning, notMorning, spicy, notSpicy].sort());
     await memory.close();
+  });
+
+  it('keeps facts that state other numbers, months or weekdays; captured repeats of a screen still merge', async () => {
+    const memory = createMemory({ store: createSqliteStore({ path: join(dir, 'numbers.sqlite') }), logger: quiet });
+    const { ids } = await memory.retain([
+      { content: 'User has two siblings.', category: 'profile' },
+      { content: 'User has three siblings.', category: 'profile' },
+      { content: 'The fiscal year starts in April.', category: 'facts' },
+      { content: 'The fiscal year starts in January.', category: 'facts' },
+      { content: 'Screen: the inbox shows 12 unread at 09:14', category: 'screen', metadata: { captured: true } },
+      { content: 'Screen: the inbox shows 12 unread at 09:15', category: 'screen', metadata: { captured: true } },
+    ]);
+    const result = await memory.consolidate({ threshold: 0.7 });
+    // One of the two screens goes (which one is a tie broken by id); every stated fact stays.
+    expect(result.ids).toHaveLength(1);
+    expect(ids.slice(4)).toContain(result.ids[0]);
+    await memory.close();
+  });
+
+  it('reads numbers in digits and words, months and weekdays', () => {
+    expect(statedNumbers('Two kids, 1,200 dollars, 3.5 km, on Friday the 3rd of May')).toEqual(
+      ['1200', '2', '3', '3.5', 'day:friday'].sort(),
+    );
+    expect(numbersAlike('The meeting is on the 12th.', 'The meeting is on the 21st.')).toBe(false);
+    expect(numbersAlike('Lunch at 12:30 on Monday', 'lunch on Monday at 12:30')).toBe(true);
+    expect(numbersAlike('User has a dozen plants.', 'User has 12 plants.')).toBe(true);
   });
 
   it('counts not, never, no and every n’t', () => {

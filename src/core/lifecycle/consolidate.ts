@@ -1,9 +1,10 @@
 import { searchVector } from '../search/native-or-scan.js';
-import { isProtected } from '../shared/retention/protection.js';
+import { isProtected, originOf } from '../shared/retention/protection.js';
 import { checkNow, invalid, removeMemories } from '../shared/retention/removal.js';
 import type { JsonValue, Memory, Metadata, Scope } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore } from '../spec/store.js';
 import { negateAlike } from '../text/negation.js';
+import { numbersAlike } from '../text/stated-numbers.js';
 import { memoryPages } from '../utils/pages.js';
 
 /** Options of `consolidate`. */
@@ -67,11 +68,23 @@ function pickRepresentative(members: readonly Memory[]): Memory {
   })[0]!;
 }
 
+// "X" and "not X" embed close (the local embedder: identically), and so do "two siblings" and
+// "three siblings"; nothing here reads the words. A memory that negates otherwise, or states
+// other numbers, is another fact, never a duplicate. Captured tool calls are exempt from the
+// numbers: repeats of one screen differ in the clock they show, and merging them is what
+// consolidation is for.
+function sameStatement(a: Memory, b: Memory): boolean {
+  if (!negateAlike(a.content, b.content)) return false;
+  if (originOf(a) === 'captured' && originOf(b) === 'captured') return true;
+  return numbersAlike(a.content, b.content);
+}
+
 /**
  * Merge near-duplicate memories. Currently valid, embedded memories (optionally of one scope
  * and category) are visited in `createdAt` order; each one not yet in a cluster starts a
  * cluster and claims every unclaimed memory whose embedding has cosine similarity
- * `>= threshold` with it and as many negations ("not", "never", "n't") in its content (leader
+ * `>= threshold` with it, as many negations ("not", "never", "n't") and the same numbers in its
+ * content (captured tool calls may differ in numbers) (leader
  * clustering, found with `store.searchVector` when the store has it, else pairwise over
  * `getEmbeddings`). In each cluster of two or more the representative is
  * kept — a protected member if any, else the highest importance, else the oldest (by `createdAt`,
@@ -124,9 +137,7 @@ export async function consolidate(store: MemoryStore, options: ConsolidateOption
         for (const hit of close) {
           const member = byId.get(hit.id);
           if (!member || claimed.has(hit.id)) continue;
-          // "X" and "not X" embed close (the local embedder: identically), and nothing here reads
-          // the words: a memory that negates otherwise is another fact, never a duplicate.
-          if (!negateAlike(leader.content, member.content)) continue;
+          if (!sameStatement(leader, member)) continue;
           claimed.add(hit.id);
           members.push(member);
         }
