@@ -1,11 +1,14 @@
 /** A client over a Markdown workspace for one command, closed when the command is done. */
+
+import { resolve } from 'node:path';
 import type { MemoryClient } from '../core/client/memory-client.js';
-import { createWorkspace } from '../workspace.js';
 import type { CliContext } from './cli-context.js';
 
 /**
- * Run `work` with a client over the workspace at `root` (its index at
- * `<root>/.memory/index.sqlite`), after bringing the index up to date with the files.
+ * Run `work` with the run's client over the workspace at `root` (its one index,
+ * `<root>/.memory/index.sqlite`), after bringing the index up to date with the files. The client
+ * is the one every command gets: the configured embedder and model, the run's scope — the same
+ * as `memoir mcp --workspace` opens, so both read one index the same way.
  */
 export async function withWorkspace<T>(
   context: CliContext,
@@ -13,13 +16,13 @@ export async function withWorkspace<T>(
   work: (client: MemoryClient, report: Awaited<ReturnType<MemoryClient['workspace']['index']>>) => Promise<T>,
   options: { rebuild?: boolean } = {},
 ): Promise<T> {
-  const client = createWorkspace({ root, logger: context.logger, clock: { now: context.now }, scope: context.scope });
-  try {
-    const report = await client.workspace.index({ rebuild: options.rebuild ?? false });
-    return await work(client, report);
-  } finally {
-    await client.close();
-  }
+  // A one-shot command ends long before a scheduled reflect, and must not start one on its
+  // way in (one is due at once when the workspace has no record of its last): `memoir reflect`
+  // and the long-running doors (`memoir mcp`) reflect.
+  context.clientOptions = { ...context.clientOptions, workspace: resolve(root), reflect: { every: 'off' } };
+  const client = await context.client('vectors');
+  const report = await client.workspace.index({ rebuild: options.rebuild ?? false });
+  return work(client, report);
 }
 
 /** Help of `--workspace` on the commands that change memories. */

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { startOpenAILoopback, systemOf } from '../helpers/openai-loopback.js';
 import { tempDir } from '../helpers/stores.js';
 
 // `memoir reflect --workspace <dir>` in a child process, with no model configured: it writes
@@ -48,5 +49,32 @@ describe('memoir reflect --workspace: bank pages and logs without Retain bullets
     expect(readFileSync(join(root, 'memory', `${today}.md`), 'utf8')).toBe(
       `# ${today}\n\nPeter fixed the garage door.\n`,
     );
+  }, 60_000);
+
+  it("with --model and --base-url, infers the prose-only log's ## Retain bullets through the model (the workspace opens with the configured model)", async () => {
+    const root = join(tempDir('memoir-cli-reflect-infer-'), 'ws');
+    mkdirSync(join(root, 'memory'), { recursive: true });
+    const today = isoDay(Date.now());
+    writeFileSync(join(root, 'memory', `${today}.md`), `# ${today}\n\nPeter fixed the garage door.\n`);
+    const model = await startOpenAILoopback((request) =>
+      systemOf(request).startsWith("You turn one day's log") ? '- W @Peter: Peter fixed the garage door.' : '{}',
+    );
+    try {
+      const { stdout } = await run(
+        process.execPath,
+        [bin, 'reflect', '--workspace', root, '--model', 'loopback-model', '--base-url', model.baseURL],
+        {
+          env: { ...environment(tempDir('memoir-cli-reflect-infer-home-')), MEMOIR_API_KEY: 'sk-loopback' },
+          encoding: 'utf8',
+        },
+      );
+      expect(stdout).not.toContain('no language model is set');
+      expect(model.requests.some((request) => request.body.model === 'loopback-model')).toBe(true);
+      expect(stdout).toContain(`## Retain inferred for memory/${today}.md (1 bullet(s))`);
+      const day = readFileSync(join(root, 'memory', `${today}.md`), 'utf8');
+      expect(day.slice(day.indexOf('## Retain'))).toContain('- W @Peter: Peter fixed the garage door.');
+    } finally {
+      await model.close();
+    }
   }, 60_000);
 });
