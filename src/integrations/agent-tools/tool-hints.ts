@@ -25,7 +25,7 @@ export interface ToolHintTerms {
   readonly operator?: string;
   /**
    * A library option (`asOf`, `options.sessionId`) as the host's tool argument. Default
-   * {@link toolArgumentName}: snake_case, as the MCP tools name them (`as_of`).
+   * `toolArgumentName`: snake_case, as the MCP tools name them (`as_of`).
    */
   readonly argumentName?: (field: string) => string;
 }
