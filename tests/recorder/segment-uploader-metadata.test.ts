@@ -1,5 +1,5 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoriesAiProvider } from '../../src/adapters/memories-ai/index.js';
@@ -62,7 +62,7 @@ describe.skipIf(ffmpegMissing)(titled('uploads always carry recordedAt and displ
     const local = new Date(2026, 10, 23, 10, 15, 0).toISOString();
     expect(byTitle.get('rec-20261123-101500-0a0b0c0d.mp4')).toMatchObject({
       captured_at: local,
-      metadata: { custom: { display: ':7', recorded_at: local, source: 'screen_recording' } },
+      metadata: { custom: { display: ':7', recorded_at: local, source: 'screen_recording', host: hostname() } },
     });
     expect(byTitle.get('rec-20261123-101505+0100-0a0b0c0d.mp4')).toMatchObject({
       captured_at: '2026-11-23T09:15:05.000Z',
