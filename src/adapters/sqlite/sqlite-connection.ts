@@ -3,8 +3,9 @@
  * anything is written into it, warn about an empty one, then set up WAL and migrate (and drop
  * the sqlite-vec table files from before schema 6 still hold).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { StoreError } from '../../core/spec/errors.js';
 import type { Logger } from '../../core/spec/runtime.js';
 import { loadSqliteDriver, openDatabase, type SqliteDatabase } from './sqlite-driver.js';
@@ -159,7 +160,10 @@ export async function openConnection(settings: ConnectionSettings): Promise<Stor
   let db: SqliteDatabase;
   try {
     if (!memory) refuseBeforeOpening(path, facts, readOnly);
-    if (!memory && !facts.exists) mkdirSync(dirname(path), { recursive: true });
+    if (!memory && !facts.exists) {
+      if (readOnly === null) createAtomically(Database, path);
+      else mkdirSync(dirname(path), { recursive: true });
+    }
     const opened = openDatabase(Database, path, { readOnly: readOnly !== null, timeout: settings.busyTimeoutMs });
     db = opened.db;
     if (opened.inMemoryCopy) {
@@ -184,5 +188,29 @@ export async function openConnection(settings: ConnectionSettings): Promise<Stor
   } catch (error) {
     db.close();
     throw openFailure(path, readOnly, error);
+  }
+}
+
+// A new store file appears whole: made beside the path with SQLite's header written (WAL mode),
+// then linked into place, which fails when another process got there first. Opened in place,
+// the file would be 0 bytes until the first write, and a second process opening it then would
+// take it for a truncated store and warn.
+function createAtomically(Database: Parameters<typeof openDatabase>[0], path: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.new`);
+  try {
+    const db = new Database(temporary);
+    try {
+      db.pragma('journal_mode = WAL');
+    } finally {
+      db.close();
+    }
+    try {
+      linkSync(temporary, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  } finally {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${temporary}${suffix}`, { force: true });
   }
 }
