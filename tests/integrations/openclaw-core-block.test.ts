@@ -29,7 +29,11 @@ describe.each(['sqlite', 'lancedb'])('the core block through the OpenClaw plugin
   it('registers the four memory_core_* tools by default, beside or without memory-lancedb’s names', () => {
     const core = ['memory_core_read', 'memory_core_append', 'memory_core_replace', 'memory_core_insert'];
     expect([...host({ store }).tools.keys()]).toEqual(expect.arrayContaining(core));
-    expect([...host({ store, registerTools: false }).tools.keys()]).toEqual(core);
+    // registerTools: false leaves out the memory tools memory-lancedb also names; the core block's
+    // and the procedures' tools have switches of their own.
+    const procedureTools = ['memory_find_procedures', 'memory_get_procedure', 'memory_learn_procedure'];
+    expect([...host({ store, registerTools: false }).tools.keys()].sort()).toEqual([...core, ...procedureTools].sort());
+    expect([...host({ store, registerTools: false, procedures: { tools: false } }).tools.keys()]).toEqual(core);
     expect([...host({ store, coreBlock: false }).tools.keys()]).not.toContain('memory_core_read');
   });
 
