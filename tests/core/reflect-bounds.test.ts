@@ -66,7 +66,8 @@ describe.each(STORES)('reflect bounds (%s)', (_name, makeStore) => {
     const events = stoppedEvents(memory);
     const started = Date.now();
     const report = await memory.reflect({ deadlineMs: 600 });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Generous for a loaded machine: what proves the stop is `stopped` below, and the pending work.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(report.stopped?.reason).toBe('deadline');
     expect(report.stopped!.pending.length).toBeGreaterThan(0);
     expect(events[0]).toMatchObject({ reason: 'deadline', trigger: 'call' });
