@@ -211,6 +211,9 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
     const { ids } = await memory.retain(
       Array.from({ length: 5 }, (_, i) => ({
         content: `${base} (capture ${i + 1})`,
+        // A screen: repeats differ in their capture count, which consolidate does not read as
+        // another fact (for other categories other numbers mean another fact).
+        category: 'screen',
         bookmarked: i === 3,
         metadata: i === 4 ? { manual_save: true } : {},
         occurredAt: new Date(T0 - (10 - i) * 60_000).toISOString(),

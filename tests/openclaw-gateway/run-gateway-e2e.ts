@@ -412,13 +412,20 @@ async function besideMemoryLanceDb(
   assert(lancedb.plugin.status === 'loaded', `memory-lancedb loaded (${JSON.stringify(lancedb.diagnostics)})`);
   const memoir = await inspect('memoir');
   assert(memoir.plugin.status === 'loaded', `memoir loaded beside it (${JSON.stringify(memoir.diagnostics)})`);
-  // Its core block tools and memory_reflect (the workspace is set) clash with none of memory-lancedb's.
+  // Its core block tools, memory_reflect (the workspace is set) and the procedure tools (a switch
+  // of their own) clash with none of memory-lancedb's.
+  const ownTools = new Set([
+    'memory_reflect',
+    'memory_find_procedures',
+    'memory_get_procedure',
+    'memory_learn_procedure',
+  ]);
   const memoirMemoryTools = memoir.plugin.toolNames.filter(
-    (name: string) => !name.startsWith('memory_core_') && name !== 'memory_reflect',
+    (name: string) => !name.startsWith('memory_core_') && !ownTools.has(name),
   );
   assert(
     memoirMemoryTools.length === 0,
-    `memoir registered no memory tools, only its core block tools and memory_reflect (${memoir.plugin.toolNames.join(', ')})`,
+    `memoir registered no memory tools, only its core block, reflect and procedure tools (${memoir.plugin.toolNames.join(', ')})`,
   );
   const hooks = memoir.typedHooks.map((hook) => hook.name);
   assert(

@@ -70,21 +70,23 @@ function pickRepresentative(members: readonly Memory[]): Memory {
 
 // "X" and "not X" embed close (the local embedder: identically), and so do "two siblings" and
 // "three siblings"; nothing here reads the words. A memory that negates otherwise, or states
-// other numbers, is another fact, never a duplicate. Captured tool calls are exempt from the
-// numbers: repeats of one screen differ in the clock they show, and merging them is what
-// consolidation is for.
+// other numbers, is another fact, never a duplicate. Screens and captured tool calls are exempt
+// from the numbers: repeats of one screen differ in the clock or the capture count they show,
+// and merging them is what consolidation is for.
 function sameStatement(a: Memory, b: Memory): boolean {
   if (!negateAlike(a.content, b.content)) return false;
-  if (originOf(a) === 'captured' && originOf(b) === 'captured') return true;
+  if (isObservation(a) && isObservation(b)) return true;
   return numbersAlike(a.content, b.content);
 }
+
+const isObservation = (memory: Memory): boolean => memory.category === 'screen' || originOf(memory) === 'captured';
 
 /**
  * Merge near-duplicate memories. Currently valid, embedded memories (optionally of one scope
  * and category) are visited in `createdAt` order; each one not yet in a cluster starts a
  * cluster and claims every unclaimed memory whose embedding has cosine similarity
  * `>= threshold` with it, as many negations ("not", "never", "n't") and the same numbers in its
- * content (captured tool calls may differ in numbers) (leader
+ * content (screens and captured tool calls may differ in numbers) (leader
  * clustering, found with `store.searchVector` when the store has it, else pairwise over
  * `getEmbeddings`). In each cluster of two or more the representative is
  * kept — a protected member if any, else the highest importance, else the oldest (by `createdAt`,
