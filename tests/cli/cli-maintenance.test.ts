@@ -1,34 +1,17 @@
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
 import { createMemory } from '../../src/index.js';
 import { createFixedClock } from '../../src/testing/index.js';
 import { quiet, tempDir } from '../helpers/stores.js';
-import { childEnvironment } from '../integrations/mcp-harness.js';
+import { runMemoir as memoir } from '../integrations/mcp-harness.js';
 
 // Seed 001's retention ("30 days, unless bookmarked") and deduplication ("95 % similar, keep
 // one") at the CLI: `memoir cleanup` and `memoir consolidate` are dry runs that list what would
 // go, `--confirm` acts, a scoped run touches its own scope only, and what someone chose to keep
 // (bookmarked, manual_save) is never deleted. The real executable, on a real SQLite file.
 
-const run = promisify(execFile);
-const bin = resolve(import.meta.dirname, '../../bin/memoir.mjs');
 const DAY = 86_400_000;
-
-async function memoir(home: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: childEnvironment({ MEMOIR_HOME: home }),
-      encoding: 'utf8',
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 /** Memories written 60 days ago into the home's SQLite file: two users' captures, kept ones, duplicates. */
 async function seed(home: string) {

@@ -1,42 +1,10 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/stores.js';
+import { runMemoir as memoir } from '../integrations/mcp-harness.js';
 
 // The old flag names docs/vocabulary.md promises (`--top-k` for `--k`, `--yes` / `-y` for
 // `--confirm`, `recall-video --limit`), through the real executable in a child process: each
 // works as the new one does and a note on stderr names the new one.
-
-const run = promisify(execFile);
-const bin = resolve(import.meta.dirname, '../../bin/memoir.mjs');
-
-function environment(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (
-      !key.startsWith('MEMOIR_') &&
-      !key.startsWith('OPENAI_') &&
-      !key.startsWith('MEMORIES_AI') &&
-      key !== 'MEMORY_STORAGE_PATH'
-    )
-      env[key] = value;
-  }
-  return { ...env, MEMOIR_HOME: home };
-}
-
-async function memoir(home: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: environment(home),
-      encoding: 'utf8',
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe('old flag names at the CLI', { timeout: 120_000 }, () => {
   it('recall --top-k is --k, with a note; a different --k beside it is refused', async () => {

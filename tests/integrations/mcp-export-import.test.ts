@@ -1,30 +1,13 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/stores.js';
-import { bin, childEnvironment, dataOf } from './mcp-harness.js';
+import { bin, childEnvironment, dataOf, runMemoir as memoir } from './mcp-harness.js';
 
 // Seed 001: `memory_export(format="json")` — "file can be re-imported later". Both formats the
 // MCP tool writes go back in through `memoir import`: the real server with the official
 // client, the real executable as a child process, SQLite files under two homes.
-
-const run = promisify(execFile);
-
-async function memoir(home: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: childEnvironment({ MEMOIR_HOME: home }),
-      encoding: 'utf8',
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 interface Listed {
   memories: Array<{ id: string; content: string; metadata: Record<string, unknown> }>;

@@ -3,7 +3,9 @@
  * the sources through tsx, as tests/cli/cli-process.test.ts runs it), reached with the
  * official MCP client over stdio, on a SQLite file under a temporary MEMOIR_HOME.
  */
+import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult } from '@modelcontextprotocol/server';
@@ -13,7 +15,7 @@ export const bin = resolve(import.meta.dirname, '../../bin/memoir.mjs');
 /** The small MCP server the wrap tests wrap. */
 export const handsServer = resolve(import.meta.dirname, '../fixtures/mcp-hands-server.mjs');
 
-/** This process's environment without memoir's, OpenAI's or the seed's settings, plus `extra`. */
+/** This process's environment without memoir's, OpenAI's, Memories AI's or the seed's settings, plus `extra`. */
 export function childEnvironment(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -21,6 +23,7 @@ export function childEnvironment(extra: Record<string, string>): Record<string, 
       value === undefined ||
       key.startsWith('MEMOIR_') ||
       key.startsWith('OPENAI_') ||
+      key.startsWith('MEMORIES_AI') ||
       key === 'MEMORY_STORAGE_PATH'
     ) {
       continue;
@@ -111,5 +114,28 @@ export async function eventually<T>(
     if (Date.now() > deadline)
       throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** What a `memoir` child process printed, and its exit code. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const runFile = promisify(execFile);
+
+/** Run `memoir <args>` as a child process over the home `home`, in {@link childEnvironment}; a failure is a result, not a rejection. */
+export async function runMemoir(home: string, ...args: string[]): Promise<CliRun> {
+  try {
+    const { stdout, stderr } = await runFile(process.execPath, [bin, ...args], {
+      env: childEnvironment({ MEMOIR_HOME: home }),
+      encoding: 'utf8',
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }

@@ -1,32 +1,15 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../src/index.js';
 import { tempDir } from '../helpers/stores.js';
-import { bin, childEnvironment, connectMemoirMcp, dataOf } from './mcp-harness.js';
+import { connectMemoirMcp, dataOf, runMemoir as memoir } from './mcp-harness.js';
 
 // Seed 004: "Markdown is canonical; the index is always rebuildable". What is retained into a
 // workspace — through the library, MCP (`memoir mcp --workspace`, the official client) and the
 // CLI (`memoir retain --workspace`, a child process) — lands in the day's Markdown and is
 // indexed from there, so deleting `.memory/` and re-indexing recalls every one of them with its
 // `memory/YYYY-MM-DD.md#L…` citation.
-
-const run = promisify(execFile);
-
-async function memoir(home: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: childEnvironment({ MEMOIR_HOME: home }),
-      encoding: 'utf8',
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 const CITATION = /^memory\/\d{4}-\d{2}-\d{2}\.md#L\d+$/;
 

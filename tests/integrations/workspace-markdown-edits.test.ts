@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   createLocalEmbedder,
@@ -12,26 +10,11 @@ import {
 } from '../../src/index.js';
 import { createFixedClock, createScriptedLanguageModel } from '../../src/testing/index.js';
 import { tempDir } from '../helpers/stores.js';
-import { bin, childEnvironment, connectMemoirMcp, dataOf, textOf } from './mcp-harness.js';
+import { connectMemoirMcp, dataOf, runMemoir as memoir, textOf } from './mcp-harness.js';
 
 // Seed 004, the index always rebuildable: an edit or a forget through any door edits the
 // Markdown (a rebuild does not bring the old words or the forgotten line back); two processes
 // writing one day file lose nothing; `memoir mcp --workspace` and the CLI share one index.
-
-const run = promisify(execFile);
-
-async function memoir(home: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: childEnvironment({ MEMOIR_HOME: home }),
-      encoding: 'utf8',
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 function workspaceRoot(): string {
   const root = join(tempDir('memoir-ws-edits-'), 'ws');
