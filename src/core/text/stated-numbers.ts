@@ -5,11 +5,10 @@ import { foldText } from './analyze.js';
 // hashed feature but one: a step that merges on similarity alone checks that two texts state
 // the same numbers before it treats them as one statement.
 
+// Zero to twenty, each at its own value.
 const WORDS = new Map<string, number>(
-  [
-    'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty',
-  ]
-    .flatMap((line) => line.split(' '))
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'
+    .split(' ')
     .map((word, index) => [word, index] as const),
 );
 for (const [word, value] of [
