@@ -312,7 +312,8 @@ export function createRetainApi(engine: MemoryEngine, settings: RetainSettings):
         memories: records.map((record) => record.memory),
         skipped,
         links: ruled?.links ?? [],
-        changed: [...changed.values()].map((record) => record.memory),
+        // Only a workspace journal rewrites them; no copy on the plain path.
+        changed: settings.journal ? [...changed.values()].map((record) => record.memory) : [],
         evicted,
       };
     });
