@@ -221,14 +221,15 @@ describe('workspace watch under hostile change', () => {
 
   it('a thousand edits in a second are one re-index pass, with the last text', async () => {
     const root = emptyWorkspace();
-    const { memory, watch, events } = await watching(root, 300);
-    const started = Date.now();
+    // No two edits are further apart than the debounce, however slowly a loaded machine runs the
+    // loop (it took 3.3 s once under a load of 15 on two cores): a pause of a second and a half
+    // between two writes is what would make two passes right.
+    const { memory, watch, events } = await watching(root, 1500);
     for (let index = 0; index < 1000; index++) {
       day(root, `2025-12-${String((index % 20) + 1).padStart(2, '0')}`, [`W @Peter: Edit number ${index}.`]);
       // Spread over about a second, as an editor's autosave or a sync client would.
       if (index % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(Date.now() - started).toBeLessThan(2000);
     await new Promise((resolve) => setTimeout(resolve, 100));
     await watch.idle();
     expect(events).toHaveLength(1);
