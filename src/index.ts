@@ -43,6 +43,9 @@ export {
   settingsInEffect,
 } from './config/load-config.js';
 export { DEFAULT_CONFIG, type MemoirConfig } from './config/memoir-config.js';
+export type { BackupDescription, BackupSummary } from './core/backup/backup-list.js';
+export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/backup/index.js';
+export type { ImportInvalidLine, ImportResult } from './core/backup/transfer.js';
 export type { CaptureApi } from './core/capture/capture-api.js';
 export {
   type AuditLine,
@@ -168,9 +171,6 @@ export type { RetainApi } from './core/retain/retain-api.js';
 export type { RetainOptions, RetainResult } from './core/retain/retain-options.js';
 export { memoryMatches } from './core/search/memory-filter.js';
 export type { SessionStart, SessionsApi } from './core/sessions/sessions-api.js';
-export type { BackupDescription, BackupSummary } from './core/shared/backup/backup-list.js';
-export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/shared/backup/index.js';
-export type { ImportInvalidLine, ImportResult } from './core/shared/backup/transfer.js';
 export type { ConversationInput, ConversationMessage } from './core/shared/conversation-input.js';
 export {
   type ContextTier,

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { scopeMatches } from '../../search/memory-filter.js';
-import { isEmptyScope } from '../../search/scope-boundary.js';
-import { StoreError } from '../../spec/errors.js';
-import type { Scope } from '../../spec/memory.js';
+import { scopeMatches } from '../search/memory-filter.js';
+import { isEmptyScope } from '../search/scope-boundary.js';
+import { StoreError } from '../spec/errors.js';
+import type { Scope } from '../spec/memory.js';
 import { type BackupListing, listBackups } from './backup-files.js';
 import {
   type BackupCounts,

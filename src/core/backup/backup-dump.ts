@@ -7,9 +7,9 @@
  * @module
  */
 import { z } from 'zod';
-import { scopeMatches } from '../../search/memory-filter.js';
-import type { ValidationError } from '../../spec/errors.js';
-import { memorySchema, type Scope } from '../../spec/memory.js';
+import { scopeMatches } from '../search/memory-filter.js';
+import type { ValidationError } from '../spec/errors.js';
+import { memorySchema, type Scope } from '../spec/memory.js';
 import {
   type Entity,
   entitySchema,
@@ -19,9 +19,9 @@ import {
   procedureSchema,
   type Session,
   sessionSchema,
-} from '../../spec/records.js';
-import type { EmbedderIdentity, MemoryRecord } from '../../spec/store.js';
-import { toValidationIssues } from '../../utils/validate.js';
+} from '../spec/records.js';
+import type { EmbedderIdentity, MemoryRecord } from '../spec/store.js';
+import { toValidationIssues } from '../utils/validate.js';
 import { type BackupCounts, emptyCounts, invalid, MEMORIES_FILE } from './backup-manifest.js';
 import { decodeEmbedding } from './transfer-encoding.js';
 

@@ -12,15 +12,15 @@
  * @module
  */
 import { z } from 'zod';
-import { scopeMatches } from '../../search/memory-filter.js';
-import { isEmptyScope } from '../../search/scope-boundary.js';
-import { ValidationError, type ValidationIssue } from '../../spec/errors.js';
-import { memorySchema, type Scope } from '../../spec/memory.js';
-import { entitySchema, opinionSchema, procedureSchema, sessionSchema } from '../../spec/records.js';
-import type { EmbedderIdentity, MemoryFilter, MemoryRecord, MemoryStore, RecordCollection } from '../../spec/store.js';
-import { memoryPages, pagesOf } from '../../utils/pages.js';
-import { countMemories, storeStats } from '../../utils/store-fallbacks.js';
-import { toValidationIssues } from '../../utils/validate.js';
+import { scopeMatches } from '../search/memory-filter.js';
+import { isEmptyScope } from '../search/scope-boundary.js';
+import { ValidationError, type ValidationIssue } from '../spec/errors.js';
+import { memorySchema, type Scope } from '../spec/memory.js';
+import { entitySchema, opinionSchema, procedureSchema, sessionSchema } from '../spec/records.js';
+import type { EmbedderIdentity, MemoryFilter, MemoryRecord, MemoryStore, RecordCollection } from '../spec/store.js';
+import { memoryPages, pagesOf } from '../utils/pages.js';
+import { countMemories, storeStats } from '../utils/store-fallbacks.js';
+import { toValidationIssues } from '../utils/validate.js';
 import { type BulkWriter, changeAtomically } from './atomic-change.js';
 import { canonicalJson, decodeEmbedding, encodeEmbedding } from './transfer-encoding.js';
 

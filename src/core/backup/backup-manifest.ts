@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ValidationError, type ValidationIssue } from '../../spec/errors.js';
-import { scopeSchema } from '../../spec/memory.js';
+import { ValidationError, type ValidationIssue } from '../spec/errors.js';
+import { scopeSchema } from '../spec/memory.js';
 
 const COMPONENT = 'backup';
 /** `format` of every backup manifest. */

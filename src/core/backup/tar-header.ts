@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ValidationError } from '../../spec/errors.js';
+import { ValidationError } from '../spec/errors.js';
 
 const COMPONENT = 'backup-archive';
 /** Size of a tar block: headers, data padding and the end marker come in these. */

@@ -15,8 +15,8 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { StoreError } from '../../spec/errors.js';
-import type { Scope } from '../../spec/memory.js';
+import { StoreError } from '../spec/errors.js';
+import type { Scope } from '../spec/memory.js';
 import { lineLabel, MAX_LINE_BYTES } from './backup-dump.js';
 import { linkUnique } from './backup-files.js';
 import {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Entity, Opinion, Procedure, Session } from '../../spec/records.js';
-import type { EmbedderIdentity, MemoryRecord } from '../../spec/store.js';
+import type { Entity, Opinion, Procedure, Session } from '../spec/records.js';
+import type { EmbedderIdentity, MemoryRecord } from '../spec/store.js';
 import { DumpChecker, LineSplitter } from './backup-dump.js';
 import {
   BACKUP_FORMAT,

@@ -7,7 +7,7 @@
  */
 import { link, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { StoreError } from '../../spec/errors.js';
+import { StoreError } from '../spec/errors.js';
 
 const COMPONENT = 'backup';
 /** How many automatic backups are kept by default. */

@@ -7,11 +7,11 @@
  * @module
  */
 import type { FileHandle } from 'node:fs/promises';
-import { scopeMatches } from '../../search/memory-filter.js';
-import { isEmptyScope } from '../../search/scope-boundary.js';
-import { ValidationError } from '../../spec/errors.js';
-import type { Scope } from '../../spec/memory.js';
-import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } from '../../spec/store.js';
+import { scopeMatches } from '../search/memory-filter.js';
+import { isEmptyScope } from '../search/scope-boundary.js';
+import { ValidationError } from '../spec/errors.js';
+import type { Scope } from '../spec/memory.js';
+import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } from '../spec/store.js';
 import { type BulkWriter, changeAtomically } from './atomic-change.js';
 import { type DumpItem, idOfItem, lineLabel } from './backup-dump.js';
 import { DEFAULT_KEEP, pruneBackups, sanitizeBackupName, stamp } from './backup-files.js';

@@ -1,5 +1,5 @@
-import type { MemoryEngine } from '../../engine/memory-engine.js';
-import { StoreError } from '../../spec/errors.js';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { StoreError } from '../spec/errors.js';
 import { type BackupInfo, createBackup } from './backup.js';
 import { verifyBackup } from './backup-reader.js';
 

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { Scope } from '../../spec/memory.js';
-import type { MemoryStore, RecordCollection } from '../../spec/store.js';
-import { pagesOf } from '../../utils/pages.js';
+import type { Scope } from '../spec/memory.js';
+import type { MemoryStore, RecordCollection } from '../spec/store.js';
+import { pagesOf } from '../utils/pages.js';
 import { type BackupCounts, emptyCounts } from './backup-manifest.js';
 
 const PAGE = 1000;

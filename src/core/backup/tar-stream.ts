@@ -8,7 +8,7 @@
  */
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { ValidationError } from '../../spec/errors.js';
+import { ValidationError } from '../spec/errors.js';
 import { BLOCK, fileHeader, type HeaderState, isEndBlock, paddingOf, parseHeader, reject } from './tar-header.js';
 
 /** Bytes the reader accepts after the end-of-archive marker (tar tools pad to 10 KiB records). */

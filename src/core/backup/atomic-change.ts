@@ -11,15 +11,15 @@
  *
  * @module
  */
-import type { Scope } from '../../spec/memory.js';
+import type { Scope } from '../spec/memory.js';
 import type {
   MemoryRecord,
   MemoryStore,
   RecordCollection,
   RecordCollectionKey,
   StagedRemovals,
-} from '../../spec/store.js';
-import { assertBulkChangeSafe, stagesChanges } from '../../utils/store-capabilities.js';
+} from '../spec/store.js';
+import { assertBulkChangeSafe, stagesChanges } from '../utils/store-capabilities.js';
 import { deleteScope } from './backup-clear.js';
 
 /** Where the work of a bulk change writes: staged or inside the transaction. */

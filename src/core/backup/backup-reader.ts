@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { NotFoundError, StoreError, ValidationError } from '../../spec/errors.js';
-import type { Scope } from '../../spec/memory.js';
-import type { EmbedderIdentity } from '../../spec/store.js';
+import { NotFoundError, StoreError, ValidationError } from '../spec/errors.js';
+import type { Scope } from '../spec/memory.js';
+import type { EmbedderIdentity } from '../spec/store.js';
 import { DumpChecker, type DumpItem, LineSplitter, lineLabel, MAX_LINE_BYTES } from './backup-dump.js';
 import {
   type BackupCounts,

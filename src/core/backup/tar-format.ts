@@ -12,7 +12,7 @@
  */
 import { constants as bufferConstants } from 'node:buffer';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { ValidationError } from '../../spec/errors.js';
+import { ValidationError } from '../spec/errors.js';
 import { BLOCK, fileHeader, isEndBlock, paddingOf, parseHeader, reject } from './tar-header.js';
 
 const COMPONENT = 'backup-archive';
