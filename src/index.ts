@@ -182,9 +182,6 @@ export { RETENTION_ORIGINS, type RetentionOrigin } from './core/shared/retention
 export type { ReflectScheduleOptions } from './core/shared/schedule/reflect-schedule.js';
 export type { SessionSummary, Tally } from './core/shared/session-summaries.js';
 export { TURN_WINDOW } from './core/shared/session-turns.js';
-export type { SectionStatus } from './core/shared/workspace/generated-section.js';
-export type { WorkspaceWarning } from './core/shared/workspace/workspace-chunks.js';
-export type { WorkspaceIndexReport } from './core/shared/workspace/workspace-index.js';
 export type { Embedder, EmbedderFusion, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,
@@ -270,5 +267,8 @@ export type { ResolvedStoreCapabilities } from './core/utils/store-capabilities.
 export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWatch, WorkspaceWatchOptions } from './core/workspace/workspace-watch.js';
+export type { SectionStatus } from './core/workspace-format/generated-section.js';
+export type { WorkspaceWarning } from './core/workspace-format/workspace-chunks.js';
+export type { WorkspaceIndexReport } from './core/workspace-format/workspace-index.js';
 export { createMemory } from './create-memory.js';
 export { createWorkspace, type WorkspaceOptions, workspaceIndexPath } from './workspace.js';

@@ -13,10 +13,6 @@ import {
   startReflectSchedule,
 } from '../shared/schedule/reflect-schedule.js';
 import { type ScheduleLog, scheduleName } from '../shared/schedule/schedule-log.js';
-import { generatedBody, type SectionStatus, writeGeneratedSection } from '../shared/workspace/generated-section.js';
-import { type OpinionState, parseOpinionSection, renderOpinionLine } from '../shared/workspace/opinion-state.js';
-import { MAX_WORKSPACE_FILE_BYTES } from '../shared/workspace/workspace-files.js';
-import { indexWorkspace, workspaceMark } from '../shared/workspace/workspace-index.js';
 import { ConfigError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import { analyzeTerms } from '../text/analyze.js';
@@ -29,6 +25,10 @@ import {
 } from '../utils/confined-path.js';
 import { safeFileName } from '../utils/safe-file-name.js';
 import { parseInput } from '../utils/validate.js';
+import { generatedBody, type SectionStatus, writeGeneratedSection } from '../workspace-format/generated-section.js';
+import { type OpinionState, parseOpinionSection, renderOpinionLine } from '../workspace-format/opinion-state.js';
+import { MAX_WORKSPACE_FILE_BYTES } from '../workspace-format/workspace-files.js';
+import { indexWorkspace, workspaceMark } from '../workspace-format/workspace-index.js';
 import { BANK_PAGES, bankFacts, renderBankPage } from './bank-pages.js';
 import { currentAt, durableAt, endedAt } from './current-fact.js';
 import { renderEntityFacts } from './entity-page.js';

@@ -12,7 +12,6 @@ import { memoriesInScope } from '../shared/require-memory.js';
 import { evictForRoom } from '../shared/retention/eviction.js';
 import type { RetentionOrigin } from '../shared/retention/protection.js';
 import { TURN_WINDOW } from '../shared/session-turns.js';
-import type { WorkspaceJournal } from '../shared/workspace/workspace-journal.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';
@@ -20,6 +19,7 @@ import { batchClaims, findRuleSupersessions, loadClaimReader } from '../superses
 import { embeddingText } from '../text/memory-text.js';
 import { MAX_BATCH } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
+import type { WorkspaceJournal } from '../workspace-format/workspace-journal.js';
 import type { ParsedExtractionOptions } from './conversation/extraction-options.js';
 import {
   keptConversations,

@@ -1,5 +1,5 @@
 /** Splitting one Markdown file of a workspace into the items the index holds. */
-import type { MemoryKind } from '../../spec/memory.js';
+import type { MemoryKind } from '../spec/memory.js';
 import { headingDates } from './heading-dates.js';
 import { type JournalBullet, parseJournalBullet } from './journal-bullet.js';
 import { mentionsOf, parseRetainBullet } from './retain-bullet.js';

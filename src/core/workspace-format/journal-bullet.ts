@@ -6,8 +6,9 @@
  * times, metadata…), so a rebuilt index holds the same memory. A person may edit the text,
  * the letter or the mentions: the index follows the file.
  */
-import type { Memory, MemoryKind } from '../../spec/memory.js';
-import { deriveAbstract } from '../memory-builder.js';
+
+import { deriveAbstract } from '../shared/memory-builder.js';
+import type { Memory, MemoryKind } from '../spec/memory.js';
 
 // Values a memory read back without them gets anyway (see buildMemory).
 const DEFAULTS: Readonly<Record<string, unknown>> = {

@@ -9,12 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { MemoryEngine } from '../../engine/memory-engine.js';
-import { wrapError } from '../../engine/memory-engine.js';
-import { StoreError } from '../../spec/errors.js';
-import type { Memory } from '../../spec/memory.js';
-import { confinedFolder } from '../../utils/confined-path.js';
-import { withDirectoryLock } from '../files/directory-lock.js';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { wrapError } from '../engine/memory-engine.js';
+import { withDirectoryLock } from '../shared/files/directory-lock.js';
+import { StoreError } from '../spec/errors.js';
+import type { Memory } from '../spec/memory.js';
+import { confinedFolder } from '../utils/confined-path.js';
 import { formatJournalBullet } from './journal-bullet.js';
 import { parseWorkspaceFile } from './workspace-chunks.js';
 import { listWorkspaceFiles, MAX_WORKSPACE_FILE_BYTES, roleOf } from './workspace-files.js';

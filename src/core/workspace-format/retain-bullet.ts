@@ -1,5 +1,5 @@
 /** One typed bullet of a `## Retain` section: `- O(c=0.95) @Peter: Prefers concise replies.` */
-import type { MemoryKind } from '../../spec/memory.js';
+import type { MemoryKind } from '../spec/memory.js';
 
 const KIND_OF_PREFIX: Readonly<Record<string, MemoryKind>> = {
   W: 'world',

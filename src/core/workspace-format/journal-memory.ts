@@ -1,6 +1,7 @@
 /** The memory a memoir-written bullet stands for, read back from a workspace file. */
-import { type Memory, memorySchema, type Scope } from '../../spec/memory.js';
-import { buildMemory, deriveAbstract } from '../memory-builder.js';
+
+import { buildMemory, deriveAbstract } from '../shared/memory-builder.js';
+import { type Memory, memorySchema, type Scope } from '../spec/memory.js';
 import type { WorkspaceItem } from './workspace-chunks.js';
 
 // Whether a memory of `scope` is one a client of `client` scope sees (every field it names matches).

@@ -1,14 +1,14 @@
 /** Keeping the derived index in step with the Markdown files: incremental by content hash. */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { MemoryEngine } from '../../engine/memory-engine.js';
-import type { Memory } from '../../spec/memory.js';
-import type { MemoryRecord } from '../../spec/store.js';
-import { findRuleSupersessions } from '../../supersession/find-supersessions.js';
-import { embeddingText } from '../../text/memory-text.js';
-import { readConfined, realDirectoryIfAny } from '../../utils/confined-path.js';
-import { UNDATED_AT } from '../../utils/undated.js';
-import { buildMemory, deriveAbstract } from '../memory-builder.js';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { buildMemory, deriveAbstract } from '../shared/memory-builder.js';
+import type { Memory } from '../spec/memory.js';
+import type { MemoryRecord } from '../spec/store.js';
+import { findRuleSupersessions } from '../supersession/find-supersessions.js';
+import { embeddingText } from '../text/memory-text.js';
+import { readConfined, realDirectoryIfAny } from '../utils/confined-path.js';
+import { UNDATED_AT } from '../utils/undated.js';
 import { generatedBody } from './generated-section.js';
 import { journalMemory, mergedJournalMemory } from './journal-memory.js';
 import { parseOpinionSection } from './opinion-state.js';

@@ -1,8 +1,8 @@
 /** Which files of a workspace hold memory, and what each is for. */
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { isWithin, realDirectoryIfAny } from '../../utils/confined-path.js';
-import { UNDATED_AT } from '../../utils/undated.js';
+import { isWithin, realDirectoryIfAny } from '../utils/confined-path.js';
+import { UNDATED_AT } from '../utils/undated.js';
 import type { FileRole, WorkspaceWarning } from './workspace-chunks.js';
 
 /**
@@ -32,7 +32,7 @@ export interface WorkspaceFile {
   role: FileRole;
 }
 
-import type { SkippedWorkspaceFile } from '../../engine/events.js';
+import type { SkippedWorkspaceFile } from '../engine/events.js';
 
 export type { SkippedWorkspaceFile };
 
