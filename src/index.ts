@@ -169,6 +169,8 @@ export type { ReextractResult, ReextractTarget } from './core/retain/conversatio
 export type { ConversationRetainResult } from './core/retain/conversation/retain-conversation.js';
 export type { RetainApi } from './core/retain/retain-api.js';
 export type { RetainOptions, RetainResult } from './core/retain/retain-options.js';
+export { RETENTION_ORIGINS, type RetentionOrigin } from './core/retention/protection.js';
+export type { ReflectScheduleOptions } from './core/schedule/reflect-schedule.js';
 export { memoryMatches } from './core/search/memory-filter.js';
 export type { SessionStart, SessionsApi } from './core/sessions/sessions-api.js';
 export type { ConversationInput, ConversationMessage } from './core/shared/conversation-input.js';
@@ -178,8 +180,6 @@ export {
   type FormatContextOptions,
   formatContext,
 } from './core/shared/format-context.js';
-export { RETENTION_ORIGINS, type RetentionOrigin } from './core/shared/retention/protection.js';
-export type { ReflectScheduleOptions } from './core/shared/schedule/reflect-schedule.js';
 export type { SessionSummary, Tally } from './core/shared/session-summaries.js';
 export { TURN_WINDOW } from './core/shared/session-turns.js';
 export type { Embedder, EmbedderFusion, EmbedOptions } from './core/spec/embedder.js';

@@ -3,11 +3,6 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
-import type { ProcedureOutput } from '../prompts/procedure-prompt.js';
-import type { RetainApi } from '../retain/retain-api.js';
-import { scopeMatches } from '../search/memory-filter.js';
-import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
-import { cosineSimilarity } from '../search/vector-math.js';
 import {
   fileOf,
   keepHistory,
@@ -16,7 +11,7 @@ import {
   slugTaken,
   withDirectoryLock,
   writeFileAtomic,
-} from '../shared/procedure-files/procedure-directory.js';
+} from '../procedure-files/procedure-directory.js';
 import {
   isSlug,
   ProcedureFileError,
@@ -25,7 +20,12 @@ import {
   rewriteCounters,
   sha256,
   slugify,
-} from '../shared/procedure-files/procedure-file.js';
+} from '../procedure-files/procedure-file.js';
+import type { ProcedureOutput } from '../prompts/procedure-prompt.js';
+import type { RetainApi } from '../retain/retain-api.js';
+import { scopeMatches } from '../search/memory-filter.js';
+import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
+import { cosineSimilarity } from '../search/vector-math.js';
 import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
 import type { LanguageModel } from '../spec/language-model.js';
 import { type Scope, scopeSchema } from '../spec/memory.js';

@@ -3,16 +3,12 @@ import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
+import { withDirectoryLock, writeFileAtomic } from '../procedure-files/procedure-directory.js';
+import { type ReflectSchedule, reflectScheduleSchema, startReflectSchedule } from '../schedule/reflect-schedule.js';
+import { type ScheduleLog, scheduleName } from '../schedule/schedule-log.js';
 import { filterOptionFields, resolveTimeBound } from '../search/filter-options.js';
 import { validAt } from '../search/memory-versions.js';
 import { citationOf } from '../shared/format-context.js';
-import { withDirectoryLock, writeFileAtomic } from '../shared/procedure-files/procedure-directory.js';
-import {
-  type ReflectSchedule,
-  reflectScheduleSchema,
-  startReflectSchedule,
-} from '../shared/schedule/reflect-schedule.js';
-import { type ScheduleLog, scheduleName } from '../shared/schedule/schedule-log.js';
 import { ConfigError } from '../spec/errors.js';
 import type { Memory } from '../spec/memory.js';
 import { analyzeTerms } from '../text/analyze.js';

@@ -1,5 +1,5 @@
-import type { Memory } from '../../spec/memory.js';
-import { DAY_MS } from '../../utils/time.js';
+import type { Memory } from '../spec/memory.js';
+import { DAY_MS } from '../utils/time.js';
 
 /**
  * Where a memory came from, as retention sees it:

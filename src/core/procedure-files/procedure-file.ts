@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isMap, parseDocument, stringify } from 'yaml';
 import { z } from 'zod';
-import { scopeSchema } from '../../spec/memory.js';
-import { PROCEDURE_SOURCES, type Procedure, videoEvidenceSchema } from '../../spec/records.js';
+import { scopeSchema } from '../spec/memory.js';
+import { PROCEDURE_SOURCES, type Procedure, videoEvidenceSchema } from '../spec/records.js';
 
 // The file format is the seed's (Subrosa v3): YAML front matter, then four `##` sections.
 // A person edits these files, so parsing is forgiving about layout (list markers, heading case,

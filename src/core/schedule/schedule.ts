@@ -1,5 +1,5 @@
-import { DAY_MS } from '../../utils/time.js';
 import { invalid } from '../retention/removal.js';
+import { DAY_MS } from '../utils/time.js';
 
 /** Options of `scheduleDaily`. */
 export interface ScheduleDailyOptions {

@@ -1,7 +1,7 @@
-import { ValidationError } from '../../spec/errors.js';
-import type { Memory } from '../../spec/memory.js';
-import type { MemoryStore } from '../../spec/store.js';
-import { applyTallies } from '../record-tallies.js';
+import { applyTallies } from '../shared/record-tallies.js';
+import { ValidationError } from '../spec/errors.js';
+import type { Memory } from '../spec/memory.js';
+import type { MemoryStore } from '../spec/store.js';
 
 /** A ValidationError for one field of a lifecycle call. */
 export function invalid(component: string, field: string, message: string): ValidationError {

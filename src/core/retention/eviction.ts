@@ -1,7 +1,7 @@
-import type { Memory, Scope } from '../../spec/memory.js';
-import type { MemoryFilter, MemoryStore } from '../../spec/store.js';
-import { memoryPages } from '../../utils/pages.js';
-import { countMemories } from '../../utils/store-fallbacks.js';
+import type { Memory, Scope } from '../spec/memory.js';
+import type { MemoryFilter, MemoryStore } from '../spec/store.js';
+import { memoryPages } from '../utils/pages.js';
+import { countMemories } from '../utils/store-fallbacks.js';
 import { DEFAULT_RETENTION_ORIGINS, importanceScore, mayExpire, type RetentionOrigin } from './protection.js';
 import { checkNow, invalid, removeMemories } from './removal.js';
 

@@ -7,7 +7,7 @@
  * (`catchUpDelayMs`, a minute by default).
  */
 import { z } from 'zod';
-import { DAY_MS } from '../../utils/time.js';
+import { DAY_MS } from '../utils/time.js';
 import { firstDelayMs, missedDaily, scheduleDaily, scheduleEvery } from './schedule.js';
 
 const HOUR_MS = 3_600_000;

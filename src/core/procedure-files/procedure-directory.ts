@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lstat, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { confinedFolder, readConfined, realDirectoryIfAny } from '../../utils/confined-path.js';
+import { confinedFolder, readConfined, realDirectoryIfAny } from '../utils/confined-path.js';
 
-export { withDirectoryLock } from '../files/directory-lock.js';
+export { withDirectoryLock } from '../shared/files/directory-lock.js';
 
 // The procedure directory is shared: by the background queue, by other clients in this
 // process, by other processes on the same home, and by a person with an editor. Writes are
