@@ -64,6 +64,8 @@ export {
 } from './core/capture/index.js';
 export type { MemoryClient } from './core/client/memory-client.js';
 export type { MemoryOptions } from './core/client/memory-options.js';
+export type { ConversationInput, ConversationMessage } from './core/conversation/conversation-input.js';
+export { TURN_WINDOW } from './core/conversation/session-turns.js';
 export {
   type CoreBlock,
   type CoreBlockApi,
@@ -173,7 +175,6 @@ export { RETENTION_ORIGINS, type RetentionOrigin } from './core/retention/protec
 export type { ReflectScheduleOptions } from './core/schedule/reflect-schedule.js';
 export { memoryMatches } from './core/search/memory-filter.js';
 export type { SessionStart, SessionsApi } from './core/sessions/sessions-api.js';
-export type { ConversationInput, ConversationMessage } from './core/shared/conversation-input.js';
 export {
   type ContextTier,
   citationOf,
@@ -181,7 +182,6 @@ export {
   formatContext,
 } from './core/shared/format-context.js';
 export type { SessionSummary, Tally } from './core/shared/session-summaries.js';
-export { TURN_WINDOW } from './core/shared/session-turns.js';
 export type { Embedder, EmbedderFusion, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { autoBackup } from '../backup/auto-backup.js';
+import { pendingEmbeddings } from '../embeddings/pending-embeddings.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
@@ -7,7 +8,6 @@ import type { RetentionOrigin } from '../retention/protection.js';
 import { CATCH_UP_DELAY_MS, missedDaily, scheduleDaily } from '../schedule/schedule.js';
 import { type ScheduleLog, scheduleName } from '../schedule/schedule-log.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
-import { pendingEmbeddings } from '../shared/pending-embeddings.js';
 import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages } from '../utils/pages.js';

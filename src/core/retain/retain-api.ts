@@ -1,4 +1,11 @@
 import type { z } from 'zod';
+import {
+  type ConversationInput,
+  conversationInputSchema,
+  isConversationInput,
+} from '../conversation/conversation-input.js';
+import { TURN_WINDOW } from '../conversation/session-turns.js';
+import { pendingEmbeddings } from '../embeddings/pending-embeddings.js';
 import type { MemorySkippedEvent } from '../engine/events.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
@@ -6,12 +13,9 @@ import { evictForRoom } from '../retention/eviction.js';
 import type { RetentionOrigin } from '../retention/protection.js';
 import { withSuperseded } from '../search/memory-versions.js';
 import { scopeForWrite } from '../search/scope-boundary.js';
-import { type ConversationInput, conversationInputSchema, isConversationInput } from '../shared/conversation-input.js';
 import { buildMemory } from '../shared/memory-builder.js';
-import { pendingEmbeddings } from '../shared/pending-embeddings.js';
 import { applyTallies } from '../shared/record-tallies.js';
 import { memoriesInScope } from '../shared/require-memory.js';
-import { TURN_WINDOW } from '../shared/session-turns.js';
 import { ValidationError } from '../spec/errors.js';
 import { type MemoryInput, memoryInputSchema, type Scope } from '../spec/memory.js';
 import type { MemoryRecord } from '../spec/store.js';

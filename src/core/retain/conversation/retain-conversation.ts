@@ -1,6 +1,10 @@
+import {
+  type ParsedConversation,
+  TRANSCRIPT_CATEGORY,
+  transcriptChunks,
+} from '../../conversation/conversation-input.js';
 import type { MemoirEvents, MemorySkippedEvent } from '../../engine/events.js';
 import type { PipelineStats } from '../../engine/pipeline-stats.js';
-import { type ParsedConversation, TRANSCRIPT_CATEGORY, transcriptChunks } from '../../shared/conversation-input.js';
 import { buildMemory } from '../../shared/memory-builder.js';
 import { applyTallies } from '../../shared/record-tallies.js';
 import type { Embedder } from '../../spec/embedder.js';
