@@ -175,7 +175,7 @@ module.exports = {
           // Every utility but pages.ts, which pages through a raw store.
           '^src/core/utils/(?!pages[.]ts$)',
           // Pure functions of values: no store, no engine.
-          '^src/core/(shared/)?backup/transfer-encoding[.]ts$',
+          '^src/core/backup/transfer-encoding[.]ts$',
           '^src/core/shared/memory-builder[.]ts$',
           '^src/core/shared/format-context[.]ts$',
           '^src/core/search/vector-math[.]ts$',

@@ -3,8 +3,9 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
-import { withDirectoryLock, writeFileAtomic } from '../procedure-files/procedure-directory.js';
 import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
+import { writeFileAtomic } from '../shared/files/atomic-write.js';
+import { withDirectoryLock } from '../shared/files/directory-lock.js';
 import { ValidationError } from '../spec/errors.js';
 import { type Scope, scopeSchema } from '../spec/memory.js';
 import {

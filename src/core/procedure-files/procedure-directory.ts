@@ -1,14 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { lstat, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../shared/files/atomic-write.js';
 import { confinedFolder, readConfined, realDirectoryIfAny } from '../utils/confined-path.js';
-
-export { withDirectoryLock } from '../shared/files/directory-lock.js';
 
 // The procedure directory is shared: by the background queue, by other clients in this
 // process, by other processes on the same home, and by a person with an editor. Writes are
-// atomic (a temp file renamed over the target, so a reader sees the old file or the new one,
-// never half of either), and every read-decide-write runs under one lock per directory
+// atomic (atomic-write.ts), and every read-decide-write runs under one lock per directory
 // (directory-lock.ts). Reads stay inside the directory: a procedure file that is a link
 // leading out of it is not read, and a file too big to be a procedure is not read either.
 
@@ -101,24 +99,6 @@ export async function slugTaken(directory: string, slug: string): Promise<boolea
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return false;
-    throw error;
-  }
-}
-
-/** Write `text` to `path` atomically: a temp file beside it, flushed, then renamed over it. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
 }

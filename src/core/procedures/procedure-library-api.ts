@@ -9,8 +9,6 @@ import {
   readProcedureFile,
   removeProcedureFile,
   slugTaken,
-  withDirectoryLock,
-  writeFileAtomic,
 } from '../procedure-files/procedure-directory.js';
 import {
   isSlug,
@@ -26,6 +24,8 @@ import type { RetainApi } from '../retain/retain-api.js';
 import { scopeMatches } from '../search/memory-filter.js';
 import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
 import { cosineSimilarity } from '../search/vector-math.js';
+import { writeFileAtomic } from '../shared/files/atomic-write.js';
+import { withDirectoryLock } from '../shared/files/directory-lock.js';
 import { ConfigError, NotFoundError, ValidationError } from '../spec/errors.js';
 import type { LanguageModel } from '../spec/language-model.js';
 import { type Scope, scopeSchema } from '../spec/memory.js';

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../procedure-files/procedure-directory.js';
+import { writeFileAtomic } from '../shared/files/atomic-write.js';
 
 /** The file's name: `<root>/.memory/schedule.json` for a workspace, `<home>/schedule.json` otherwise. */
 export const SCHEDULE_LOG_FILE = 'schedule.json';
