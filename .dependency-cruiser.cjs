@@ -1,12 +1,17 @@
 // The layer rules (CONTRIBUTING.md, "Layers"), checked by `npm run lint`. Imports only point down:
-// spec → core (basics, engine, shared, features, client) → adapters / recorder → integrations → cli.
+// spec → core (basics, engine, shared, subsystems, features, client) → adapters / recorder → integrations → cli.
 // Folder-level cycles (two folders importing each other through different modules) are checked
 // by scripts/check-folder-cycles.mjs, which `npm run lint` runs after this.
 
 /** The core's feature folders: each has one or more public `*-api.ts` modules (createXxxApi and its types). */
 const FEATURES = '(capture|core-block|lifecycle|memories|procedures|recall|reflect|retain|sessions|versions|workspace)';
+/**
+ * The core's named subsystems below the features: each is the one home of something several features
+ * use (backup archives, the Markdown workspace's format, procedure files, …), and none is a feature.
+ */
+const SUBSYSTEMS = '(backup|conversation|embeddings|procedure-files|retention|schedule|workspace-format)';
 /** The core's layers below the features: they import none of them. */
-const BELOW_FEATURES = '(spec|utils|text|search|engine|llm|prompts|supersession|shared)';
+const BELOW_FEATURES = `(spec|utils|text|search|engine|llm|prompts|supersession|shared|${SUBSYSTEMS.slice(1, -1)})`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -80,13 +85,22 @@ module.exports = {
       to: { path: '^src/core/', pathNot: '^src/core/(spec|utils|text|search|engine)/' },
     },
     {
-      name: 'shared-imports-no-feature',
+      name: 'below-features-import-no-feature',
       severity: 'error',
       comment:
-        'shared/ holds what several features use (memory building, tallies, retention, backup archives, the workspace format, ' +
-        'procedure files); it and the model helpers (llm, prompts, supersession) sit below every feature.',
-      from: { path: '^src/core/(shared|llm|prompts|supersession)/' },
+        'The subsystems (backup, conversation, embeddings, procedure-files, retention, schedule, workspace-format), the small ' +
+        'helpers in shared/ and the model helpers (llm, prompts, supersession) sit below every feature.',
+      from: { path: `^src/core/(shared|llm|prompts|supersession|${SUBSYSTEMS.slice(1, -1)})/` },
       to: { path: '^src/core/', pathNot: `^src/core/${BELOW_FEATURES}/` },
+    },
+    {
+      name: 'shared-imports-no-subsystem',
+      severity: 'error',
+      comment:
+        'shared/ keeps only the small helpers several features and subsystems meet through (building memories, tallies, ' +
+        'formatContext, directory locks); a helper that needs a subsystem belongs in that subsystem.',
+      from: { path: '^src/core/shared/' },
+      to: { path: `^src/core/${SUBSYSTEMS}/` },
     },
     {
       name: 'features-meet-through-their-api',
@@ -94,7 +108,7 @@ module.exports = {
       comment:
         'A feature reaches another feature only through its public api module (`<folder>/*-api.ts` or `<folder>/index.ts`: ' +
         'createXxxApi and its types), so a folder can change inside without breaking its neighbours. A helper two features ' +
-        'need goes to src/core/shared/.',
+        'need goes to the subsystem it belongs to, or to src/core/shared/ when it is a small helper of no subsystem.',
       from: { path: `^src/core/${FEATURES}/` },
       to: {
         path: `^src/core/${FEATURES}/`,
@@ -161,7 +175,7 @@ module.exports = {
           // Every utility but pages.ts, which pages through a raw store.
           '^src/core/utils/(?!pages[.]ts$)',
           // Pure functions of values: no store, no engine.
-          '^src/core/shared/backup/transfer-encoding[.]ts$',
+          '^src/core/backup/transfer-encoding[.]ts$',
           '^src/core/shared/memory-builder[.]ts$',
           '^src/core/shared/format-context[.]ts$',
           '^src/core/search/vector-math[.]ts$',

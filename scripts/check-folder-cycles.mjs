@@ -140,7 +140,7 @@ function main() {
     for (const line of cycleImports(graph, cycle)) console.error(line);
   }
   console.error(
-    'Move what both folders need into a layer below them (src/core/shared/), or reach the other feature through its public *-api.ts.',
+    'Move what both folders need into a layer below them (the subsystem it belongs to, or src/core/shared/), or reach the other feature through its public *-api.ts.',
   );
   process.exitCode = 1;
 }

@@ -43,6 +43,9 @@ export {
   settingsInEffect,
 } from './config/load-config.js';
 export { DEFAULT_CONFIG, type MemoirConfig } from './config/memoir-config.js';
+export type { BackupDescription, BackupSummary } from './core/backup/backup-list.js';
+export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/backup/index.js';
+export type { ImportInvalidLine, ImportResult } from './core/backup/transfer.js';
 export type { CaptureApi } from './core/capture/capture-api.js';
 export {
   type AuditLine,
@@ -61,6 +64,8 @@ export {
 } from './core/capture/index.js';
 export type { MemoryClient } from './core/client/memory-client.js';
 export type { MemoryOptions } from './core/client/memory-options.js';
+export type { ConversationInput, ConversationMessage } from './core/conversation/conversation-input.js';
+export { TURN_WINDOW } from './core/conversation/session-turns.js';
 export {
   type CoreBlock,
   type CoreBlockApi,
@@ -166,25 +171,17 @@ export type { ReextractResult, ReextractTarget } from './core/retain/conversatio
 export type { ConversationRetainResult } from './core/retain/conversation/retain-conversation.js';
 export type { RetainApi } from './core/retain/retain-api.js';
 export type { RetainOptions, RetainResult } from './core/retain/retain-options.js';
+export { RETENTION_ORIGINS, type RetentionOrigin } from './core/retention/protection.js';
+export type { ReflectScheduleOptions } from './core/schedule/reflect-schedule.js';
 export { memoryMatches } from './core/search/memory-filter.js';
 export type { SessionStart, SessionsApi } from './core/sessions/sessions-api.js';
-export type { BackupDescription, BackupSummary } from './core/shared/backup/backup-list.js';
-export type { BackupCounts, BackupInfo, BackupListing, RestoreReport } from './core/shared/backup/index.js';
-export type { ImportInvalidLine, ImportResult } from './core/shared/backup/transfer.js';
-export type { ConversationInput, ConversationMessage } from './core/shared/conversation-input.js';
 export {
   type ContextTier,
   citationOf,
   type FormatContextOptions,
   formatContext,
 } from './core/shared/format-context.js';
-export { RETENTION_ORIGINS, type RetentionOrigin } from './core/shared/retention/protection.js';
-export type { ReflectScheduleOptions } from './core/shared/schedule/reflect-schedule.js';
 export type { SessionSummary, Tally } from './core/shared/session-summaries.js';
-export { TURN_WINDOW } from './core/shared/session-turns.js';
-export type { SectionStatus } from './core/shared/workspace/generated-section.js';
-export type { WorkspaceWarning } from './core/shared/workspace/workspace-chunks.js';
-export type { WorkspaceIndexReport } from './core/shared/workspace/workspace-index.js';
 export type { Embedder, EmbedderFusion, EmbedOptions } from './core/spec/embedder.js';
 export {
   ConfigError,
@@ -270,5 +267,8 @@ export type { ResolvedStoreCapabilities } from './core/utils/store-capabilities.
 export type { CorrectionResult, MemoryHistory, MemoryVersion, VersionsApi } from './core/versions/versions-api.js';
 export type { WorkspaceApi, WorkspaceFacet, WorkspaceIndexOptions } from './core/workspace/workspace-api.js';
 export type { WorkspaceWatch, WorkspaceWatchOptions } from './core/workspace/workspace-watch.js';
+export type { SectionStatus } from './core/workspace-format/generated-section.js';
+export type { WorkspaceWarning } from './core/workspace-format/workspace-chunks.js';
+export type { WorkspaceIndexReport } from './core/workspace-format/workspace-index.js';
 export { createMemory } from './create-memory.js';
 export { createWorkspace, type WorkspaceOptions, workspaceIndexPath } from './workspace.js';

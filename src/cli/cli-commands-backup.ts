@@ -1,7 +1,7 @@
 /** backup (and backup --list) and restore, over the client's backup() and restore(). */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { BackupCounts } from '../core/shared/backup/index.js';
+import type { BackupCounts } from '../core/backup/index.js';
 import type { Scope } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';

@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { checkSqliteFile, type SqliteFileCheck } from '../adapters/sqlite/index.js';
-import type { BackupCounts } from '../core/shared/backup/index.js';
+import type { BackupCounts } from '../core/backup/index.js';
 import type { Scope } from '../core/spec/memory.js';
 import { backupDirectory, describeCounts } from './cli-commands-backup.js';
 import type { CliContext } from './cli-context.js';

@@ -12,7 +12,7 @@ import {
   parseToolSetList,
   TOOL_SET_CHOICES_TEXT,
 } from '../config/mcp-tool-sets.js';
-import type { ReflectScheduleOptions } from '../core/shared/schedule/reflect-schedule.js';
+import type { ReflectScheduleOptions } from '../core/schedule/reflect-schedule.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
 import { integer, nonEmpty, repeatable } from './cli-options.js';

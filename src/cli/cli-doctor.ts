@@ -13,9 +13,9 @@ import {
   type SqliteFileCheck,
   salvageSqliteFile,
 } from '../adapters/sqlite/index.js';
+import type { BackupDescription, BackupSummary } from '../core/backup/backup-list.js';
+import type { RestoreReport } from '../core/backup/index.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
-import type { BackupDescription, BackupSummary } from '../core/shared/backup/backup-list.js';
-import type { RestoreReport } from '../core/shared/backup/index.js';
 import type { Embedder } from '../core/spec/embedder.js';
 import type { Logger } from '../core/spec/runtime.js';
 import { createMemory } from '../create-memory.js';

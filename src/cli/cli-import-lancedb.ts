@@ -1,10 +1,10 @@
 /** `memoir import --from-lancedb <dir>`: memories from OpenClaw's memory-lancedb or ePro v2's table. */
 import { resolve } from 'node:path';
 import { type ForeignMemory, type ForeignTable, readForeignMemories } from '../adapters/lancedb/lancedb-import.js';
+import type { ImportResult } from '../core/backup/transfer.js';
+import { canonicalJson, encodeEmbedding } from '../core/backup/transfer-encoding.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import { cosineSimilarity } from '../core/search/vector-math.js';
-import type { ImportResult } from '../core/shared/backup/transfer.js';
-import { canonicalJson, encodeEmbedding } from '../core/shared/backup/transfer-encoding.js';
 import { deriveAbstract, fingerprintOf } from '../core/shared/memory-builder.js';
 import type { Memory, Scope } from '../core/spec/memory.js';
 import type { CliContext } from './cli-context.js';

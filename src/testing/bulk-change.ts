@@ -5,4 +5,4 @@ export {
   type AtomicChangeResult,
   type BulkWriter,
   changeAtomically,
-} from '../core/shared/backup/atomic-change.js';
+} from '../core/backup/atomic-change.js';

@@ -3,7 +3,7 @@ import type * as FsModule from 'node:fs';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createBackup } from '../../src/core/shared/backup/index.js';
+import { createBackup } from '../../src/core/backup/index.js';
 import { StoreError } from '../../src/core/spec/errors.js';
 import { TRANSFER_EMBEDDER as EMBEDDER } from '../contracts/memory-fixtures.js';
 import { collect, STORES, storeAndClient, tempDir } from '../helpers/stores.js';

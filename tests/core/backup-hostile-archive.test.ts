@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verifyBackup } from '../../src/core/shared/backup/index.js';
+import { verifyBackup } from '../../src/core/backup/index.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
 import { type DumpSource, writeBigArchive } from '../helpers/big-archives.js';
 import { tempDir } from '../helpers/stores.js';

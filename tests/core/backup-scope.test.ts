@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildBackupArchive, listBackups, readBackupArchive } from '../../src/core/shared/backup/index.js';
+import { buildBackupArchive, listBackups, readBackupArchive } from '../../src/core/backup/index.js';
 import { createMemory, type MemoryClient, type MemoryStore, ValidationError } from '../../src/index.js';
 import { collect, quiet, STORES, type StoreFactory, tempDir } from '../helpers/stores.js';
 

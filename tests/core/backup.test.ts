@@ -15,8 +15,8 @@ import {
   verifyBackup,
   writeTar,
   writeTarGz,
-} from '../../src/core/shared/backup/index.js';
-import { exportRecords } from '../../src/core/shared/backup/transfer.js';
+} from '../../src/core/backup/index.js';
+import { exportRecords } from '../../src/core/backup/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
 import type { CompleteMemoryStore } from '../../src/core/spec/store.js';
 import { day, TRANSFER_EMBEDDER as EMBEDDER, makeMemory, seedEveryKind } from '../contracts/memory-fixtures.js';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseProcedureFile } from '../../src/core/shared/procedure-files/procedure-file.js';
+import { parseProcedureFile } from '../../src/core/procedure-files/procedure-file.js';
 import { createMemory, loadConfig, type MemoirEvents, ValidationError } from '../../src/index.js';
 import { createFixedClock, createScriptedLanguageModel } from '../../src/testing/index.js';
 import { T0 } from '../helpers/clients.js';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from '../../src/core/lifecycle/cleanup.js';
 import { consolidate } from '../../src/core/lifecycle/consolidate.js';
-import { evictForRoom } from '../../src/core/shared/retention/eviction.js';
-import { importanceScore, isProtected } from '../../src/core/shared/retention/protection.js';
-import { scheduleDaily } from '../../src/core/shared/schedule/schedule.js';
+import { evictForRoom } from '../../src/core/retention/eviction.js';
+import { importanceScore, isProtected } from '../../src/core/retention/protection.js';
+import { scheduleDaily } from '../../src/core/schedule/schedule.js';
 import type { Memory, MemoryInput } from '../../src/core/spec/memory.js';
 import { createFixedClock } from '../../src/testing/index.js';
 import { makeMemory } from '../contracts/memory-fixtures.js';

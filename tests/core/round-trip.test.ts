@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { listBackups } from '../../src/core/shared/backup/index.js';
+import { listBackups } from '../../src/core/backup/index.js';
 import { type MemoirError, type MemoryClient, StoreError, ValidationError } from '../../src/index.js';
 import { makeMemory } from '../contracts/memory-fixtures.js';
 import { collect, STORES, storeAndClient, tempDir } from '../helpers/stores.js';

@@ -6,7 +6,7 @@ import {
   encodeEmbedding,
   exportRecords,
   importRecords,
-} from '../../src/core/shared/backup/transfer.js';
+} from '../../src/core/backup/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
 import type { CompleteMemoryStore, EmbedderIdentity } from '../../src/core/spec/store.js';
 import {

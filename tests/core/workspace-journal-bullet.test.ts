@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildMemory } from '../../src/core/shared/memory-builder.js';
-import { formatJournalBullet } from '../../src/core/shared/workspace/journal-bullet.js';
-import { parseWorkspaceFile } from '../../src/core/shared/workspace/workspace-chunks.js';
-import { roleOf } from '../../src/core/shared/workspace/workspace-files.js';
 import type { MemoryKind } from '../../src/core/spec/memory.js';
+import { formatJournalBullet } from '../../src/core/workspace-format/journal-bullet.js';
+import { parseWorkspaceFile } from '../../src/core/workspace-format/workspace-chunks.js';
+import { roleOf } from '../../src/core/workspace-format/workspace-files.js';
 
 // The bullet memoir writes for a retained memory reads back as the same text, kind, entities and
 // fields, whatever the text holds: newlines, blank lines, backslashes, a Markdown heading, a

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createGzip } from 'node:zlib';
-import { tarStream } from '../../src/core/shared/backup/index.js';
+import { tarStream } from '../../src/core/backup/index.js';
 import { FIXTURE_TIME } from '../contracts/memory-fixtures.js';
 
 // Archives of hundreds of megabytes that take a few hundred kilobytes on disk, written as

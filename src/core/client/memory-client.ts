@@ -15,14 +15,14 @@ import { createProceduresApi, type ProceduresApi } from '../procedures/procedure
 import { createRecallApi, type RecallApi } from '../recall/recall-api.js';
 import { createReflectApi, type ReflectApi } from '../reflect/reflect-api.js';
 import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
+import { SCHEDULE_LOG_FILE, scheduleLogAt } from '../schedule/schedule-log.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
-import { SCHEDULE_LOG_FILE, scheduleLogAt } from '../shared/schedule/schedule-log.js';
-import { createWorkspaceJournal } from '../shared/workspace/workspace-journal.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { Scope } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
 import { createVersionsApi, type VersionsApi } from '../versions/versions-api.js';
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
+import { createWorkspaceJournal } from '../workspace-format/workspace-journal.js';
 import { checkListenerArgs } from './listener-args.js';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
 

@@ -4,9 +4,8 @@ import { z } from 'zod';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { narrowScope, scopeForWrite } from '../search/scope-boundary.js';
-import { withDirectoryLock, writeFileAtomic } from '../shared/procedure-files/procedure-directory.js';
-import { MAX_WORKSPACE_FILE_BYTES } from '../shared/workspace/workspace-files.js';
-import { indexWorkspace } from '../shared/workspace/workspace-index.js';
+import { writeFileAtomic } from '../shared/files/atomic-write.js';
+import { withDirectoryLock } from '../shared/files/directory-lock.js';
 import { ValidationError } from '../spec/errors.js';
 import { type Scope, scopeSchema } from '../spec/memory.js';
 import {
@@ -18,6 +17,8 @@ import {
 } from '../utils/confined-path.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
+import { MAX_WORKSPACE_FILE_BYTES } from '../workspace-format/workspace-files.js';
+import { indexWorkspace } from '../workspace-format/workspace-index.js';
 
 const CONFINED: ConfinementContext = { component: 'core', field: 'workspace' };
 

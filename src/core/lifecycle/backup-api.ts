@@ -1,29 +1,23 @@
 import { z } from 'zod';
-import type { MemoryEngine } from '../engine/memory-engine.js';
-import { type AsyncMembers, drained } from '../engine/track-calls.js';
-import { autoBackup } from '../shared/backup/auto-backup.js';
-import {
-  type BackupInfo,
-  clearStore,
-  createBackup,
-  type RestoreReport,
-  restoreBackup,
-} from '../shared/backup/backup.js';
+import { autoBackup } from '../backup/auto-backup.js';
+import { type BackupInfo, clearStore, createBackup, type RestoreReport, restoreBackup } from '../backup/backup.js';
 import {
   type BackupDescription,
   type BackupSummary,
   inspectBackupAt,
   listBackupSummaries,
   verifyBackupAt,
-} from '../shared/backup/backup-list.js';
-import type { BackupCounts } from '../shared/backup/backup-manifest.js';
+} from '../backup/backup-list.js';
+import type { BackupCounts } from '../backup/backup-manifest.js';
 import {
   exportRecords,
   type ImportLines,
   type ImportResult,
   importLinesSchema,
   importRecords,
-} from '../shared/backup/transfer.js';
+} from '../backup/transfer.js';
+import type { MemoryEngine } from '../engine/memory-engine.js';
+import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { parseConfirm } from '../utils/common-schemas.js';
 import { parseInput } from '../utils/validate.js';
 

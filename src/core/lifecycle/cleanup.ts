@@ -3,8 +3,8 @@ import {
   lastLearnedOrUsed,
   mayExpire,
   type RetentionOrigin,
-} from '../shared/retention/protection.js';
-import { checkNow, invalid, removeMemories } from '../shared/retention/removal.js';
+} from '../retention/protection.js';
+import { checkNow, invalid, removeMemories } from '../retention/removal.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { Logger } from '../spec/runtime.js';
 import type { MemoryStore } from '../spec/store.js';

@@ -1,6 +1,6 @@
+import { isProtected, originOf } from '../retention/protection.js';
+import { checkNow, invalid, removeMemories } from '../retention/removal.js';
 import { searchVector } from '../search/native-or-scan.js';
-import { isProtected, originOf } from '../shared/retention/protection.js';
-import { checkNow, invalid, removeMemories } from '../shared/retention/removal.js';
 import type { JsonValue, Memory, Metadata, Scope } from '../spec/memory.js';
 import type { MemoryFilter, MemoryStore } from '../spec/store.js';
 import { negateAlike } from '../text/negation.js';

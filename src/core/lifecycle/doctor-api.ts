@@ -1,9 +1,9 @@
+import type { BackupListing } from '../backup/backup-files.js';
+import { listBackupSummaries } from '../backup/backup-list.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
-import type { BackupListing } from '../shared/backup/backup-files.js';
-import { listBackupSummaries } from '../shared/backup/backup-list.js';
-import { readProcedureFiles } from '../shared/procedure-files/procedure-directory.js';
-import { ProcedureFileError, parseProcedureFile } from '../shared/procedure-files/procedure-file.js';
+import { readProcedureFiles } from '../procedure-files/procedure-directory.js';
+import { ProcedureFileError, parseProcedureFile } from '../procedure-files/procedure-file.js';
 import { MemoirError } from '../spec/errors.js';
 import { type ResolvedStoreCapabilities, resolveCapabilities } from '../utils/store-capabilities.js';
 import { storeStats } from '../utils/store-fallbacks.js';

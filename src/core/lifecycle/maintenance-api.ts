@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { autoBackup } from '../backup/auto-backup.js';
+import { pendingEmbeddings } from '../embeddings/pending-embeddings.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
+import type { RetentionOrigin } from '../retention/protection.js';
+import { CATCH_UP_DELAY_MS, missedDaily, scheduleDaily } from '../schedule/schedule.js';
+import { type ScheduleLog, scheduleName } from '../schedule/schedule-log.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
-import { autoBackup } from '../shared/backup/auto-backup.js';
-import { pendingEmbeddings } from '../shared/pending-embeddings.js';
-import type { RetentionOrigin } from '../shared/retention/protection.js';
-import { CATCH_UP_DELAY_MS, missedDaily, scheduleDaily } from '../shared/schedule/schedule.js';
-import { type ScheduleLog, scheduleName } from '../shared/schedule/schedule-log.js';
 import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages } from '../utils/pages.js';

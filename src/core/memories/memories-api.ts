@@ -6,13 +6,13 @@ import { narrowScope } from '../search/scope-boundary.js';
 import { deriveAbstract, fingerprintOf, uniqueEntities } from '../shared/memory-builder.js';
 import { applyTallies } from '../shared/record-tallies.js';
 import { memoriesInScope, requireMemory } from '../shared/require-memory.js';
-import type { WorkspaceJournal } from '../shared/workspace/workspace-journal.js';
 import { type Memory, type MemoryPatch, memoryPatchSchema, timeInputSchema } from '../spec/memory.js';
 import type { Entity } from '../spec/records.js';
 import { embeddingText } from '../text/memory-text.js';
 import { idSchema, idsSchema, MAX_BATCH } from '../utils/common-schemas.js';
 import { countMemories } from '../utils/store-fallbacks.js';
 import { parseInput } from '../utils/validate.js';
+import type { WorkspaceJournal } from '../workspace-format/workspace-journal.js';
 
 const invalidateSchema = z.union([
   z.string().trim().min(1, 'expected a non-empty reason').max(2000),

@@ -1,12 +1,12 @@
 import { basename } from 'node:path';
-import { scopeMatches } from '../search/memory-filter.js';
-import { type FileSnapshot, readProcedureDirectory } from '../shared/procedure-files/procedure-directory.js';
+import { type FileSnapshot, readProcedureDirectory } from '../procedure-files/procedure-directory.js';
 import {
   type ProcedureFile,
   ProcedureFileError,
   parseProcedureFile,
   sha256,
-} from '../shared/procedure-files/procedure-file.js';
+} from '../procedure-files/procedure-file.js';
+import { scopeMatches } from '../search/memory-filter.js';
 import type { Scope } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
 import type { MemoryStore } from '../spec/store.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { slugify } from '../shared/procedure-files/procedure-file.js';
+import { slugify } from '../procedure-files/procedure-file.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';

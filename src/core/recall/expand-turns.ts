@@ -1,4 +1,4 @@
-import { TURN_WINDOW, turnGroupKey, turnOf } from '../shared/session-turns.js';
+import { TURN_WINDOW, turnGroupKey, turnOf } from '../conversation/session-turns.js';
 import type { Memory } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
 import type { RecallResult } from './recall-result.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { TRANSCRIPT_CATEGORY } from '../conversation/conversation-input.js';
 import type { CoreBlock } from '../core-block/core-block-api.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { resolveTimeBound, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
-import { TRANSCRIPT_CATEGORY } from '../shared/conversation-input.js';
 import { citationOf, type FormatContextOptions, formatContext } from '../shared/format-context.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import { recordAccess } from '../utils/store-fallbacks.js';

@@ -4,8 +4,8 @@
  * contract "Nov 27–Dec 1, 2025" is not current once its last day is over.
  */
 import { validAt } from '../search/memory-versions.js';
-import { statedTime } from '../shared/workspace/stated-range.js';
 import type { Memory } from '../spec/memory.js';
+import { statedTime } from '../workspace-format/stated-range.js';
 
 /** A stated time range: both ends as ISO instants. */
 interface Range {

@@ -6,9 +6,9 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { MemoryEngine } from '../engine/memory-engine.js';
-import { parseRetainBullet } from '../shared/workspace/retain-bullet.js';
-import { listWorkspaceFiles, MAX_WORKSPACE_FILE_BYTES } from '../shared/workspace/workspace-files.js';
 import { type ConfinementContext, confinedWritePath, readConfined } from '../utils/confined-path.js';
+import { parseRetainBullet } from '../workspace-format/retain-bullet.js';
+import { listWorkspaceFiles, MAX_WORKSPACE_FILE_BYTES } from '../workspace-format/workspace-files.js';
 import type { ReflectBudget } from './reflect-budget.js';
 
 const DAY_FILE = /^memory\/(\d{4}-\d{2}-\d{2})\.md$/;

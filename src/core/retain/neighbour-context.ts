@@ -1,4 +1,4 @@
-import { TURN_KEY, turnGroupKey, turnOf } from '../shared/session-turns.js';
+import { TURN_KEY, turnGroupKey, turnOf } from '../conversation/session-turns.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { MemoryRecord, MemoryStore } from '../spec/store.js';
 

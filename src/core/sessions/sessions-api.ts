@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { autoBackup } from '../backup/auto-backup.js';
 import type { MemoryEngine } from '../engine/memory-engine.js';
 import { generateSessionId } from '../engine/session-id.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { isEmptyScope, narrowScope } from '../search/scope-boundary.js';
-import { autoBackup } from '../shared/backup/auto-backup.js';
 import { applyTallies, sessionIdOf } from '../shared/record-tallies.js';
 import { type SessionSummary, summariseSession } from '../shared/session-summaries.js';
 import { NotFoundError } from '../spec/errors.js';

@@ -5,10 +5,10 @@ import type { MemoryEngine } from '../engine/memory-engine.js';
 import { wrapError } from '../engine/memory-engine.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { withDirectoryLock } from '../shared/files/directory-lock.js';
-import { indexWorkspace, type WorkspaceIndexReport } from '../shared/workspace/workspace-index.js';
 import { ConfigError } from '../spec/errors.js';
 import { confinedFolder } from '../utils/confined-path.js';
 import { parseInput } from '../utils/validate.js';
+import { indexWorkspace, type WorkspaceIndexReport } from '../workspace-format/workspace-index.js';
 import {
   startWorkspaceWatch,
   type WorkspaceWatch,

@@ -1,4 +1,4 @@
-import type { ParsedConversation } from '../../shared/conversation-input.js';
+import type { ParsedConversation } from '../../conversation/conversation-input.js';
 import type { MemoryInput, Scope } from '../../spec/memory.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ParsedConversation } from '../../shared/conversation-input.js';
+import type { ParsedConversation } from '../../conversation/conversation-input.js';
 import type { MemoryInput } from '../../spec/memory.js';
 
 // Without a language model, a few statements are unambiguous enough to keep as facts on

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { ParsedConversation } from '../../conversation/conversation-input.js';
+import { recentTranscript } from '../../conversation/conversation-input.js';
 import type { MemorySkippedEvent } from '../../engine/events.js';
 import { type PipelineStats, recordStage } from '../../engine/pipeline-stats.js';
 import { generateStructured } from '../../llm/model-json.js';
@@ -15,8 +17,6 @@ import {
   mergeOutputSchema,
 } from '../../prompts/index.js';
 import { searchVector } from '../../search/native-or-scan.js';
-import type { ParsedConversation } from '../../shared/conversation-input.js';
-import { recentTranscript } from '../../shared/conversation-input.js';
 import { buildMemory, fingerprintOf, uniqueEntities } from '../../shared/memory-builder.js';
 import type { Embedder } from '../../spec/embedder.js';
 import type { LanguageModel } from '../../spec/language-model.js';

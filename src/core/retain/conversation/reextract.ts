@@ -1,9 +1,9 @@
 /** Reading kept conversation turns again with the client's current model (`reextract`). */
 import { z } from 'zod';
+import { TRANSCRIPT_CATEGORY } from '../../conversation/conversation-input.js';
 import type { MemorySkippedEvent } from '../../engine/events.js';
-import { TRANSCRIPT_CATEGORY } from '../../shared/conversation-input.js';
+import { isProtected } from '../../retention/protection.js';
 import { fingerprintOf } from '../../shared/memory-builder.js';
-import { isProtected } from '../../shared/retention/protection.js';
 import { NotFoundError, ValidationError } from '../../spec/errors.js';
 import type { Memory } from '../../spec/memory.js';
 import type { MemoryRecord } from '../../spec/store.js';

@@ -1,9 +1,12 @@
+import {
+  type ParsedConversation,
+  TRANSCRIPT_CATEGORY,
+  transcriptChunks,
+} from '../../conversation/conversation-input.js';
 import type { MemoirEvents, MemorySkippedEvent } from '../../engine/events.js';
 import type { PipelineStats } from '../../engine/pipeline-stats.js';
-import { type ParsedConversation, TRANSCRIPT_CATEGORY, transcriptChunks } from '../../shared/conversation-input.js';
 import { buildMemory } from '../../shared/memory-builder.js';
 import { applyTallies } from '../../shared/record-tallies.js';
-import type { WorkspaceJournal } from '../../shared/workspace/workspace-journal.js';
 import type { Embedder } from '../../spec/embedder.js';
 import { MemoirError, StoreError } from '../../spec/errors.js';
 import type { LanguageModel } from '../../spec/language-model.js';
@@ -11,6 +14,7 @@ import type { Memory, MemoryInput, Metadata, Scope } from '../../spec/memory.js'
 import type { Logger } from '../../spec/runtime.js';
 import type { MemoryRecord, MemoryStore } from '../../spec/store.js';
 import { embeddingText } from '../../text/memory-text.js';
+import type { WorkspaceJournal } from '../../workspace-format/workspace-journal.js';
 import { conversationTurns } from './conversation-turns.js';
 import { deterministicFacts } from './deterministic-facts.js';
 import {
