@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../../core/spec/errors.js';
+import { ConfigError, ValidationError } from '../../core/spec/errors.js';
 import { tenantScopeSchema } from '../../core/spec/memory.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import type { MemoryClient, Scope } from '../../index.js';
@@ -16,7 +16,6 @@ import {
   memoryRecallTool,
   memoryStoreTool,
 } from '../agent-tools.js';
-import { scopedToolClient } from '../openclaw/openclaw-scoped-client.js';
 
 // The shared agent tools (the MCP server serves the same ones, under the same names and with
 // the same arguments), as AI SDK tools. Each runs through callAgentTool, so validation, results
@@ -224,16 +223,34 @@ export function memoryTools<Name extends MemoryToolName = (typeof DEFAULT_MEMORY
       },
     );
   }
-  const client = settings.scope === undefined ? parsed.memory : scopedToolClient(parsed.memory, settings.scope);
+  // The core holds a view inside its scope (reads narrow, writes are stamped, another scope's
+  // memory is "not found"); on a scoped client the scope may only narrow the client's.
+  const client = settings.scope === undefined ? parsed.memory : viewOf(parsed.memory, settings.scope);
   const names = settings.tools ?? DEFAULT_MEMORY_TOOLS;
   return Object.fromEntries(names.map((name) => [name, aiTool(TOOLS[name], client)])) as MemoryTools<Name>;
+}
+
+// A scope that would widen a scoped client is an option of memoryTools gone wrong: said as the
+// ConfigError every bad option is, naming the field.
+function viewOf(memory: MemoryClient, scope: Scope): MemoryClient {
+  try {
+    return memory.withScope(scope);
+  } catch (error) {
+    if (!ValidationError.isInstance(error)) throw error;
+    throw new ConfigError(error.message.replace(/^\[memoir\] [^:]+: /, ''), {
+      component: 'ai-sdk',
+      field: error.issues[0]?.field ?? 'scope',
+      suggestion: "Pass a scope inside the client's own, or make the tools over the unscoped client.",
+      cause: error,
+    });
+  }
 }
 
 function isClient(value: unknown): boolean {
   return (
     typeof value === 'object' &&
     value !== null &&
-    ['recall', 'retain', 'forget', 'history', 'correct'].every(
+    ['recall', 'retain', 'forget', 'history', 'correct', 'withScope'].every(
       (method) => typeof (value as Record<string, unknown>)[method] === 'function',
     )
   );

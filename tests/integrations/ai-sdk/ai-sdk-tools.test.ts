@@ -1,9 +1,9 @@
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, type MemoryClient } from '../../../src/index.js';
+import { ConfigError, createMemory, type MemoryClient } from '../../../src/index.js';
 import { agentToolInputJsonSchema, memoryStoreTool } from '../../../src/integrations/agent-tools.js';
 import { DEFAULT_MEMORY_TOOLS, memoryMiddleware, memoryTools } from '../../../src/integrations/ai-sdk/index.js';
-import { STORES, type StoreFactory, storeAndClient } from '../../helpers/stores.js';
+import { quiet, STORES, type StoreFactory, storeAndClient } from '../../helpers/stores.js';
 import { generateModel, memoriesOf, streamModel, textOf, textStep, toolStep } from './ai-sdk-harness.js';
 
 // memoryTools in the AI SDK's multi-step tool loop: the scripted model calls the tools, the
@@ -204,6 +204,24 @@ describe('memoryTools: names and schemas', () => {
     })();
     expect(ConfigError.isInstance(thrown)).toBe(true);
     expect((thrown as ConfigError).field).toBe(field);
+  });
+
+  it('on a scoped client, a scope outside its own → ConfigError naming the field; one inside narrows it', async () => {
+    const sams = createMemory({ store: memory.store, scope: SAM, logger: quiet });
+    const thrown = (() => {
+      try {
+        memoryTools(sams, { scope: BOB });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(ConfigError.isInstance(thrown)).toBe(true);
+    expect((thrown as ConfigError).field).toBe('scope.userId');
+    const tools = memoryTools(sams, { scope: { ...SAM, namespace: 'travel' } });
+    await tools.memory_store.execute({ content: 'Sam keeps the passport in the blue folder' }, {});
+    expect((await sams.list({ scope: { namespace: 'travel' } })).map((each) => each.scope)).toEqual([
+      { userId: 'sam', namespace: 'travel' },
+    ]);
   });
 
   it('a value that is not a client → ConfigError naming memory', () => {
