@@ -145,7 +145,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
       ...(flags.captureExclude === undefined ? {} : { exclude: flags.captureExclude }),
     },
     ...(flags.workspace === undefined ? {} : { workspace: resolve(flags.workspace) }),
-    // memory_recall_steps searches the recordings when a Memories AI key is set; otherwise it answers from the cache.
+    // memory_procedures_from_recording searches the recordings when a Memories AI key is set; otherwise it answers from the cache.
     ...(videoConfigured(context) ? { video: await videoOptionsFromEnv(context) } : {}),
     ...(flags.workspace === undefined
       ? {}

@@ -14,7 +14,8 @@ import {
   memoryHistoryTool,
   memoryListTool,
   memoryRecallTool,
-  memoryStoreTool,
+  memoryRetainTool,
+  renamedAgentTool,
 } from '../agent-tools.js';
 
 // The shared agent tools (the MCP server serves the same ones, under the same names and with
@@ -24,7 +25,7 @@ import {
 /** Every tool memoryTools can give, by the name an agent sees. */
 const TOOLS = {
   memory_recall: memoryRecallTool,
-  memory_store: memoryStoreTool,
+  memory_retain: memoryRetainTool,
   memory_forget: memoryForgetTool,
   memory_history: memoryHistoryTool,
   memory_correct: memoryCorrectTool,
@@ -42,13 +43,13 @@ type ToolTable = typeof TOOLS;
 export type MemoryToolName = keyof ToolTable;
 
 /**
- * The tools memoryTools gives when `tools` names none: recall, store, forget, history, correct.
+ * The tools memoryTools gives when `tools` names none: recall, retain, forget, history, correct.
  *
  * @group AI SDK
  */
 export const DEFAULT_MEMORY_TOOLS = [
   'memory_recall',
-  'memory_store',
+  'memory_retain',
   'memory_forget',
   'memory_history',
   'memory_correct',
@@ -122,7 +123,7 @@ const optionsSchema = z
     scope: tenantScopeSchema.optional(),
     /** See {@link MemoryToolsOptions.requireScope}. */
     requireScope: z.boolean().optional(),
-    /** Which tools, by name. Default: memory_recall, memory_store, memory_forget, memory_history, memory_correct. */
+    /** Which tools, by name. Default: memory_recall, memory_retain, memory_forget, memory_history, memory_correct. */
     tools: z
       .array(z.enum(Object.keys(TOOLS) as [MemoryToolName, ...MemoryToolName[]]))
       .min(1, 'expected at least one tool name')
@@ -150,7 +151,7 @@ export interface MemoryToolsOptions<Name extends MemoryToolName = MemoryToolName
    */
   requireScope?: boolean;
   /**
-   * Which tools, by name: `memory_recall`, `memory_store`, `memory_forget`, `memory_history`,
+   * Which tools, by name: `memory_recall`, `memory_retain`, `memory_forget`, `memory_history`,
    * `memory_correct` (the default set), `memory_get`, `memory_list`.
    */
   tools?: readonly Name[];
@@ -178,7 +179,7 @@ function aiTool(tool: AgentTool, client: MemoryClient): MemoryAiTool<unknown> {
 /**
  * memoir's memory tools for the AI SDK, under the names and with the arguments the MCP server
  * and the OpenClaw plugin use: `memory_recall` (query, k, filters, token_budget, as_of),
- * `memory_store` (content, type, metadata, importance, entities), `memory_forget` (memory_id or
+ * `memory_retain` (content, category, kind, metadata, importance, entities), `memory_forget` (memory_id or
  * query), `memory_history` (memory_id), `memory_correct` (memory_id, content, …), and on request
  * `memory_get` and `memory_list`. docs/guides/ai-sdk.md lists every argument.
  *
@@ -211,6 +212,7 @@ export function memoryTools<Name extends MemoryToolName = (typeof DEFAULT_MEMORY
     'ai-sdk',
     'Pass memoryTools(memory), memory from createMemory().',
   );
+  refuseOldToolNames(options);
   const settings = parseOptions(optionsSchema, options, 'ai-sdk', (field) => `Check memoryTools' option ${field}.`);
   if (settings.scope === undefined && parsed.memory.scope === undefined && settings.requireScope !== false) {
     throw new ConfigError(
@@ -228,6 +230,22 @@ export function memoryTools<Name extends MemoryToolName = (typeof DEFAULT_MEMORY
   const client = settings.scope === undefined ? parsed.memory : viewOf(parsed.memory, settings.scope);
   const names = settings.tools ?? DEFAULT_MEMORY_TOOLS;
   return Object.fromEntries(names.map((name) => [name, aiTool(TOOLS[name], client)])) as MemoryTools<Name>;
+}
+
+// An old tool name (`memory_store`) in code: said at once, with the new name. The keys are what
+// the model sees, so the tools are given under the vocabulary's names only (docs/vocabulary.md).
+function refuseOldToolNames(options: unknown): void {
+  const names = (options as { tools?: unknown } | undefined)?.tools;
+  if (!Array.isArray(names)) return;
+  for (const [index, name] of names.entries()) {
+    const rename = typeof name === 'string' ? renamedAgentTool(name) : undefined;
+    if (rename === undefined) continue;
+    throw new ConfigError(`tools[${index}]: ${rename.from} is now ${rename.to}`, {
+      component: 'ai-sdk',
+      field: `tools[${index}]`,
+      suggestion: `Name it ${rename.to}${rename.args ? ` (with ${JSON.stringify(rename.args)} in the call)` : ''}.`,
+    });
+  }
 }
 
 // A scope that would widen a scoped client is an option of memoryTools gone wrong: said as the

@@ -10,9 +10,9 @@ import {
   memoryCorrectTool,
   memoryForgetTool,
   memoryHistoryTool,
-  memoryRecallStepsTool,
+  memoryProceduresFromRecordingTool,
   memoryRecallTool,
-  memoryStoreTool,
+  memoryRetainTool,
 } from '../agent-tools.js';
 import type { OpenClawTool, OpenClawToolContext, OpenClawToolResult } from './openclaw-host-types.js';
 import { type Identity, identityOfTool, isGroupSession } from './openclaw-identity.js';
@@ -82,11 +82,11 @@ const store = mapping({
         .describe('Memory category'),
     })
     .strict(),
-  tool: memoryStoreTool,
+  tool: memoryRetainTool,
   toArgs: (params) => ({
     content: params.text,
     importance: params.importance ?? 0.7,
-    ...(params.category ? { type: LANCEDB_CATEGORIES[params.category] ?? params.category } : {}),
+    ...(params.category ? { category: LANCEDB_CATEGORIES[params.category] ?? params.category } : {}),
   }),
 });
 
@@ -146,7 +146,7 @@ const correct = mapping({
   toArgs: (params) => ({
     memory_id: params.memoryId,
     content: params.text,
-    ...(params.category ? { type: LANCEDB_CATEGORIES[params.category] ?? params.category } : {}),
+    ...(params.category ? { category: LANCEDB_CATEGORIES[params.category] ?? params.category } : {}),
   }),
 });
 
@@ -154,7 +154,7 @@ const correct = mapping({
 const recallSteps = mapping({
   name: 'memory_recall_steps',
   label: 'Memory Recall Steps',
-  description: memoryRecallStepsTool.description,
+  description: memoryProceduresFromRecordingTool.description,
   params: z
     .object({
       query: z.string().trim().min(1, 'expected the task, in words').max(20_000).describe('The task, in words'),
@@ -162,7 +162,7 @@ const recallSteps = mapping({
       refresh: z.boolean().optional().describe('Search the recordings again even when cached (default: false)'),
     })
     .strict(),
-  tool: memoryRecallStepsTool,
+  tool: memoryProceduresFromRecordingTool,
   toArgs: (params) => ({
     query: params.query,
     ...(params.limit === undefined ? {} : { k: params.limit }),
