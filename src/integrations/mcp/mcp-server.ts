@@ -67,7 +67,7 @@ export interface McpServerOptions {
   /**
    * Serve only the tools of these sets (of `tools`, else of every agent tool), e.g. `['core']`,
    * what `memoir mcp` serves by default. Hosts send every listed tool's definition to the model
-   * on each turn: all of them are about 33 KB, the core set about 11 KB. Default: no filter.
+   * on each turn: all of them are about 32 KB, the core set about 9 KB. Default: no filter.
    */
   toolSets?: readonly AgentToolSet[];
   /** Tools of another server (a wrapped one) to serve beside memoir's, forwarded unchanged. */
