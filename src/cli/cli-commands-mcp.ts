@@ -278,7 +278,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
     )
     .option(
       '--tools <sets>',
-      'tool sets to serve, separated by commas: core (store, search, recall, get, forget, sessions), workspace (core block, reflect), procedures, admin, or all (default: $MEMOIR_MCP_TOOLS, else core, plus workspace with --workspace)',
+      'tool sets to serve, separated by commas: core (retain, recall, get, forget, sessions), workspace (core block, reflect), procedures, admin, or all (default: $MEMOIR_MCP_TOOLS, else core, plus workspace with --workspace)',
       toolSets,
     )
     .option('--http', 'serve Streamable HTTP on 127.0.0.1 instead of stdio')
