@@ -184,6 +184,59 @@ module.exports = {
       },
     },
     {
+      name: 'no-door-imports-another-door',
+      severity: 'error',
+      comment:
+        'Each folder under src/integrations/ is a door (mcp, openclaw, ai-sdk, langgraph, ui) and stands on the public client alone: ' +
+        'a door never imports another door. What doors legitimately share lives in the shared folders, the tool table ' +
+        '(agent-tools/, with its entry agent-tools.ts) and the loopback HTTP guard (http-guard/); a scoped view of a client ' +
+        'comes from the core (memory.withScope).',
+      from: { path: '^src/integrations/([^/]+)/', pathNot: '^src/integrations/(agent-tools|http-guard)/' },
+      to: {
+        path: '^src/integrations/',
+        pathNot: ['^src/integrations/$1/', '^src/integrations/(agent-tools|http-guard)/', '^src/integrations/agent-tools[.]ts$'],
+      },
+    },
+    {
+      name: 'shared-door-code-imports-no-door',
+      severity: 'error',
+      comment: 'The tool table and the HTTP guard serve every door, so they import none of them.',
+      from: { path: ['^src/integrations/(agent-tools|http-guard)/', '^src/integrations/agent-tools[.]ts$'] },
+      to: {
+        path: '^src/integrations/',
+        pathNot: ['^src/integrations/(agent-tools|http-guard)/', '^src/integrations/agent-tools[.]ts$'],
+      },
+    },
+    {
+      name: 'cli-starts-a-door-through-its-entry',
+      severity: 'error',
+      comment:
+        'The CLI is a door too, and the one that starts others (`memoir mcp`, `memoir ui`): it reaches another door only through ' +
+        "that door's entry (src/integrations/<door>/index.ts, what users import as memoir/mcp), never its inner modules.",
+      from: { path: '^src/cli/' },
+      to: {
+        path: '^src/integrations/',
+        pathNot: [
+          '^src/integrations/[^/]+/index[.]ts$',
+          '^src/integrations/(agent-tools|http-guard)/',
+          '^src/integrations/agent-tools[.]ts$',
+        ],
+      },
+    },
+    {
+      name: 'cli-loads-other-doors-lazily',
+      severity: 'error',
+      comment:
+        'A door the CLI starts is loaded when its command runs (`await import(...)`), so `memoir recall` never loads the MCP SDK ' +
+        'or the web view (types may be imported: they carry no code).',
+      from: { path: '^src/cli/' },
+      to: {
+        path: '^src/integrations/[^/]+/index[.]ts$',
+        pathNot: '^src/integrations/(agent-tools|http-guard)/',
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+      },
+    },
+    {
       name: 'web-view-is-a-thin-door',
       severity: 'error',
       comment:

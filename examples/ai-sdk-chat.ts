@@ -39,9 +39,9 @@ const model = new MockLanguageModelV3({
   doGenerate: async (options) => {
     const last = options.prompt.at(-1);
     if (last?.role === 'user' && JSON.stringify(last.content).includes('remember')) {
-      return call('memory_store', {
+      return call('memory_retain', {
         content: 'Sam is vegetarian and lives in Porto.',
-        type: 'profile',
+        category: 'profile',
         entities: ['Sam'],
       });
     }

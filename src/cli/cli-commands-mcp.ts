@@ -145,7 +145,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
       ...(flags.captureExclude === undefined ? {} : { exclude: flags.captureExclude }),
     },
     ...(flags.workspace === undefined ? {} : { workspace: resolve(flags.workspace) }),
-    // memory_recall_steps searches the recordings when a Memories AI key is set; otherwise it answers from the cache.
+    // memory_procedures_from_recording searches the recordings when a Memories AI key is set; otherwise it answers from the cache.
     ...(videoConfigured(context) ? { video: await videoOptionsFromEnv(context) } : {}),
     ...(flags.workspace === undefined
       ? {}
@@ -278,7 +278,7 @@ export function registerMcpCommands(program: Command, context: CliContext): void
     )
     .option(
       '--tools <sets>',
-      'tool sets to serve, separated by commas: core (store, search, recall, get, forget, sessions), workspace (core block, reflect), procedures, admin, or all (default: $MEMOIR_MCP_TOOLS, else core, plus workspace with --workspace)',
+      'tool sets to serve, separated by commas: core (retain, recall, get, forget, sessions), workspace (core block, reflect), procedures, admin, or all (default: $MEMOIR_MCP_TOOLS, else core, plus workspace with --workspace)',
       toolSets,
     )
     .option('--http', 'serve Streamable HTTP on 127.0.0.1 instead of stdio')

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError } from '../core/spec/errors.js';
 import type { Procedure } from '../core/spec/records.js';
+import { registerFromRecordingCommands } from './cli-commands-from-recording.js';
 import { registerProcedureLearnCommand } from './cli-commands-procedures-learn.js';
 import type { CliContext } from './cli-context.js';
 import { formatTable, safeText } from './cli-format.js';
@@ -110,4 +111,5 @@ export function registerProcedureCommands(program: Command, context: CliContext)
     });
 
   registerProcedureLearnCommand(procedures, context);
+  registerFromRecordingCommands(procedures, program, context);
 }

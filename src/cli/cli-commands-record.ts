@@ -1,5 +1,6 @@
 /**
- * memoir record start | pause | resume | stop | status, and memoir recall-video "<query>".
+ * memoir record start | pause | resume | stop | status (the steps drawn from recordings are
+ * `memoir procedures from-recording`, cli-commands-from-recording.ts).
  * `start` launches a detached daemon (`memoir record run`) that owns ffmpeg and writes its
  * state to <home>/recorder/state.json; the other subcommands, from any later run, read that
  * file and steer the daemon with signals (SIGUSR1 pause, SIGUSR2 resume, SIGTERM stop).
@@ -18,8 +19,6 @@ import {
   recorderDir,
   writeRecorderState,
 } from './cli-recorder-state.js';
-import { oldFlag, renamedFlags } from './cli-renamed-flags.js';
-import { videoConfigured, videoOptionsFromEnv } from './cli-video.js';
 
 interface RecordFlags {
   fps?: number;
@@ -162,7 +161,7 @@ async function runDaemon(context: CliContext, flags: RecordFlags): Promise<void>
   save();
 }
 
-/** Add `memoir record` and `memoir recall-video`. */
+/** Add `memoir record`. */
 export function registerRecordCommands(program: Command, context: CliContext): void {
   const record = program
     .command('record')
@@ -255,51 +254,4 @@ export function registerRecordCommands(program: Command, context: CliContext): v
     .command('status')
     .description('Show whether the recorder runs, its segments and uploads.')
     .action(() => report(context, readRecorderState(context.config.home)));
-
-  program
-    .command('recall-video')
-    .description(
-      'How you did something on screen: steps drawn from your indexed recordings (needs MEMORIES_AI_API_KEY; a vision model via MEMOIR_VISION_MODEL).',
-    )
-    .argument('<query>', 'what you want to do, e.g. "add an SSH key on GitHub"', nonEmpty)
-    .option('-k, --k <n>', 'most clips (default 3)', integer(1, 20))
-    .addOption(oldFlag('--limit <n>', '--k', integer(1, 20)))
-    .option('--refresh', 'search again even when a similar query is cached')
-    .action(async (query: string, given: { k?: number; limit?: number; refresh?: boolean }) => {
-      const flags = renamedFlags(given, [{ from: '--limit', to: '--k' }], {
-        command: 'recall-video',
-        note: (text) => context.note(text),
-      });
-      // Without a key there is no search, as at the other doors: steps cached earlier still
-      // answer, and otherwise the error's hint names the variable to set.
-      context.clientOptions = videoConfigured(context) ? { video: await videoOptionsFromEnv(context) } : {};
-      const client = await context.client('vectors');
-      const results = await client.procedures.fromRecording(query, {
-        ...(flags.k ? { k: flags.k } : {}),
-        ...(flags.refresh ? { refresh: true } : {}),
-      });
-      if (context.json) return context.printJson({ query, results });
-      if (results.length === 0) return context.print('No recording matches.');
-      // The seed's sentence, as memory_recall_steps and recall give it, then where it was seen.
-      const blocks = results.map((result) => {
-        const span = result.recordedAt ? `, recorded ${result.recordedAt.start} – ${result.recordedAt.end}` : '';
-        const steps = result.steps.map((step, i) => `  ${i + 1}) ${step}`).join('\n') || '  (no steps seen)';
-        return [
-          `${recordedWhen(result.recordedAt?.start ?? null)} (confidence ${result.confidence.toFixed(2)}${result.cached ? ', cached' : ''}): ${result.summary}`,
-          steps,
-          `  video: ${result.videoUrl || result.videoId} ${result.videoStartMs}–${result.videoEndMs} ms${span}`,
-        ].join('\n');
-      });
-      context.print(blocks.join('\n\n'));
-    });
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** "On Feb 10, 2026 at 14:30 UTC, the user:", the wording every door uses. */
-function recordedWhen(start: string | null): string {
-  if (!start) return 'In a recording (date unknown), the user';
-  const date = new Date(start);
-  const hm = `${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
-  return `On ${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()} at ${hm} UTC, the user`;
 }

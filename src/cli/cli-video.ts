@@ -2,8 +2,8 @@
  * The `video` client options the CLI builds from the environment: Memories AI for search
  * (MEMORIES_AI_API_KEY, MEMORIES_AI_BASE_URL), ffmpeg for key frames, and the vision model
  * named by MEMOIR_VISION_MODEL (MEMOIR_VISION_BASE_URL for an OpenAI-compatible server);
- * without one, steps come from the provider's captions. `memoir recall-video` and
- * `memoir mcp` (for memory_recall_steps) share it.
+ * without one, steps come from the provider's captions. `memoir procedures from-recording` and
+ * `memoir mcp` (for memory_procedures_from_recording) share it.
  */
 import type { VideoOptions } from '../core/procedures/recording-options.js';
 import type { CliContext } from './cli-context.js';

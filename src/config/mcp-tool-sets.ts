@@ -9,7 +9,7 @@
 import { z } from 'zod';
 
 /**
- * The sets a memory tool belongs to: `core` (store, search, recall, get, forget, sessions; the
+ * The sets a memory tool belongs to: `core` (retain, recall, get, forget, sessions; the
  * default), `workspace` (the core block and reflect), `procedures` (learned procedures,
  * workflows, recorded steps) and `admin` (everything else: versions, listing, data control).
  *

@@ -38,8 +38,7 @@ import {
   memoryInvalidateTool,
   memoryListTool,
   memoryRecallTool,
-  memorySearchTool,
-  memoryStoreTool,
+  memoryRetainTool,
 } from './agent-tools/memory-tools.js';
 import {
   memoryFindProceduresTool,
@@ -49,7 +48,7 @@ import {
   memoryRecordProcedureUseTool,
   memoryReflectTool,
 } from './agent-tools/procedure-tools.js';
-import { memoryRecallStepsTool } from './agent-tools/recording-tools.js';
+import { memoryProceduresFromRecordingTool } from './agent-tools/recording-tools.js';
 import {
   memoryDeleteSessionTool,
   memoryListSessionsTool,
@@ -72,6 +71,7 @@ export * from './agent-tools/maintenance-tools.js';
 export * from './agent-tools/memory-tools.js';
 export * from './agent-tools/procedure-tools.js';
 export * from './agent-tools/recording-tools.js';
+export * from './agent-tools/renamed-tools.js';
 export * from './agent-tools/session-tools.js';
 export * from './agent-tools/tool-hints.js';
 export * from './agent-tools/version-tools.js';
@@ -85,8 +85,7 @@ export * from './agent-tools/workflow-tools.js';
  * @group Agent tools
  */
 export const agentTools: readonly AgentTool[] = [
-  memoryStoreTool,
-  memorySearchTool,
+  memoryRetainTool,
   memoryRecallTool,
   memoryGetTool,
   memoryListTool,
@@ -115,7 +114,7 @@ export const agentTools: readonly AgentTool[] = [
   memoryListProceduresTool,
   memoryRecordProcedureUseTool,
   memoryLearnProcedureTool,
-  memoryRecallStepsTool,
+  memoryProceduresFromRecordingTool,
   memoryReflectTool,
   memoryCoreReadTool,
   memoryCoreAppendTool,
@@ -129,8 +128,7 @@ export const agentTools: readonly AgentTool[] = [
 const setsSchema = z.array(z.enum(AGENT_TOOL_SETS)).max(AGENT_TOOL_SETS.length * 4);
 
 const SET_OF: Readonly<Record<string, AgentToolSet>> = {
-  memory_store: 'core',
-  memory_search: 'core',
+  memory_retain: 'core',
   memory_recall: 'core',
   memory_get: 'core',
   memory_forget: 'core',
@@ -147,7 +145,7 @@ const SET_OF: Readonly<Record<string, AgentToolSet>> = {
   memory_list_procedures: 'procedures',
   memory_record_procedure_use: 'procedures',
   memory_learn_procedure: 'procedures',
-  memory_recall_steps: 'procedures',
+  memory_procedures_from_recording: 'procedures',
   memory_create_workflow_from_session: 'procedures',
   memory_detect_workflows: 'procedures',
   memory_suggest: 'procedures',
@@ -185,7 +183,7 @@ export function agentToolsInSets(
 /**
  * The tool of that name, or undefined.
  *
- * @param name - A tool name, e.g. `memory_store`.
+ * @param name - A tool name, e.g. `memory_retain`.
  * @returns The tool.
  * @group Agent tools
  */

@@ -3,7 +3,7 @@ import { tempDir } from '../helpers/stores.js';
 import { runMemoir as memoir } from '../integrations/mcp-harness.js';
 
 // The old flag names docs/vocabulary.md promises (`--top-k` for `--k`, `--yes` / `-y` for
-// `--confirm`, `recall-video --limit`), through the real executable in a child process: each
+// `--confirm`, `procedures from-recording --limit`), through the real executable in a child process: each
 // works as the new one does and a note on stderr names the new one.
 
 describe('old flag names at the CLI', { timeout: 120_000 }, () => {
@@ -26,14 +26,14 @@ describe('old flag names at the CLI', { timeout: 120_000 }, () => {
     expect(both.stderr).toContain('--top-k is the old name of --k');
   });
 
-  it('procedures find --top-k and recall-video --top-k / --limit are --k', async () => {
+  it('procedures find --top-k and procedures from-recording --top-k / --limit are --k', async () => {
     const home = tempDir('memoir-cli-old-names-');
     const find = await memoir(home, 'procedures', 'find', 'deploy the app', '--top-k', '1');
     expect(find.code, find.stderr).toBe(0);
     expect(find.stderr).toContain('--top-k is now --k');
     for (const flag of ['--top-k', '--limit']) {
       // No recordings service here: the flag is taken (no usage error) and named, whatever the search says.
-      const video = await memoir(home, 'recall-video', 'add an SSH key', flag, '2');
+      const video = await memoir(home, 'procedures', 'from-recording', 'add an SSH key', flag, '2');
       expect(video.stderr).not.toMatch(/unknown option/);
       expect(video.code).not.toBe(2);
       expect(video.stderr).toContain(`${flag} is now --k`);

@@ -7,7 +7,7 @@ import { tempDir } from '../helpers/stores.js';
 
 // One vocabulary at the CLI (docs/vocabulary.md): `--k` sizes every ranked answer,
 // `--confirm` goes ahead with what replaces data, `recall --explain` as the API's `explain`.
-// The old flags (`--top-k`, `recall-video --limit`, `--yes`) still work with a note on stderr;
+// The old flags (`--top-k`, `procedures from-recording --limit`, `--yes`) still work with a note on stderr;
 // an old and a new flag with different values are a usage error naming both. Errors say what
 // to do in flags, not in library calls.
 
@@ -58,7 +58,17 @@ describe('CLI vocabulary: old flags keep working, with a note', () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/error: .*--top-k is the old name of --k.*\(1 and 2\)/);
     expect(both.stderr).toMatch(/hint: Pass only --k \(--top-k is its old name\)/);
-    const video = await memoir(home, '--json', 'recall-video', 'open a terminal', '--limit', '1', '--k', '3');
+    const video = await memoir(
+      home,
+      '--json',
+      'procedures',
+      'from-recording',
+      'open a terminal',
+      '--limit',
+      '1',
+      '--k',
+      '3',
+    );
     expect(video.code).toBe(2);
     const error = JSON.parse(video.stderr) as { error: { code: string; field: string; message: string } };
     expect(error.error.code).toBe('VALIDATION_FAILED');

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatList, formatRecall } from '../../src/cli/cli-format.js';
 import { createMemory, formatContext, type MemoryClient } from '../../src/index.js';
 import { callAgentTool } from '../../src/integrations/agent-tools/define-agent-tool.js';
-import { memoryListTool, memoryRecallTool, memorySearchTool } from '../../src/integrations/agent-tools/memory-tools.js';
+import { memoryListTool, memoryRecallTool } from '../../src/integrations/agent-tools/memory-tools.js';
 import { quiet, STORES, type StoreFactory } from '../helpers/stores.js';
 
 // An opinion carries a confidence and the evidence behind it (reflect keeps both, a workspace
@@ -45,11 +45,15 @@ describe.each(STORES)(
       expect(entry(plain)).not.toMatch(/confidence=|evidence=/);
     });
 
-    it('memory_recall and memory_search say "(opinion, confidence 0.72, 4 evidence, 1 against)"', async () => {
+    it('memory_recall, as a context block and as a list, says "(opinion, confidence 0.72, 4 evidence, 1 against)"', async () => {
       const { memory, opinion, plain } = await withOpinion();
       const recalled = await callAgentTool(memoryRecallTool, memory, { query: 'Peter replies WhatsApp', k: 5 });
       expect(recalled.text).toContain('confidence="0.72" evidence="4" against="1"');
-      const searched = await callAgentTool(memorySearchTool, memory, { query: 'Peter replies WhatsApp', k: 5 });
+      const searched = await callAgentTool(memoryRecallTool, memory, {
+        query: 'Peter replies WhatsApp',
+        k: 5,
+        format: 'list',
+      });
       const line = (id: string) => searched.text.split('\n').find((text) => text.startsWith(`- ${id} `)) ?? '';
       expect(line(opinion)).toContain('opinion, confidence 0.72, 4 evidence, 1 against');
       expect(line(plain)).not.toMatch(/confidence|evidence/);

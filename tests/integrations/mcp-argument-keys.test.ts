@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInMemoryStore, createMemory, ValidationError } from '../../src/index.js';
-import { agentTools, callAgentTool, memoryStoreTool } from '../../src/integrations/agent-tools.js';
+import { agentTools, callAgentTool, memoryRetainTool } from '../../src/integrations/agent-tools.js';
 import { quiet, tempDir } from '../helpers/stores.js';
 import { connectMemoirMcp, dataOf, type McpConnection, textOf } from './mcp-harness.js';
 
@@ -46,10 +46,10 @@ describe('MCP tool arguments with __proto__, constructor and prototype keys', { 
       const metadata = JSON.parse(raw) as Record<string, unknown>;
       const expected = await libraryVerdict(metadata);
       expect(expected).toMatch(/__proto__/);
-      const result = await server.call('memory_store', { content: `Stored with ${raw}`, metadata });
+      const result = await server.call('memory_retain', { content: `Stored with ${raw}`, metadata });
       expect(result.isError, raw).toBe(true);
       expect(textOf(result)).toContain(expected!);
-      expect(textOf(result)).toMatch(/^memory_store: metadata\./);
+      expect(textOf(result)).toMatch(/^memory_retain: metadata\./);
     }
     expect(dataOf<{ memories: number }>(await server.call('memory_stats')).memories).toBe(0);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -60,7 +60,7 @@ describe('MCP tool arguments with __proto__, constructor and prototype keys', { 
       string,
       unknown
     >;
-    const refused = await server.call('memory_store', topLevel);
+    const refused = await server.call('memory_retain', topLevel);
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/__proto__/);
     const warn = await server.call(
@@ -78,7 +78,7 @@ describe('MCP tool arguments with __proto__, constructor and prototype keys', { 
       unknown
     >;
     expect(await libraryVerdict(metadata)).toBeUndefined();
-    const stored = dataOf<{ id: string }>(await server.call('memory_store', { content: 'Odd keys kept.', metadata }));
+    const stored = dataOf<{ id: string }>(await server.call('memory_retain', { content: 'Odd keys kept.', metadata }));
     const read = dataOf<{ memory: { metadata: Record<string, unknown> } }>(
       await server.call('memory_get', { memory_id: stored.id }),
     );
@@ -87,16 +87,16 @@ describe('MCP tool arguments with __proto__, constructor and prototype keys', { 
 
   it('refuses deeply nested metadata with a clear error naming the field, never a RangeError, and keeps serving', async () => {
     for (const depth of [100, 1_000]) {
-      const result = await server.call('memory_store', {
+      const result = await server.call('memory_retain', {
         content: `Nested ${depth}.`,
         metadata: { deep: nested(depth) },
       });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^memory_store: metadata\.deep/);
+      expect(textOf(result)).toMatch(/^memory_retain: metadata\.deep/);
       expect(textOf(result)).toMatch(/levels of nesting/);
       expect(textOf(result)).not.toMatch(/RangeError|call stack/i);
     }
-    const fine = dataOf<{ stored: boolean }>(await server.call('memory_store', { content: 'Still serving.' }));
+    const fine = dataOf<{ stored: boolean }>(await server.call('memory_retain', { content: 'Still serving.' }));
     expect(fine.stored).toBe(true);
   });
 });
@@ -106,7 +106,7 @@ describe('the shared agent tools (as OpenClaw calls them)', () => {
     const memory = createMemory({ store: createInMemoryStore(), logger: quiet });
     try {
       const args = JSON.parse('{"content": "x", "metadata": {"a": {"__proto__": {"p": 1}}}}') as unknown;
-      const error = await callAgentTool(memoryStoreTool, memory, args).catch((caught: unknown) => caught);
+      const error = await callAgentTool(memoryRetainTool, memory, args).catch((caught: unknown) => caught);
       expect(ValidationError.isInstance(error)).toBe(true);
       expect((error as ValidationError).issues[0]!.field).toBe('metadata.a.__proto__');
       for (const tool of agentTools) {
@@ -116,7 +116,7 @@ describe('the shared agent tools (as OpenClaw calls them)', () => {
         expect((refused as ValidationError).message, tool.name).toMatch(/__proto__/);
       }
       expect((await memory.stats()).memories).toBe(0);
-      const deep = await callAgentTool(memoryStoreTool, memory, { content: 'x', metadata: nested(200_000) }).catch(
+      const deep = await callAgentTool(memoryRetainTool, memory, { content: 'x', metadata: nested(200_000) }).catch(
         (caught: unknown) => caught,
       );
       expect(ValidationError.isInstance(deep)).toBe(true);

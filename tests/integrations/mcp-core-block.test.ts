@@ -50,7 +50,7 @@ describe('the core block tools through memoir mcp', () => {
       expect(dataOf<CoreState>(read)).toMatchObject({ text: expected, limit: 2000 });
       expect(textOf(read)).toContain(expected.trimEnd());
 
-      dataOf(await server.call('memory_store', { content: 'The staging cluster runs in Frankfurt.' }));
+      dataOf(await server.call('memory_retain', { content: 'The staging cluster runs in Frankfurt.' }));
       const recalled = textOf(await server.call('memory_recall', { query: 'staging cluster' }));
       expect(recalled.startsWith('## Core memory\n')).toBe(true);
       expect(recalled).toContain(`<core>\n${expected.trimEnd()}\n</core>`);
@@ -97,7 +97,7 @@ describe('the core block tools through memoir mcp', () => {
     const bob = await connectMemoirMcp({ home, args: ['--user', 'bob'], tools: 'all' });
     try {
       expect(dataOf<CoreState>(await bob.call('memory_core_read')).text).toBe('');
-      dataOf(await bob.call('memory_store', { content: 'Bob had peanuts for lunch.' }));
+      dataOf(await bob.call('memory_retain', { content: 'Bob had peanuts for lunch.' }));
       expect(textOf(await bob.call('memory_recall', { query: 'peanuts' }))).not.toContain('allergic');
     } finally {
       await bob.close();

@@ -8,7 +8,7 @@ import { createMcpServer } from '../../src/integrations/mcp/index.js';
 import { tempDir } from '../helpers/stores.js';
 import { textOf } from './mcp-harness.js';
 
-// What a model reads over MCP when memory_recall_steps has no recordings to search: the
+// What a model reads over MCP when memory_procedures_from_recording has no recordings to search: the
 // setting `memoir mcp` is started with (MEMORIES_AI_API_KEY), not the library's
 // createMemory({ video }). Through the official MCP client, on a real SQLite file, with the
 // client `memoir mcp` builds when the key is not set (no video provider).
@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 describe('MCP tool errors speak the server’s language', { timeout: 60_000 }, () => {
-  it('memory_recall_steps with no video provider and nothing cached names MEMORIES_AI_API_KEY', async () => {
+  it('memory_procedures_from_recording with no video provider and nothing cached names MEMORIES_AI_API_KEY', async () => {
     const home = tempDir('memoir-mcp-door-errors-');
     const memory = createMemory({ store: createSqliteStore({ path: join(home, 'memoir.sqlite') }) });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -32,7 +32,7 @@ describe('MCP tool errors speak the server’s language', { timeout: 60_000 }, (
     open.push({ client, memory });
 
     const result = (await client.callTool({
-      name: 'memory_recall_steps',
+      name: 'memory_procedures_from_recording',
       arguments: { query: 'add an SSH key on GitHub' },
     })) as CallToolResult;
     expect(result.isError).toBe(true);

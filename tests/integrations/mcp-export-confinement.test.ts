@@ -37,7 +37,7 @@ const hasPrlimit = (() => {
 
 async function storeThree(server: McpConnection, prefix = 'Peter'): Promise<void> {
   for (const content of [`${prefix} prefers tea.`, `${prefix} lives in Lisbon.`, `${prefix} deploys on Fridays.`]) {
-    dataOf(await server.call('memory_store', { content }));
+    dataOf(await server.call('memory_retain', { content }));
   }
 }
 
@@ -108,7 +108,7 @@ describe('memory_export and memory_restore keep to the memoir home', { timeout: 
     );
     expect(first).toMatchObject({ path: join(home, 'exports', 'weekly.jsonl'), file: 'weekly.jsonl', memories: 3 });
     const before = readFileSync(first.path, 'utf8');
-    dataOf(await server.call('memory_store', { content: 'A fourth memory.' }));
+    dataOf(await server.call('memory_retain', { content: 'A fourth memory.' }));
     const again = await server.call('memory_export', { name: 'weekly.jsonl' });
     expect(again.isError).toBe(true);
     expect(textOf(again)).toMatch(/^memory_export: name: a file named weekly\.jsonl exists already/);
@@ -166,7 +166,7 @@ describe('memory_export and memory_restore keep to the memoir home', { timeout: 
       // Enough to make an export of several hundred KiB.
       for (let index = 0; index < 24; index++) {
         const content = `Memory ${index}: ${`word${index} `.repeat(4_000)}`;
-        dataOf(await server.call('memory_store', { content }));
+        dataOf(await server.call('memory_retain', { content }));
       }
       const full = dataOf<{ path: string }>(await server.call('memory_export', { name: 'full' }));
       const exportBytes = statSync(full.path).size;
@@ -227,7 +227,7 @@ describe('memory_export and memory_restore keep to the memoir home', { timeout: 
       expect(result.isError, name).toBe(true);
       expect(textOf(result)).toMatch(/^memory_restore: backup: /);
     }
-    dataOf(await server.call('memory_store', { content: 'Written after the backup.' }));
+    dataOf(await server.call('memory_retain', { content: 'Written after the backup.' }));
     const restored = await server.call('memory_restore', { backup: backup.path, confirm: true });
     expect(textOf(restored)).toContain('Restored 3 memories');
   });

@@ -32,12 +32,12 @@ describe('memory_export files go back in with memoir import', () => {
     };
     const exported: Record<string, string> = {};
     try {
-      await server.call('memory_store', {
+      await server.call('memory_retain', {
         content: 'Important workflow completed successfully',
-        type: 'workflow',
+        category: 'workflow',
         metadata: { bookmarked: true, priority: 'high' },
       });
-      await server.call('memory_store', { content: 'The staging console lives on port 8080.' });
+      await server.call('memory_retain', { content: 'The staging console lives on port 8080.' });
       for (const format of ['json', 'jsonl']) {
         exported[format] = dataOf<{ path: string }>(
           await server.call('memory_export', { name: 'memories', format }),

@@ -81,9 +81,9 @@ describe('memoir mcp --http', { timeout: 90_000 }, () => {
       try {
         expect(client.getNegotiatedProtocolVersion()).toBe(modern ? '2026-07-28' : '2025-11-25');
         const { tools } = await client.listTools();
-        expect(tools.map((tool) => tool.name)).toContain('memory_store');
+        expect(tools.map((tool) => tool.name)).toContain('memory_retain');
         const stored = (await client.callTool({
-          name: 'memory_store',
+          name: 'memory_retain',
           arguments: { content: `Stored over HTTP (${modern ? 'modern' : '2025'} handshake).` },
         })) as CallToolResult;
         expect(dataOf<{ stored: boolean }>(stored).stored).toBe(true);
@@ -115,12 +115,12 @@ describe('memoir mcp --http', { timeout: 90_000 }, () => {
           '{"content": "Metadata proto over HTTP.", "metadata": {"__proto__": {"polluted": true}}}',
         ]) {
           const result = (await client.callTool({
-            name: 'memory_store',
+            name: 'memory_retain',
             arguments: JSON.parse(raw) as Record<string, unknown>,
           })) as CallToolResult;
           expect(result.isError, raw).toBe(true);
           const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-          expect(text).toMatch(/^memory_store: (metadata\.)?__proto__: the key "__proto__" is not allowed/);
+          expect(text).toMatch(/^memory_retain: (metadata\.)?__proto__: the key "__proto__" is not allowed/);
         }
         const escaped = (await client.callTool({
           name: 'memory_export',

@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/stores.js';
 import { connectMemoirMcp, dataOf, type McpConnection, textOf } from './mcp-harness.js';
 
-// The old argument name docs/vocabulary.md promises over MCP (`top_k` for `k`) on every tool
-// that takes `k`, through `memoir mcp` and the official client: the call runs as with `k`,
-// and the result's text names the new argument.
+// The old names docs/vocabulary.md promises over MCP, through `memoir mcp` and the official
+// client: the argument `top_k` for `k` on every tool that takes `k`, `type` for `category`; and
+// the tools `memory_store`, `memory_search` and `memory_recall_steps`, no longer listed, which
+// answer as `memory_retain`, `memory_recall` (format "list") and
+// `memory_procedures_from_recording`. Each call runs as with the new name, and the result's text
+// names the new one.
 
 let server: McpConnection;
 beforeAll(async () => {
@@ -50,5 +53,41 @@ describe('top_k over MCP', { timeout: 60_000 }, () => {
     const steps = await server.call('memory_recall_steps', { query: 'add an SSH key on GitHub', top_k: 1 });
     expect(textOf(steps)).not.toMatch(/top_k|unknown field/);
     expect(textOf(steps)).toMatch(/video/);
+  });
+});
+
+describe('old tool names over MCP', { timeout: 60_000 }, () => {
+  it('memory_store answers as memory_retain, and type as category; the text names both new names', async () => {
+    const stored = await server.call('memory_store', { content: 'The staging deploy needs a VPN.', type: 'workflow' });
+    expect(stored.isError, textOf(stored)).toBeFalsy();
+    expect(dataOf<{ memory: { category: string } }>(stored).memory.category).toBe('workflow');
+    expect(textOf(stored)).toContain('memory_store is now memory_retain (memory_store still works for now)');
+    expect(textOf(stored)).toContain('type is now category');
+    const listed = await server.call('memory_list', { type: 'workflow' });
+    expect(dataOf<{ count: number }>(listed).count).toBe(1);
+    expect(textOf(listed)).toContain('type is now category');
+  });
+
+  it('memory_search answers as memory_recall with format "list", one line per memory with its score', async () => {
+    const searched = await server.call('memory_search', { query: 'staging deploy VPN', k: 1 });
+    const listed = await server.call('memory_recall', { query: 'staging deploy VPN', k: 1, format: 'list' });
+    const ids = (result: typeof listed) => dataOf<{ results: Array<{ id: string }> }>(result).results.map((r) => r.id);
+    expect(ids(searched)).toEqual(ids(listed));
+    expect(textOf(searched)).toMatch(/^1 memory for "staging deploy VPN":\n- /);
+    expect(textOf(listed)).toMatch(/^1 memory for "staging deploy VPN":\n- /);
+    expect(textOf(searched)).toContain('Note: memory_search is now memory_recall (memory_search still works for now).');
+    const context = textOf(await server.call('memory_recall', { query: 'staging deploy VPN', k: 1 }));
+    expect(context).not.toMatch(/^1 memory for/);
+    expect(context).toContain(`Ids: ${ids(listed)[0]}`);
+  });
+
+  it('memory_recall_steps answers as memory_procedures_from_recording, its refusal naming the new tool', async () => {
+    const steps = await server.call('memory_recall_steps', { query: 'add an SSH key on GitHub' });
+    const now = await server.call('memory_procedures_from_recording', { query: 'add an SSH key on GitHub' });
+    expect(steps.isError).toBe(now.isError);
+    expect(textOf(steps)).toContain(textOf(now));
+    expect(textOf(steps)).toContain('memory_recall_steps is now memory_procedures_from_recording');
+    const { tools } = await server.client.listTools();
+    expect(tools.map((tool) => tool.name)).not.toContain('memory_recall_steps');
   });
 });

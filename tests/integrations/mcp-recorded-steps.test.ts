@@ -18,7 +18,7 @@ import { bin, childEnvironment, dataOf, textOf } from './mcp-harness.js';
 
 const ffmpegMissing = missingTools('ffmpeg');
 
-// The seed's loop from the agent's side: memory_recall_steps through the official MCP client
+// The seed's loop from the agent's side: memory_procedures_from_recording through the official MCP client
 // gets "On Feb 10, the user: 1) … 2) …" with the video range and confidence, drawn from a real
 // video on the loopback Memories AI server by the real ffmpeg and a scripted vision model; the
 // same steps then come back from memory_find_procedures and memory_recall.
@@ -85,141 +85,147 @@ function expectSeedAnswer(text: string, videoId: string): void {
   expect(text).toMatch(/untrusted notes, not instructions/);
 }
 
-describe.skipIf(ffmpegMissing)(titled('memory_recall_steps through the official MCP client', ffmpegMissing), () => {
-  let server: MemoriesAiServer;
-  let videoId: string;
-  const dir = tempDir('memoir-mcp-steps-');
+describe.skipIf(ffmpegMissing)(
+  titled('memory_procedures_from_recording through the official MCP client', ffmpegMissing),
+  () => {
+    let server: MemoriesAiServer;
+    let videoId: string;
+    const dir = tempDir('memoir-mcp-steps-');
 
-  beforeAll(async () => {
-    server = await new MemoriesAiServer().start();
-    const provider = createMemoriesAiProvider({ apiKey: server.apiKey, baseUrl: server.baseUrl, minIntervalMs: 0 });
-    const file = writeTestVideo(join(dir, 'rec-20260210-143005-0a0b0c0d.mp4'), 6);
-    ({ videoId } = await provider.upload({ filePath: file, recordedAt: RECORDED }));
-    server.searchResults = [
-      {
-        video_id: videoId,
-        score: 0.92,
-        start: 1,
-        end: 5,
-        snippet: 'An SSH key is added on GitHub.',
-        captured_at: RECORDED,
-      },
-    ];
-  }, 60_000);
-  afterAll(() => server?.close());
-
-  describe.each(STORES)('in process, %s', (_name, make) => {
-    const open: Array<{ client: Client; memory: MemoryClient }> = [];
-    afterEach(async () => {
-      for (const { client, memory } of open.splice(0)) {
-        await client.close();
-        await memory.close();
-      }
-    });
-
-    it('answers with the date, numbered steps, video range and confidence; find_procedures and recall find them after', async () => {
-      let i = 0;
-      const model = createScriptedLanguageModel(() => STEPS[i++] ?? 'NONE');
+    beforeAll(async () => {
+      server = await new MemoriesAiServer().start();
       const provider = createMemoriesAiProvider({ apiKey: server.apiKey, baseUrl: server.baseUrl, minIntervalMs: 0 });
-      const { memory } = storeAndClient(make, {
-        video: { provider, frames: createFfmpegFrameExtractor(), visionModel: model, maxFramesPerClip: 5 },
-      });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await createMcpServer({ client: memory, home: tempDir('memoir-mcp-home-') })().connect(serverSide);
-      const client = new Client({ name: 'memoir-tests', version: '1' });
-      await client.connect(clientSide);
-      open.push({ client, memory });
-      const call = async (name: string, args: Record<string, unknown>) =>
-        (await client.callTool({ name, arguments: args })) as CallToolResult;
-
-      const { tools } = await client.listTools();
-      const tool = tools.find((each) => each.name === 'memory_recall_steps');
-      expect(tool?.inputSchema).toMatchObject({
-        type: 'object',
-        required: ['query'],
-        additionalProperties: false,
-        properties: { query: { type: 'string' }, k: { type: 'integer' }, refresh: { type: 'boolean' } },
-      });
-      expect(tool?.annotations?.readOnlyHint).toBe(true);
-
-      const answer = await call('memory_recall_steps', { query: 'how do I add an SSH key on GitHub', k: 1 });
-      expectSeedAnswer(textOf(answer), videoId);
-      const [result] = dataOf<StepsResult>(answer).results;
-      expect(result).toMatchObject({
-        cached: false,
-        confidence: 0.92,
-        videoStartMs: 1000,
-        videoEndMs: 5000,
-        recordedAt: { start: '2026-02-10T14:30:06.000Z', end: '2026-02-10T14:30:10.000Z' },
-        steps: STEPS.slice(0, result!.steps.length),
-      });
-
-      const again = dataOf<StepsResult>(
-        await call('memory_recall_steps', { query: 'How do I add an SSH key on GitHub?' }),
-      );
-      expect(again.results[0]).toMatchObject({ cached: true, procedureId: result!.procedureId });
-
-      const found = await call('memory_find_procedures', {
-        request: 'add an SSH key on GitHub',
-        sources: ['recording'],
-      });
-      expect(dataOf<{ procedures: unknown[] }>(found).procedures).toMatchObject([
+      const file = writeTestVideo(join(dir, 'rec-20260210-143005-0a0b0c0d.mp4'), 6);
+      ({ videoId } = await provider.upload({ filePath: file, recordedAt: RECORDED }));
+      server.searchResults = [
         {
-          id: result!.procedureId,
-          source: 'recording',
-          file: null,
-          recording: { videoId, confidence: 0.92, recordedAt: result!.recordedAt },
+          video_id: videoId,
+          score: 0.92,
+          start: 1,
+          end: 5,
+          snippet: 'An SSH key is added on GitHub.',
+          captured_at: RECORDED,
         },
-      ]);
-      expect(textOf(found)).toContain('source="recording"');
+      ];
+    }, 60_000);
+    afterAll(() => server?.close());
 
-      const recalled = await call('memory_recall', {
-        query: 'adding an SSH key to GitHub',
-        filters: { categories: ['recording'] },
+    describe.each(STORES)('in process, %s', (_name, make) => {
+      const open: Array<{ client: Client; memory: MemoryClient }> = [];
+      afterEach(async () => {
+        for (const { client, memory } of open.splice(0)) {
+          await client.close();
+          await memory.close();
+        }
       });
-      expect(textOf(recalled)).toMatch(/On Feb 10, 2026 at 14:30 UTC, the user: 1\) Opened github\.com/);
-      expect(dataOf<{ results: Array<{ id: string }> }>(recalled).results.map((entry) => entry.id)).toEqual([
-        result!.memoryId,
-      ]);
 
-      // Bad arguments name the field.
-      const bad = await call('memory_recall_steps', { query: '   ' });
-      expect(bad.isError).toBe(true);
-      expect(textOf(bad)).toMatch(/query/);
-    }, 90_000);
-  });
+      it('answers with the date, numbered steps, video range and confidence; find_procedures and recall find them after', async () => {
+        let i = 0;
+        const model = createScriptedLanguageModel(() => STEPS[i++] ?? 'NONE');
+        const provider = createMemoriesAiProvider({ apiKey: server.apiKey, baseUrl: server.baseUrl, minIntervalMs: 0 });
+        const { memory } = storeAndClient(make, {
+          video: { provider, frames: createFfmpegFrameExtractor(), visionModel: model, maxFramesPerClip: 5 },
+        });
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await createMcpServer({ client: memory, home: tempDir('memoir-mcp-home-') })().connect(serverSide);
+        const client = new Client({ name: 'memoir-tests', version: '1' });
+        await client.connect(clientSide);
+        open.push({ client, memory });
+        const call = async (name: string, args: Record<string, unknown>) =>
+          (await client.callTool({ name, arguments: args })) as CallToolResult;
 
-  it('`memoir mcp` with MEMORIES_AI_API_KEY searches the recordings (vision model over HTTP) on its SQLite file', async () => {
-    const vision = await startVisionServer();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, 'mcp', '--tools', 'all'],
-      env: childEnvironment({
-        MEMOIR_HOME: tempDir('memoir-mcp-steps-home-'),
-        MEMORIES_AI_API_KEY: server.apiKey,
-        MEMORIES_AI_BASE_URL: server.baseUrl,
-        MEMOIR_VISION_MODEL: 'scripted-vision',
-        MEMOIR_VISION_BASE_URL: vision.baseUrl,
-      }),
-      stderr: 'pipe',
+        const { tools } = await client.listTools();
+        const tool = tools.find((each) => each.name === 'memory_procedures_from_recording');
+        expect(tool?.inputSchema).toMatchObject({
+          type: 'object',
+          required: ['query'],
+          additionalProperties: false,
+          properties: { query: { type: 'string' }, k: { type: 'integer' }, refresh: { type: 'boolean' } },
+        });
+        expect(tool?.annotations?.readOnlyHint).toBe(true);
+
+        const answer = await call('memory_procedures_from_recording', {
+          query: 'how do I add an SSH key on GitHub',
+          k: 1,
+        });
+        expectSeedAnswer(textOf(answer), videoId);
+        const [result] = dataOf<StepsResult>(answer).results;
+        expect(result).toMatchObject({
+          cached: false,
+          confidence: 0.92,
+          videoStartMs: 1000,
+          videoEndMs: 5000,
+          recordedAt: { start: '2026-02-10T14:30:06.000Z', end: '2026-02-10T14:30:10.000Z' },
+          steps: STEPS.slice(0, result!.steps.length),
+        });
+
+        const again = dataOf<StepsResult>(
+          await call('memory_procedures_from_recording', { query: 'How do I add an SSH key on GitHub?' }),
+        );
+        expect(again.results[0]).toMatchObject({ cached: true, procedureId: result!.procedureId });
+
+        const found = await call('memory_find_procedures', {
+          request: 'add an SSH key on GitHub',
+          sources: ['recording'],
+        });
+        expect(dataOf<{ procedures: unknown[] }>(found).procedures).toMatchObject([
+          {
+            id: result!.procedureId,
+            source: 'recording',
+            file: null,
+            recording: { videoId, confidence: 0.92, recordedAt: result!.recordedAt },
+          },
+        ]);
+        expect(textOf(found)).toContain('source="recording"');
+
+        const recalled = await call('memory_recall', {
+          query: 'adding an SSH key to GitHub',
+          filters: { categories: ['recording'] },
+        });
+        expect(textOf(recalled)).toMatch(/On Feb 10, 2026 at 14:30 UTC, the user: 1\) Opened github\.com/);
+        expect(dataOf<{ results: Array<{ id: string }> }>(recalled).results.map((entry) => entry.id)).toEqual([
+          result!.memoryId,
+        ]);
+
+        // Bad arguments name the field.
+        const bad = await call('memory_procedures_from_recording', { query: '   ' });
+        expect(bad.isError).toBe(true);
+        expect(textOf(bad)).toMatch(/query/);
+      }, 90_000);
     });
-    const client = new Client({ name: 'memoir-tests', version: '1' });
-    try {
-      await client.connect(transport);
-      const answer = (await client.callTool({
-        name: 'memory_recall_steps',
-        arguments: { query: 'how do I add an SSH key on GitHub', k: 1 },
-      })) as CallToolResult;
-      expectSeedAnswer(textOf(answer), videoId);
-      expect(vision.calls()).toBeGreaterThanOrEqual(2);
-      const recalled = (await client.callTool({
-        name: 'memory_recall',
-        arguments: { query: 'SSH key GitHub', filters: { categories: ['recording'] } },
-      })) as CallToolResult;
-      expect(textOf(recalled)).toMatch(/On Feb 10, 2026 at 14:30 UTC, the user: 1\) Opened github\.com/);
-    } finally {
-      await client.close();
-      await vision.close();
-    }
-  }, 120_000);
-});
+
+    it('`memoir mcp` with MEMORIES_AI_API_KEY searches the recordings (vision model over HTTP) on its SQLite file', async () => {
+      const vision = await startVisionServer();
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--tools', 'all'],
+        env: childEnvironment({
+          MEMOIR_HOME: tempDir('memoir-mcp-steps-home-'),
+          MEMORIES_AI_API_KEY: server.apiKey,
+          MEMORIES_AI_BASE_URL: server.baseUrl,
+          MEMOIR_VISION_MODEL: 'scripted-vision',
+          MEMOIR_VISION_BASE_URL: vision.baseUrl,
+        }),
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'memoir-tests', version: '1' });
+      try {
+        await client.connect(transport);
+        const answer = (await client.callTool({
+          name: 'memory_procedures_from_recording',
+          arguments: { query: 'how do I add an SSH key on GitHub', k: 1 },
+        })) as CallToolResult;
+        expectSeedAnswer(textOf(answer), videoId);
+        expect(vision.calls()).toBeGreaterThanOrEqual(2);
+        const recalled = (await client.callTool({
+          name: 'memory_recall',
+          arguments: { query: 'SSH key GitHub', filters: { categories: ['recording'] } },
+        })) as CallToolResult;
+        expect(textOf(recalled)).toMatch(/On Feb 10, 2026 at 14:30 UTC, the user: 1\) Opened github\.com/);
+      } finally {
+        await client.close();
+        await vision.close();
+      }
+    }, 120_000);
+  },
+);

@@ -42,14 +42,18 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     expect(server.client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const { tools } = await server.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(agentTools.map((tool) => tool.name));
-    const store = tools.find((tool) => tool.name === 'memory_store')!;
+    const store = tools.find((tool) => tool.name === 'memory_retain')!;
     expect(store.inputSchema).toMatchObject({
       type: 'object',
       required: ['content'],
       additionalProperties: false,
-      properties: { content: { type: 'string' }, type: { type: 'string' }, metadata: { type: 'object' } },
+      properties: { content: { type: 'string' }, category: { type: 'string' }, metadata: { type: 'object' } },
     });
     expect(store.description).toMatch(/bookmarked/);
+    // The vocabulary's old names answer but are not listed: a host sends every listed definition on each turn.
+    for (const old of ['memory_store', 'memory_search', 'memory_recall_steps']) {
+      expect(tools.map((tool) => tool.name)).not.toContain(old);
+    }
     const destructive = tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name);
     expect(destructive.sort()).toEqual([
       'memory_cleanup',
@@ -71,8 +75,10 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
       'expand',
       'token_budget',
       'as_of',
+      'format',
     ]);
     expect(recall.inputSchema.properties?.expand).toMatchObject({ enum: ['turn', 'window', 'session'] });
+    expect(recall.inputSchema.properties?.format).toMatchObject({ enum: ['context', 'list'] });
     expect(Object.keys(store.inputSchema.properties ?? {})).toContain('session_id');
     expect(recall.annotations?.readOnlyHint).toBe(true);
   });
@@ -81,9 +87,9 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     const home = tempDir('memoir-mcp-');
     const server = await start(home);
     const stored = dataOf<Stored>(
-      await server.call('memory_store', {
+      await server.call('memory_retain', {
         content: 'Important workflow completed successfully',
-        type: 'workflow',
+        category: 'workflow',
         metadata: { bookmarked: true, priority: 'high', screenshot_path: '/tmp/screenshot_1234.png' },
       }),
     );
@@ -96,7 +102,7 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     const session = stored.memory.sessionId;
     expect(session).toMatch(/^session_\d{8}_\d{6}_[0-9a-f]{4}$/);
     const second = dataOf<Stored>(
-      await server.call('memory_store', { content: 'The deploy runs from the release branch.' }),
+      await server.call('memory_retain', { content: 'The deploy runs from the release branch.' }),
     );
     expect(second.memory.sessionId).toBe(session);
 
@@ -105,7 +111,7 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     expect(textOf(listed)).toContain('[bookmarked]');
     expect(dataOf<{ count: number }>(listed).count).toBe(2);
 
-    const found = await server.call('memory_search', { query: 'workflow completed', k: 3 });
+    const found = await server.call('memory_recall', { query: 'workflow completed', k: 3, format: 'list' });
     expect(textOf(found)).toContain(stored.id);
     const recalled = await server.call('memory_recall', {
       query: 'which branch does the deploy use',
@@ -120,7 +126,7 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
 
     const invalidated = await server.call('memory_invalidate', { memory_id: second.id, reason: 'moved to main' });
     expect(textOf(invalidated)).toContain('moved to main');
-    const afterInvalidate = await server.call('memory_search', { query: 'release branch deploy' });
+    const afterInvalidate = await server.call('memory_recall', { query: 'release branch deploy', format: 'list' });
     expect(textOf(afterInvalidate)).not.toContain(second.id);
 
     const candidates = await server.call('memory_forget', { query: 'important workflow' });
@@ -135,13 +141,13 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     const home = tempDir('memoir-mcp-');
     const first = await start(home);
     const earlier = dataOf<Stored>(
-      await first.call('memory_store', { content: 'Half way through migrating the billing tables to Postgres.' }),
+      await first.call('memory_retain', { content: 'Half way through migrating the billing tables to Postgres.' }),
     );
     const earlierSession = earlier.memory.sessionId;
     await first.close();
 
     const second = await start(home);
-    const fresh = dataOf<Stored>(await second.call('memory_store', { content: 'Lunch order: noodles.' }));
+    const fresh = dataOf<Stored>(await second.call('memory_retain', { content: 'Lunch order: noodles.' }));
     expect(fresh.memory.sessionId).not.toBe(earlierSession);
 
     const sessions = await second.call('memory_list_sessions');
@@ -155,7 +161,7 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     const resumed = await second.call('memory_resume_session', { session_id: earlierSession });
     expect(textOf(resumed)).toContain(`Resumed session ${earlierSession}`);
     expect(textOf(resumed)).toContain('billing tables');
-    const continued = dataOf<Stored>(await second.call('memory_store', { content: 'Billing migration finished.' }));
+    const continued = dataOf<Stored>(await second.call('memory_retain', { content: 'Billing migration finished.' }));
     expect(continued.memory.sessionId).toBe(earlierSession);
     const current = await second.call('memory_list', { session_id: 'current' });
     expect(textOf(current)).toContain('Billing migration finished');
@@ -165,27 +171,31 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     const unknown = await second.call('memory_resume_session', { session_id: 'session_abc123' });
     expect(unknown.isError).toBeFalsy();
     expect(textOf(unknown)).toContain('No session session_abc123 yet: started it');
-    const named = dataOf<Stored>(await second.call('memory_store', { content: 'A note of the named run.' }));
+    const named = dataOf<Stored>(await second.call('memory_retain', { content: 'A note of the named run.' }));
     expect(named.memory.sessionId).toBe('session_abc123');
   });
 
   it('keeps to the scope it was started with', async () => {
     const home = tempDir('memoir-mcp-');
     const ana = await start(home, ['--user', 'ana']);
-    dataOf(await ana.call('memory_store', { content: 'Ana keeps her passport in the blue drawer.' }));
+    dataOf(await ana.call('memory_retain', { content: 'Ana keeps her passport in the blue drawer.' }));
     await ana.close();
     const ben = await start(home, ['--user', 'ben']);
-    expect(textOf(await ben.call('memory_search', { query: 'passport drawer' }))).toContain('No memories match');
+    expect(textOf(await ben.call('memory_recall', { query: 'passport drawer', format: 'list' }))).toContain(
+      'No memories match',
+    );
     expect(dataOf<{ memories: number }>(await ben.call('memory_stats')).memories).toBe(0);
     const anaAgain = await start(home, ['--user', 'ana']);
-    expect(textOf(await anaAgain.call('memory_search', { query: 'passport drawer' }))).toContain('blue drawer');
+    expect(textOf(await anaAgain.call('memory_recall', { query: 'passport drawer', format: 'list' }))).toContain(
+      'blue drawer',
+    );
   });
 
   it('backs up, exports, clears and restores; destructive tools refuse without confirm', async () => {
     const home = tempDir('memoir-mcp-');
     const server = await start(home);
     for (const content of ['Peter prefers tea.', 'Peter lives in Lisbon.', 'The staging deploy is on Fridays.']) {
-      dataOf(await server.call('memory_store', { content }));
+      dataOf(await server.call('memory_retain', { content }));
     }
     const backup = dataOf<{ path: string; file: string; counts: { memories: number } }>(
       await server.call('memory_backup', { name: 'before_experiment' }),
@@ -280,15 +290,19 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
   it('answers bad input with a tool error naming the field, and keeps serving after a failing store', async () => {
     const home = tempDir('memoir-mcp-');
     const server = await start(home);
-    const empty = await server.call('memory_store', { content: '' });
+    const empty = await server.call('memory_retain', { content: '' });
     expect(empty.isError).toBe(true);
-    expect(textOf(empty)).toMatch(/^memory_store: content: expected a non-empty string/);
-    expect(textOf(empty)).toContain('call memory_store again');
-    const wrongType = await server.call('memory_store', { content: 'x', metadata: 'high' });
+    expect(textOf(empty)).toMatch(/^memory_retain: content: expected a non-empty string/);
+    expect(textOf(empty)).toContain('call memory_retain again');
+    const wrongType = await server.call('memory_retain', { content: 'x', metadata: 'high' });
     expect(textOf(wrongType)).toMatch(/metadata/);
-    const unknownField = await server.call('memory_search', { query: 'x', limit: 3 });
+    const unknownField = await server.call('memory_recall', { query: 'x', limit: 3, format: 'list' });
     expect(textOf(unknownField)).toMatch(/limit/);
-    const badTime = await server.call('memory_search', { query: 'x', filters: { since: 'the other day' } });
+    const badTime = await server.call('memory_recall', {
+      query: 'x',
+      filters: { since: 'the other day' },
+      format: 'list',
+    });
     expect(badTime.isError).toBe(true);
     expect(textOf(badTime)).toMatch(/since/);
     await expect(server.call('memory_nonexistent', {})).rejects.toThrow(/memory_nonexistent/);
@@ -298,7 +312,7 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     database.exec('BEGIN EXCLUSIVE');
     let failed: Awaited<ReturnType<McpConnection['call']>>;
     try {
-      failed = await server.call('memory_store', { content: 'Written while the database is locked.' });
+      failed = await server.call('memory_retain', { content: 'Written while the database is locked.' });
     } finally {
       database.exec('ROLLBACK');
       database.close();
@@ -307,7 +321,7 @@ describe('memoir mcp over stdio', { timeout: 90_000 }, () => {
     expect(textOf(failed)).toMatch(/lock|busy/i);
 
     const after = dataOf<Stored>(
-      await server.call('memory_store', { content: 'Written after the lock was released.' }),
+      await server.call('memory_retain', { content: 'Written after the lock was released.' }),
     );
     expect(after.stored).toBe(true);
     expect(dataOf<{ memories: number }>(await server.call('memory_stats')).memories).toBe(1);

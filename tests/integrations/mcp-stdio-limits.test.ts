@@ -97,7 +97,7 @@ const call = (id: number, name: string, args: Record<string, unknown>) =>
 /** A tools/call line of about `bytes` bytes, its id after the huge argument (so only a streaming look finds it). */
 function hugeCall(id: number, bytes: number): Buffer {
   const head = Buffer.from(
-    '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"memory_store","arguments":{"content":"',
+    '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"memory_retain","arguments":{"content":"',
   );
   const tail = Buffer.from(`"}},"id":${id}}\n`);
   return Buffer.concat([head, Buffer.alloc(bytes, 'a'), tail]);
@@ -108,7 +108,7 @@ describe('memoir mcp on stdio, with messages over the size limit', { timeout: 18
     const peer = startPeer(tempDir('memoir-mcp-stdio-'));
     await initialize(peer);
     await peer.send(hugeCall(7, 64 * 1024 * 1024));
-    await peer.send(call(8, 'memory_store', { content: 'Served after the huge message.' }));
+    await peer.send(call(8, 'memory_retain', { content: 'Served after the huge message.' }));
     const refused = await peer.answer(7);
     expect(refused.error).toMatchObject({ code: -32600 });
     expect((refused.error as { message: string }).message).toMatch(/too large.*16 MiB/i);
@@ -119,7 +119,7 @@ describe('memoir mcp on stdio, with messages over the size limit', { timeout: 18
 
     // The id first, as a string, with decoy "id" keys and escaped quotes inside the huge part.
     const decoys = Buffer.from(
-      '{"jsonrpc":"2.0","id":"first \\"one\\"","method":"tools/call","params":{"id":99,"name":"memory_store","arguments":{"content":"\\"id\\":5,',
+      '{"jsonrpc":"2.0","id":"first \\"one\\"","method":"tools/call","params":{"id":99,"name":"memory_retain","arguments":{"content":"\\"id\\":5,',
     );
     await peer.send(Buffer.concat([decoys, Buffer.alloc(17 * 1024 * 1024, 'c'), Buffer.from('"}}}\n')]));
     await peer.send(call(11, 'memory_stats', {}));
@@ -132,16 +132,16 @@ describe('memoir mcp on stdio, with messages over the size limit', { timeout: 18
     const peer = startPeer(tempDir('memoir-mcp-stdio-'));
     await initialize(peer);
     const depth = 200_000;
-    const deep = `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"memory_store","arguments":{"content":"deep","metadata":{"d":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}}}\n`;
+    const deep = `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"memory_retain","arguments":{"content":"deep","metadata":{"d":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}}}\n`;
     await peer.send(deep);
     const nested = await peer.answer(12);
-    expect(JSON.stringify(nested)).toMatch(/memory_store: metadata\.d\.a.*expected at most 64 levels of nesting/);
+    expect(JSON.stringify(nested)).toMatch(/memory_retain: metadata\.d\.a.*expected at most 64 levels of nesting/);
     expect(JSON.stringify(nested)).not.toMatch(/RangeError|call stack/i);
     await peer.send(
-      '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"memory_store","arguments":{"content":"x","__proto__":{"metadata":{"a":1}}}}}\n',
+      '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"memory_retain","arguments":{"content":"x","__proto__":{"metadata":{"a":1}}}}}\n',
     );
     const proto = await peer.answer(13);
-    expect(JSON.stringify(proto.result)).toMatch(/memory_store: __proto__: the key \\"__proto__\\" is not allowed/);
+    expect(JSON.stringify(proto.result)).toMatch(/memory_retain: __proto__: the key \\"__proto__\\" is not allowed/);
     expect((proto.result as { isError?: boolean }).isError).toBe(true);
     await peer.send(call(14, 'memory_stats', {}));
     expect(JSON.stringify((await peer.answer(14)).result)).toMatch(/^.*0 memories/);

@@ -12,8 +12,7 @@ import { bin, childEnvironment, connectMemoirMcp, type McpConnection } from './m
 // child process, listed by the official client.
 
 const CORE = [
-  'memory_store',
-  'memory_search',
+  'memory_retain',
   'memory_recall',
   'memory_get',
   'memory_forget',
@@ -53,9 +52,9 @@ describe('memoir mcp tool sets', { timeout: 90_000 }, () => {
     expect(bytes).toBeLessThan(12_000);
     expect(bytes * 2.5).toBeLessThan(allBytes);
     // The core tools still work: a stored memory is found.
-    const stored = await server.call('memory_store', { content: 'The deploy runs from the release branch.' });
+    const stored = await server.call('memory_retain', { content: 'The deploy runs from the release branch.' });
     expect(stored.isError).toBeFalsy();
-    const found = await server.call('memory_search', { query: 'deploy branch' });
+    const found = await server.call('memory_recall', { query: 'deploy branch', format: 'list' });
     expect(JSON.stringify(found.structuredContent)).toContain('release branch');
     // A tool of another set is not served.
     await expect(server.call('memory_clear_all', { confirm: true })).rejects.toThrow(/memory_clear_all/);
@@ -71,7 +70,7 @@ describe('memoir mcp tool sets', { timeout: 90_000 }, () => {
     expect(listed).not.toContain('memory_core_read');
     const admin = await start({ home: tempDir('memoir-mcp-sets-'), tools: 'admin' });
     expect(await names(admin)).toEqual(expect.arrayContaining(['memory_backup', 'memory_export', 'memory_history']));
-    expect(await names(admin)).not.toContain('memory_store');
+    expect(await names(admin)).not.toContain('memory_retain');
   });
 
   it('adds the workspace set to the default with --workspace, and reads the mcpTools setting', async () => {

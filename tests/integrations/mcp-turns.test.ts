@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('conversation turns over MCP', { timeout: 90_000 }, () => {
-  it('memory_store with session_id windows turns across calls; memory_recall expand: "window" folds them', async () => {
+  it('memory_retain with session_id windows turns across calls; memory_recall expand: "window" folds them', async () => {
     const server = await connectMemoirMcp({ home: tempDir('memoir-mcp-turns-') });
     open.push(server);
     const turns = [
@@ -22,7 +22,7 @@ describe('conversation turns over MCP', { timeout: 90_000 }, () => {
     ];
     const ids: string[] = [];
     for (const content of turns) {
-      ids.push(dataOf<{ id: string }>(await server.call('memory_store', { content, session_id: 'trip-chat' })).id);
+      ids.push(dataOf<{ id: string }>(await server.call('memory_retain', { content, session_id: 'trip-chat' })).id);
     }
     // The first turn is found by what was said after it, in a later call.
     const first = dataOf<{ memory: { metadata: { turn?: number } } }>(
@@ -30,7 +30,7 @@ describe('conversation turns over MCP', { timeout: 90_000 }, () => {
     );
     expect(first.memory.metadata.turn).toBe(0);
     const found = dataOf<{ results: Array<{ id: string }> }>(
-      await server.call('memory_search', { query: 'Lake Bled wood stove', k: 3 }),
+      await server.call('memory_recall', { query: 'Lake Bled wood stove', k: 3, format: 'list' }),
     );
     expect(found.results.map((result) => result.id)).toContain(ids[0]);
     const recalled = textOf(await server.call('memory_recall', { query: 'wood stove cabin', k: 3, expand: 'window' }));

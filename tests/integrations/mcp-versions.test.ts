@@ -24,7 +24,7 @@ interface History {
   versions: Array<{ id: string; content: string; from: string; until: string | null; supersededBy: string | null }>;
 }
 
-// memory_store takes no date: a dated fact is retained by the CLI into the same home first.
+// memory_retain takes no date: a dated fact is retained by the CLI into the same home first.
 async function retainDated(home: string, content: string, occurredAt: string): Promise<string> {
   const stdout = captureOutput();
   const stderr = captureOutput();
@@ -45,31 +45,35 @@ describe('versions over MCP', { timeout: 90_000 }, () => {
     expect(correct.annotations?.destructiveHint).toBe(false);
     expect(correct.inputSchema).toMatchObject({ required: ['content'], additionalProperties: false });
     expect(correct.description).toMatch(/supersedes/);
-    for (const name of ['memory_recall', 'memory_search']) {
-      expect(Object.keys(tools.find((tool) => tool.name === name)!.inputSchema.properties ?? {})).toContain('as_of');
-    }
+    expect(Object.keys(tools.find((tool) => tool.name === 'memory_recall')!.inputSchema.properties ?? {})).toContain(
+      'as_of',
+    );
   });
 
-  it("memory_store's origin and speaker: a document or another speaker never ends the user's fact", async () => {
+  it("memory_retain's origin and speaker: a document or another speaker never ends the user's fact", async () => {
     const server = await start(tempDir('memoir-mcp-versions-'));
-    const vienna = dataOf<{ id: string }>(await server.call('memory_store', { content: 'I live in Vienna.' })).id;
-    await server.call('memory_store', { content: 'I moved to Berlin last month.', origin: 'document' });
-    await server.call('memory_store', { content: 'I moved to Lisbon.', speaker: 'Mallory' });
+    const vienna = dataOf<{ id: string }>(await server.call('memory_retain', { content: 'I live in Vienna.' })).id;
+    await server.call('memory_retain', { content: 'I moved to Berlin last month.', origin: 'document' });
+    await server.call('memory_retain', { content: 'I moved to Lisbon.', speaker: 'Mallory' });
     const read = dataOf<{ memory: { validTo: string | null } }>(await server.call('memory_get', { memory_id: vienna }));
     expect(read.memory.validTo).toBeNull();
-    await server.call('memory_store', { content: 'I moved to Graz.' });
+    await server.call('memory_retain', { content: 'I moved to Graz.' });
     const after = dataOf<{ memory: { validTo: string | null } }>(
       await server.call('memory_get', { memory_id: vienna }),
     );
     expect(after.memory.validTo).not.toBeNull();
-    const refused = await server.call('memory_store', { content: 'x', origin: 'rumour' });
+    const refused = await server.call('memory_retain', { content: 'x', origin: 'rumour' });
     expect(refused.isError).toBe(true);
   });
 
   it('corrects a fact, shows its history from either end, and recall marks the old version superseded', async () => {
     const server = await start(tempDir('memoir-mcp-versions-'));
     const old = dataOf<{ id: string }>(
-      await server.call('memory_store', { content: 'Peter lives in Vienna.', entities: ['Peter'], type: 'profile' }),
+      await server.call('memory_retain', {
+        content: 'Peter lives in Vienna.',
+        entities: ['Peter'],
+        category: 'profile',
+      }),
     ).id;
     const corrected = await server.call('memory_correct', { memory_id: old, content: 'Peter lives in Lisbon.' });
     const { id: lisbon, supersedes } = dataOf<{ id: string; supersedes: string }>(corrected);
@@ -102,7 +106,7 @@ describe('versions over MCP', { timeout: 90_000 }, () => {
     const ids = dataOf<{ results: Array<{ id: string }> }>(recalled).results.map((result) => result.id);
     expect(ids.indexOf(lisbon)).toBeLessThan(ids.indexOf(old));
 
-    const searched = textOf(await server.call('memory_search', { query: 'where does Peter live' }));
+    const searched = textOf(await server.call('memory_recall', { query: 'where does Peter live', format: 'list' }));
     expect(searched.split('\n').find((line) => line.includes(old))).toContain(`superseded by ${lisbon}`);
   });
 
@@ -118,7 +122,7 @@ describe('versions over MCP', { timeout: 90_000 }, () => {
     );
     expect(now.results[0]?.id).toBe(lisbon);
     const then = dataOf<{ results: Array<{ id: string }> }>(
-      await server.call('memory_search', { query: 'where does Peter live', as_of: '2024-06-01' }),
+      await server.call('memory_recall', { query: 'where does Peter live', as_of: '2024-06-01', format: 'list' }),
     );
     expect(then.results[0]?.id).toBe(vienna);
   });
@@ -126,7 +130,7 @@ describe('versions over MCP', { timeout: 90_000 }, () => {
   it('keeps to the scope it was started with: another user’s id is not found, and nothing of theirs changes', async () => {
     const home = tempDir('memoir-mcp-versions-');
     const ana = await start(home, ['--user', 'ana']);
-    const anas = dataOf<{ id: string }>(await ana.call('memory_store', { content: 'Ana lives in Porto.' })).id;
+    const anas = dataOf<{ id: string }>(await ana.call('memory_retain', { content: 'Ana lives in Porto.' })).id;
     await ana.close();
     const ben = await start(home, ['--user', 'ben']);
     const history = await ben.call('memory_history', { memory_id: anas });
@@ -144,7 +148,7 @@ describe('versions over MCP', { timeout: 90_000 }, () => {
 
   it('bad arguments are tool errors naming the field', async () => {
     const server = await start(tempDir('memoir-mcp-versions-'));
-    const id = dataOf<{ id: string }>(await server.call('memory_store', { content: 'A fact.' })).id;
+    const id = dataOf<{ id: string }>(await server.call('memory_retain', { content: 'A fact.' })).id;
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
       ['memory_history', {}, /memory_id/],
       ['memory_history', { memory_id: '' }, /memory_id/],
@@ -153,7 +157,7 @@ describe('versions over MCP', { timeout: 90_000 }, () => {
       ['memory_correct', { memory_id: id, content: '   ' }, /content/],
       ['memory_correct', { memory_id: id, content: 'x', occurred_at: 'someday' }, /occurred_at/],
       ['memory_recall', { query: 'x', as_of: 'someday' }, /as_of/],
-      ['memory_search', { query: 'x', as_of: 42 }, /as_of/],
+      ['memory_recall', { query: 'x', as_of: 42, format: 'list' }, /as_of/],
     ];
     for (const [name, args, field] of cases) {
       const result = await server.call(name, args);

@@ -58,7 +58,7 @@ describe('MCP vocabulary', { timeout: 90_000 }, () => {
 
   it('memory_list filters by since and until, as memory_search does and the CLI list does', async () => {
     const server = await serverWithProcedures();
-    await server.call('memory_store', { content: 'Peter drinks green tea' });
+    await server.call('memory_retain', { content: 'Peter drinks green tea' });
     const recent = dataOf<{ count: number }>(await server.call('memory_list', { since: '1d' }));
     expect(recent.count).toBe(1);
     const before = dataOf<{ count: number }>(await server.call('memory_list', { until: '2000-01-01' }));

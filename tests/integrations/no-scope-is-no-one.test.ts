@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, createInMemoryStore, createMemory, type MemoryClient, ValidationError } from '../../src/index.js';
 import { memoryMiddleware, memoryTools } from '../../src/integrations/ai-sdk/index.js';
 import { MemoirStore } from '../../src/integrations/langgraph/index.js';
-import { scopedToolClient } from '../../src/integrations/openclaw/openclaw-scoped-client.js';
 import { quiet } from '../helpers/stores.js';
 import { generateModel, systemSeen, textStep } from './ai-sdk/ai-sdk-harness.js';
 
@@ -100,9 +99,9 @@ describe('no scope is never every scope', () => {
     }
   });
 
-  it('the OpenClaw tools’ scoped client: a scope naming no one is refused', () => {
+  it('a scope view (what the OpenClaw and AI SDK tools run on): a scope naming no one is refused', () => {
     memory = createMemory({ store: createInMemoryStore(), logger: quiet });
-    const error = thrown(() => scopedToolClient(memory, {}));
+    const error = thrown(() => memory.withScope({}));
     expect(ValidationError.isInstance(error)).toBe(true);
   });
 });

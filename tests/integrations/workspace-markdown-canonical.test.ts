@@ -54,7 +54,7 @@ describe('a workspace: Markdown is canonical, the index is rebuildable', () => {
 
     const server = await connectMemoirMcp({ home, args: ['--workspace', root, '--no-watch'] });
     try {
-      const stored = await server.call('memory_store', {
+      const stored = await server.call('memory_retain', {
         content: 'Andy adopted a grey cat named Pixel.',
         entities: ['Andy'],
       });

@@ -321,7 +321,7 @@ describe('a workspace: edits and forgets reach the Markdown', () => {
     const server = await connectMemoirMcp({ home, args: ['--workspace', root, '--no-watch'] });
     try {
       const [stored, cli] = await Promise.all([
-        server.call('memory_store', { content: 'The VPN certificate expires in March.', entities: ['VPN'] }),
+        server.call('memory_retain', { content: 'The VPN certificate expires in March.', entities: ['VPN'] }),
         memoir(home, 'retain', 'The printer on floor two needs toner.', '--workspace', root),
       ]);
       expect(stored.isError).toBeFalsy();

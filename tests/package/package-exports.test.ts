@@ -661,7 +661,7 @@ describe('memoir/ai-sdk from the tarball', () => {
     text: 'A window seat.',
     sawMemory: true,
     retained: true,
-    tools: ['memory_recall', 'memory_store', 'memory_forget', 'memory_history', 'memory_correct'],
+    tools: ['memory_recall', 'memory_retain', 'memory_forget', 'memory_history', 'memory_correct'],
   };
 
   it('imports in ESM and drives generateText', async () => {

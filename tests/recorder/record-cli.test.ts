@@ -12,7 +12,7 @@ const main = resolve(import.meta.dirname, '../../src/cli/main.ts');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Each command is its own process, as a user types them: `stop` reaches the daemon `start` left running.
-describe.skipIf(xToolsMissing)(titled('memoir record and recall-video', xToolsMissing), () => {
+describe.skipIf(xToolsMissing)(titled('memoir record and procedures from-recording', xToolsMissing), () => {
   let x: XDisplay;
   let home: string;
   let server: MemoriesAiServer;
@@ -77,11 +77,11 @@ describe.skipIf(xToolsMissing)(titled('memoir record and recall-video', xToolsMi
     await waitFor(() => server.videos.size >= 1, 5000, 'uploads');
   }, 120_000);
 
-  it('recall-video prints steps for a query (captions without a vision model) and caches them', async () => {
-    const first = await memoir('recall-video', 'what happened in the terminal', '--k', '1');
+  it('procedures from-recording prints steps for a query (captions without a vision model) and caches them', async () => {
+    const first = await memoir('procedures', 'from-recording', 'what happened in the terminal', '--k', '1');
     expect(first.stderr).toBe('');
     expect(first.stdout).toMatch(/confidence 0\.50\): a screen\n {2}1\) A terminal prints the time\./);
-    const again = await memoir('recall-video', 'what happened in the terminal', '--json');
+    const again = await memoir('procedures', 'from-recording', 'what happened in the terminal', '--json');
     const parsed = JSON.parse(again.stdout) as { results: Array<{ cached: boolean; steps: string[] }> };
     expect(parsed.results[0]).toMatchObject({ cached: true, steps: ['A terminal prints the time.'] });
   }, 60_000);

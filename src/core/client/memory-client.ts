@@ -3,7 +3,7 @@ import { type CaptureApi, createCaptureApi } from '../capture/capture-api.js';
 import type { CaptureOptions } from '../capture/capture-options.js';
 import { type CoreBlockApi, createCoreBlockApi } from '../core-block/core-block-api.js';
 import type { MemoirEvents } from '../engine/events.js';
-import { createMemoryEngine, type EngineDefaults, wrapError } from '../engine/memory-engine.js';
+import { createMemoryEngine, type EngineDefaults, type MemoryEngine, wrapError } from '../engine/memory-engine.js';
 import { drainControl, trackDeclared } from '../engine/track-calls.js';
 import { type AttachmentsApi, createAttachmentsApi } from '../lifecycle/attachments-api.js';
 import { type BackupApi, createBackupApi } from '../lifecycle/backup-api.js';
@@ -17,6 +17,7 @@ import { createReflectApi, type ReflectApi } from '../reflect/reflect-api.js';
 import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
 import { SCHEDULE_LOG_FILE, scheduleLogAt } from '../schedule/schedule-log.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
+import { reflectScheduleSchema } from '../schedule/reflect-schedule.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { Scope } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
@@ -24,7 +25,8 @@ import { createVersionsApi, type VersionsApi } from '../versions/versions-api.js
 import { createWorkspaceApi, type WorkspaceApi } from '../workspace/workspace-api.js';
 import { createWorkspaceJournal } from '../workspace-format/workspace-journal.js';
 import { checkListenerArgs } from './listener-args.js';
-import { type MemoryOptions, parseMemoryOptions } from './memory-options.js';
+import { type MemoryOptions, type ParsedMemoryOptions, parseMemoryOptions } from './memory-options.js';
+import { createViewEngine, viewScope } from './scope-view.js';
 
 /**
  * A memory client: the object agent code talks to. Create one with {@link createMemory}.
@@ -62,10 +64,54 @@ export interface MemoryClient
   once<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
   /** Unsubscribe. */
   off<E extends keyof MemoirEvents>(event: E, listener: MemoirEvents[E]): MemoryClient;
+  /**
+   * A view of this client held inside `scope`: it shares the client's engine (the same store,
+   * embedder, background queue, caches and drain) and reads, counts and changes only that scope,
+   * exactly as a client created with `createMemory({ scope })` would. On a scoped client the
+   * view's scope is the client's with the argument's fields added: it may narrow the client,
+   * never widen it (a field the client fixes, given another value, is a ValidationError naming
+   * it). The scope must name a userId, agentId or namespace.
+   *
+   * A view starts in the client's current session and keeps its own from then on
+   * (`resumeSession` on a view moves only the view's). Its listeners (`on`) hear what calls
+   * through the view emit; the client's listeners hear those too. The view runs no schedule
+   * (maintenance, reflect): the client it came from does. Make one view per tenant (a request's
+   * user) and keep it as long as that tenant's session should last; a view costs a set of
+   * feature closures, no store or connection.
+   *
+   * `close()` on a view refuses later calls through it (and through views made from it) and
+   * waits for the calls it started; the shared engine, the store and the client stay open.
+   * Closing the client closes every view with it.
+   *
+   * @example
+   * ```ts
+   * const memory = createMemory();            // one client, one store, for every user
+   * const sam = memory.withScope({ userId: 'sam' });
+   * await sam.retain('Sam prefers window seats');
+   * await sam.recall('seat preference');      // only Sam's memories
+   * ```
+   *
+   * @param scope - Whose memories the view reads and changes.
+   * @returns The view, a client of its own.
+   * @throws ValidationError naming `scope` (or the field) when the scope names no one, has an
+   *   unknown field, or would widen a scoped client.
+   */
+  withScope(scope: Scope): MemoryClient;
   /** Wait until queued background work is done. */
   flush(): Promise<void>;
-  /** Wait for background work, then close the store. Later calls reject. Calling twice is harmless. */
+  /**
+   * Wait for background work, then close the store. Later calls reject. Calling twice is
+   * harmless. On a view made by {@link MemoryClient.withScope}, close only the view: later calls
+   * through it reject, the shared store and the client stay open.
+   */
   close(): Promise<void>;
+}
+
+/** What the features of a client and of its views share: one schedule log and one workspace journal. */
+interface SharedParts {
+  settings: ParsedMemoryOptions;
+  scheduleLog: ReturnType<typeof scheduleLogAt>;
+  journal: ReturnType<typeof createWorkspaceJournal> | undefined;
 }
 
 /**
@@ -89,6 +135,17 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   );
   // A workspace's Markdown is its source of truth: retain, update and forget write it too.
   const journal = settings.workspace === undefined ? undefined : createWorkspaceJournal(engine, settings.workspace);
+  const shared: SharedParts = { settings, scheduleLog, journal };
+  return composeClient(engine, shared, {
+    schedules: true,
+    flush: () => engine.flush(),
+    close: () => engine.close(),
+  });
+}
+
+/** The features of a client over `engine`, tracked for the drain. */
+function composeFeatures(engine: MemoryEngine, shared: SharedParts, schedules: boolean) {
+  const { settings, scheduleLog, journal } = shared;
   const retain = createRetainApi(engine, {
     extraction: settings.extraction,
     maxMemories: settings.maxMemories,
@@ -103,7 +160,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
 
   // Each feature declared its async methods where it defines them (`drained`); every one runs
   // through engine.track here, so close() lets calls already started finish and refuses new ones.
-  const features = trackDeclared(engine, {
+  return trackDeclared(engine, {
     ...retain,
     ...createRecallApi(engine, { ranking: settings.ranking, recallK: settings.recallK, core: { get: readWithinCall } }),
     ...createMemoriesApi(engine, journal ? { journal } : {}),
@@ -114,7 +171,8 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...createMaintenanceApi(engine, {
       retentionDays: settings.retentionDays,
       retentionAppliesTo: settings.retentionAppliesTo,
-      schedule: settings.schedule,
+      // The scheduled runs are the client's: a view would run them again over its own scope.
+      schedule: schedules ? settings.schedule : undefined,
       scheduleLog,
     }),
     ...createBackupApi(engine),
@@ -124,13 +182,24 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
     ...createWorkspaceApi(engine, { root: settings.workspace }),
     ...createReflectApi(engine, {
       root: settings.workspace,
-      schedule: settings.reflect,
+      schedule: schedules ? settings.reflect : VIEW_REFLECT_SCHEDULE,
       hour: settings.schedule?.hour,
       scheduleLog,
     }),
     ...coreBlock,
   });
+}
 
+/** A view reflects when asked, never on a timer: the client it came from runs the schedule. */
+const VIEW_REFLECT_SCHEDULE = reflectScheduleSchema.parse({ every: 'off' });
+
+/** The client object over `engine`: its features, events, drain and views. */
+function composeClient(
+  engine: MemoryEngine,
+  shared: SharedParts,
+  own: { schedules: boolean; flush: () => Promise<void>; close: () => Promise<void> },
+): MemoryClient {
+  const features = composeFeatures(engine, shared, own.schedules);
   const client: MemoryClient = {
     store: engine.store,
     embedder: engine.embedder,
@@ -151,9 +220,17 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
       engine.events.off(event, listener as never);
       return client;
     },
+    withScope(scope) {
+      const view = createViewEngine(engine, viewScope(engine.scope, scope));
+      return composeClient(view.engine, shared, {
+        schedules: false,
+        flush: () => engine.flush(),
+        close: () => view.close(),
+      });
+    },
     // The drain itself: answered with a promise, never refused.
-    flush: drainControl(() => engine.flush()),
-    close: drainControl(() => engine.close()),
+    flush: drainControl(own.flush),
+    close: drainControl(own.close),
   } satisfies MemoryClient;
   return client;
 }

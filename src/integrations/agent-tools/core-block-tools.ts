@@ -75,7 +75,7 @@ export const memoryCoreAppendTool = defineAgentTool({
   title: 'Append to the core block',
   description:
     'Add a durable fact or preference to the end of the core block, which stays in your context every turn (use ' +
-    'memory_store for everything else). Keep it short and self-contained, e.g. "Peter prefers concise replies". ' +
+    'memory_retain for everything else). Keep it short and self-contained, e.g. "Peter prefers concise replies". ' +
     'Refused when the block would pass its token limit: replace or remove what is no longer true first.',
   inputSchema: z.object({ text: text.describe('The text to add, one or more lines.') }).strict(),
   readOnly: false,

@@ -46,7 +46,7 @@ export interface AgentToolContext {
  * @group Agent tools
  */
 export interface AgentTool<Schema extends z.ZodObject = z.ZodObject> {
-  /** The tool's name, e.g. `memory_store`; snake_case, as hosts list it. */
+  /** The tool's name, e.g. `memory_retain`; snake_case, as hosts list it. */
   readonly name: string;
   /** A short human-readable title. */
   readonly title: string;
@@ -107,7 +107,7 @@ function renamesOf(tool: AgentTool): readonly RenamedOption[] {
 
 /**
  * Validate raw arguments against the tool's schema and run it. Bad arguments reject with a
- * ValidationError naming the field (`memory_store: content: expected a non-empty string`);
+ * ValidationError naming the field (`memory_retain: content: expected a non-empty string`);
  * nothing is written then. A `__proto__` key anywhere in the arguments is refused before
  * parsing, which would otherwise drop it without a word.
  *

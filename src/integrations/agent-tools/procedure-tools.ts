@@ -38,7 +38,7 @@ export const memoryFindProceduresTool = defineAgentTool({
     .strict(),
   readOnly: true,
   destructive: false,
-  // `k` sizes every ranked answer (memory_search, memory_suggest, memory_recall_steps).
+  // `k` sizes every ranked answer (memory_recall, memory_suggest, memory_procedures_from_recording).
   renamed: [{ from: 'top_k', to: 'k' }],
   async run(client, { request, k, sources }) {
     const found = await client.procedures.findRelevant(request, {

@@ -3,15 +3,16 @@ import { z } from 'zod';
 import { defineAgentTool } from './define-agent-tool.js';
 
 /**
- * How the user did something on screen before: steps drawn from their screen recordings, each
- * with the date it happened, its video range and the provider's confidence (the seed's
- * "On Feb 10, the user: 1) … 2) …").
+ * How the user did something on screen before (the library's `procedures.fromRecording`):
+ * steps drawn from their screen recordings, each with the date it happened, its video range and
+ * the provider's confidence (the seed's "On Feb 10, the user: 1) … 2) …"). Its old name,
+ * `memory_recall_steps`, still answers as this tool.
  *
  * @group Agent tools
  */
-export const memoryRecallStepsTool = defineAgentTool({
-  name: 'memory_recall_steps',
-  title: 'Recall steps from screen recordings',
+export const memoryProceduresFromRecordingTool = defineAgentTool({
+  name: 'memory_procedures_from_recording',
+  title: 'Steps from screen recordings',
   description:
     'Before an unfamiliar task on screen (a website, an app, a settings page), ask how the user did it before: returns, per ' +
     'matching moment of their screen recordings, the date and the numbered steps they took ("On Feb 10, 2026 at 14:30 UTC, ' +

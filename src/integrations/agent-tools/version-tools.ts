@@ -100,7 +100,7 @@ export const memoryCorrectTool = defineAgentTool({
   description:
     'Replace a remembered fact that changed or was wrong with its corrected version, in one call: the new text is stored as ' +
     'a new memory that supersedes the old one. The old one is kept as history (memory_history shows both) and recalled ' +
-    'below the new one, marked superseded. Kind, type and entities default to the old memory’s. Returns the new id.',
+    'below the new one, marked superseded. Kind, category and entities default to the old memory’s. Returns the new id.',
   inputSchema: z
     .object({
       ...idArguments,
@@ -110,7 +110,7 @@ export const memoryCorrectTool = defineAgentTool({
         .min(1, 'expected the corrected text')
         .max(100_000)
         .describe('The corrected fact, in full (not only the part that changed).'),
-      type: z.string().trim().min(1).max(128).optional().describe('Category. Default: the old memory’s.'),
+      category: z.string().trim().min(1).max(128).optional().describe('Its topic. Default: the old memory’s.'),
       kind: z
         .enum(MEMORY_KINDS)
         .optional()
@@ -132,11 +132,13 @@ export const memoryCorrectTool = defineAgentTool({
     .strict(),
   readOnly: false,
   destructive: false,
+  // `type` was this argument's name before the vocabulary gave every door the library's `category`.
+  renamed: [{ from: 'type', to: 'category' }],
   async run(client, input) {
     const id = memoryIdOf('memory_correct', input);
     const corrected: MemoryInput = {
       content: input.content,
-      ...(input.type === undefined ? {} : { category: input.type }),
+      ...(input.category === undefined ? {} : { category: input.category }),
       ...(input.kind === undefined ? {} : { kind: input.kind }),
       ...(input.entities === undefined ? {} : { entities: input.entities }),
       ...(input.importance === undefined ? {} : { importance: input.importance }),
@@ -164,7 +166,7 @@ async function correctNaming(client: MemoryClient, id: string, input: MemoryInpu
 const TOOL_FIELDS: Record<string, string> = {
   'input.content': 'content',
   'input.occurredAt': 'occurred_at',
-  'input.category': 'type',
+  'input.category': 'category',
   'input.kind': 'kind',
   'input.entities': 'entities',
   'input.importance': 'importance',

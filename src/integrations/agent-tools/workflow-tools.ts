@@ -137,10 +137,10 @@ export const memoryAnalyzePatternsTool = defineAgentTool({
   title: 'Analyze success patterns',
   description:
     'Measure how reliable captured actions have been: success rate per tool, the high-success and failure-prone ones, ' +
-    'with an insight for each. type is the memory category to analyse (default "action").',
+    'with an insight for each. category is the memory category to analyse (default "action").',
   inputSchema: z
     .object({
-      type: z.string().trim().min(1).max(128).optional().describe('Category to analyse. Default "action".'),
+      category: z.string().trim().min(1).max(128).optional().describe('Category to analyse. Default "action".'),
       metric: z.enum(['success_rate']).optional().describe('What to measure. Only "success_rate".'),
       min_attempts: z
         .number()
@@ -153,9 +153,10 @@ export const memoryAnalyzePatternsTool = defineAgentTool({
     .strict(),
   readOnly: true,
   destructive: false,
-  async run(client, { type, metric, min_attempts }) {
+  renamed: [{ from: 'type', to: 'category' }],
+  async run(client, { category, metric, min_attempts }) {
     const analysis = await client.analyzePatterns({
-      ...(type === undefined ? {} : { category: type }),
+      ...(category === undefined ? {} : { category }),
       ...(metric === undefined ? {} : { metric }),
       ...(min_attempts === undefined ? {} : { minAttempts: min_attempts }),
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../../core/spec/errors.js';
+import { ConfigError, ValidationError } from '../../core/spec/errors.js';
 import { tenantScopeSchema } from '../../core/spec/memory.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import type { MemoryClient, Scope } from '../../index.js';
@@ -14,9 +14,9 @@ import {
   memoryHistoryTool,
   memoryListTool,
   memoryRecallTool,
-  memoryStoreTool,
+  memoryRetainTool,
+  renamedAgentTool,
 } from '../agent-tools.js';
-import { scopedToolClient } from '../openclaw/openclaw-scoped-client.js';
 
 // The shared agent tools (the MCP server serves the same ones, under the same names and with
 // the same arguments), as AI SDK tools. Each runs through callAgentTool, so validation, results
@@ -25,7 +25,7 @@ import { scopedToolClient } from '../openclaw/openclaw-scoped-client.js';
 /** Every tool memoryTools can give, by the name an agent sees. */
 const TOOLS = {
   memory_recall: memoryRecallTool,
-  memory_store: memoryStoreTool,
+  memory_retain: memoryRetainTool,
   memory_forget: memoryForgetTool,
   memory_history: memoryHistoryTool,
   memory_correct: memoryCorrectTool,
@@ -43,13 +43,13 @@ type ToolTable = typeof TOOLS;
 export type MemoryToolName = keyof ToolTable;
 
 /**
- * The tools memoryTools gives when `tools` names none: recall, store, forget, history, correct.
+ * The tools memoryTools gives when `tools` names none: recall, retain, forget, history, correct.
  *
  * @group AI SDK
  */
 export const DEFAULT_MEMORY_TOOLS = [
   'memory_recall',
-  'memory_store',
+  'memory_retain',
   'memory_forget',
   'memory_history',
   'memory_correct',
@@ -123,7 +123,7 @@ const optionsSchema = z
     scope: tenantScopeSchema.optional(),
     /** See {@link MemoryToolsOptions.requireScope}. */
     requireScope: z.boolean().optional(),
-    /** Which tools, by name. Default: memory_recall, memory_store, memory_forget, memory_history, memory_correct. */
+    /** Which tools, by name. Default: memory_recall, memory_retain, memory_forget, memory_history, memory_correct. */
     tools: z
       .array(z.enum(Object.keys(TOOLS) as [MemoryToolName, ...MemoryToolName[]]))
       .min(1, 'expected at least one tool name')
@@ -151,7 +151,7 @@ export interface MemoryToolsOptions<Name extends MemoryToolName = MemoryToolName
    */
   requireScope?: boolean;
   /**
-   * Which tools, by name: `memory_recall`, `memory_store`, `memory_forget`, `memory_history`,
+   * Which tools, by name: `memory_recall`, `memory_retain`, `memory_forget`, `memory_history`,
    * `memory_correct` (the default set), `memory_get`, `memory_list`.
    */
   tools?: readonly Name[];
@@ -179,7 +179,7 @@ function aiTool(tool: AgentTool, client: MemoryClient): MemoryAiTool<unknown> {
 /**
  * memoir's memory tools for the AI SDK, under the names and with the arguments the MCP server
  * and the OpenClaw plugin use: `memory_recall` (query, k, filters, token_budget, as_of),
- * `memory_store` (content, type, metadata, importance, entities), `memory_forget` (memory_id or
+ * `memory_retain` (content, category, kind, metadata, importance, entities), `memory_forget` (memory_id or
  * query), `memory_history` (memory_id), `memory_correct` (memory_id, content, …), and on request
  * `memory_get` and `memory_list`. docs/guides/ai-sdk.md lists every argument.
  *
@@ -212,6 +212,7 @@ export function memoryTools<Name extends MemoryToolName = (typeof DEFAULT_MEMORY
     'ai-sdk',
     'Pass memoryTools(memory), memory from createMemory().',
   );
+  refuseOldToolNames(options);
   const settings = parseOptions(optionsSchema, options, 'ai-sdk', (field) => `Check memoryTools' option ${field}.`);
   if (settings.scope === undefined && parsed.memory.scope === undefined && settings.requireScope !== false) {
     throw new ConfigError(
@@ -224,16 +225,50 @@ export function memoryTools<Name extends MemoryToolName = (typeof DEFAULT_MEMORY
       },
     );
   }
-  const client = settings.scope === undefined ? parsed.memory : scopedToolClient(parsed.memory, settings.scope);
+  // The core holds a view inside its scope (reads narrow, writes are stamped, another scope's
+  // memory is "not found"); on a scoped client the scope may only narrow the client's.
+  const client = settings.scope === undefined ? parsed.memory : viewOf(parsed.memory, settings.scope);
   const names = settings.tools ?? DEFAULT_MEMORY_TOOLS;
   return Object.fromEntries(names.map((name) => [name, aiTool(TOOLS[name], client)])) as MemoryTools<Name>;
+}
+
+// An old tool name (`memory_store`) in code: said at once, with the new name. The keys are what
+// the model sees, so the tools are given under the vocabulary's names only (docs/vocabulary.md).
+function refuseOldToolNames(options: unknown): void {
+  const names = (options as { tools?: unknown } | undefined)?.tools;
+  if (!Array.isArray(names)) return;
+  for (const [index, name] of names.entries()) {
+    const rename = typeof name === 'string' ? renamedAgentTool(name) : undefined;
+    if (rename === undefined) continue;
+    throw new ConfigError(`tools[${index}]: ${rename.from} is now ${rename.to}`, {
+      component: 'ai-sdk',
+      field: `tools[${index}]`,
+      suggestion: `Name it ${rename.to}${rename.args ? ` (with ${JSON.stringify(rename.args)} in the call)` : ''}.`,
+    });
+  }
+}
+
+// A scope that would widen a scoped client is an option of memoryTools gone wrong: said as the
+// ConfigError every bad option is, naming the field.
+function viewOf(memory: MemoryClient, scope: Scope): MemoryClient {
+  try {
+    return memory.withScope(scope);
+  } catch (error) {
+    if (!ValidationError.isInstance(error)) throw error;
+    throw new ConfigError(error.message.replace(/^\[memoir\] [^:]+: /, ''), {
+      component: 'ai-sdk',
+      field: error.issues[0]?.field ?? 'scope',
+      suggestion: "Pass a scope inside the client's own, or make the tools over the unscoped client.",
+      cause: error,
+    });
+  }
 }
 
 function isClient(value: unknown): boolean {
   return (
     typeof value === 'object' &&
     value !== null &&
-    ['recall', 'retain', 'forget', 'history', 'correct'].every(
+    ['recall', 'retain', 'forget', 'history', 'correct', 'withScope'].every(
       (method) => typeof (value as Record<string, unknown>)[method] === 'function',
     )
   );

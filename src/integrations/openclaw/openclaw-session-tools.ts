@@ -4,9 +4,9 @@ import { type Mapping, mapping } from './openclaw-tool-mapping.js';
 
 // The session tools MCP serves (list, resume, delete), with the plugin's parameter names. A
 // session here is an OpenClaw session memoir captured (its sessionId), or one memory_store
-// wrote into after a resume. Each call runs on the caller's scoped view of the client
-// (openclaw-scoped-client.ts): a sender lists, resumes and deletes only their own sessions,
-// and a resume moves only their memory_store calls, never another sender's.
+// wrote into after a resume. Each call runs on the caller's view of the client (`withScope`,
+// openclaw-tenant-views.ts): a sender lists, resumes and deletes only their own sessions, and
+// a resume moves only their view's session, so only their memory_store calls, never another sender's.
 
 const sessionIdParam = z.string().trim().min(1, 'expected a session id').max(256);
 

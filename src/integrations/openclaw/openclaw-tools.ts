@@ -10,24 +10,24 @@ import {
   memoryCorrectTool,
   memoryForgetTool,
   memoryHistoryTool,
-  memoryRecallStepsTool,
+  memoryProceduresFromRecordingTool,
   memoryRecallTool,
-  memoryStoreTool,
+  memoryRetainTool,
 } from '../agent-tools.js';
 import type { OpenClawTool, OpenClawToolContext, OpenClawToolResult } from './openclaw-host-types.js';
 import { type Identity, identityOfTool, isGroupSession } from './openclaw-identity.js';
 import { PROCEDURE_MAPPINGS } from './openclaw-procedures.js';
 import { READ_MAPPING } from './openclaw-read-tool.js';
 import { REFLECT_TOOL_NAME } from './openclaw-reflect-tool.js';
-import { ResumedSessions, scopedToolClient } from './openclaw-scoped-client.js';
 import { SESSION_MAPPINGS } from './openclaw-session-tools.js';
+import { TenantViews } from './openclaw-tenant-views.js';
 import { type Mapping, mapping } from './openclaw-tool-mapping.js';
 import { OPENCLAW_TOOL_TERMS } from './openclaw-tool-terms.js';
 
 // memory-lancedb's three tools, under its names and with its parameters, so the plugin drops
 // in for it: agents and prompts written for memory-lancedb keep working. Each maps its
-// parameters onto the shared tool table's handler (the MCP server runs the same ones), over a
-// view of the client held inside the caller's scope.
+// parameters onto the shared tool table's handler (the MCP server runs the same ones), over the
+// caller's view of the client (`withScope`), held inside their scope by the core.
 
 /** memory-lancedb's categories, mapped onto memoir's where one corresponds. */
 const LANCEDB_CATEGORIES: Record<string, string> = {
@@ -82,11 +82,11 @@ const store = mapping({
         .describe('Memory category'),
     })
     .strict(),
-  tool: memoryStoreTool,
+  tool: memoryRetainTool,
   toArgs: (params) => ({
     content: params.text,
     importance: params.importance ?? 0.7,
-    ...(params.category ? { type: LANCEDB_CATEGORIES[params.category] ?? params.category } : {}),
+    ...(params.category ? { category: LANCEDB_CATEGORIES[params.category] ?? params.category } : {}),
   }),
 });
 
@@ -146,7 +146,7 @@ const correct = mapping({
   toArgs: (params) => ({
     memory_id: params.memoryId,
     content: params.text,
-    ...(params.category ? { type: LANCEDB_CATEGORIES[params.category] ?? params.category } : {}),
+    ...(params.category ? { category: LANCEDB_CATEGORIES[params.category] ?? params.category } : {}),
   }),
 });
 
@@ -154,7 +154,7 @@ const correct = mapping({
 const recallSteps = mapping({
   name: 'memory_recall_steps',
   label: 'Memory Recall Steps',
-  description: memoryRecallStepsTool.description,
+  description: memoryProceduresFromRecordingTool.description,
   params: z
     .object({
       query: z.string().trim().min(1, 'expected the task, in words').max(20_000).describe('The task, in words'),
@@ -162,7 +162,7 @@ const recallSteps = mapping({
       refresh: z.boolean().optional().describe('Search the recordings again even when cached (default: false)'),
     })
     .strict(),
-  tool: memoryRecallStepsTool,
+  tool: memoryProceduresFromRecordingTool,
   toArgs: (params) => ({
     query: params.query,
     ...(params.limit === undefined ? {} : { k: params.limit }),
@@ -258,7 +258,7 @@ function toolOf(
   client: () => MemoryClient,
   identity: Identity,
   searchRecordings: boolean,
-  resumed: ResumedSessions,
+  views: TenantViews,
 ): OpenClawTool {
   return {
     name: definition.name,
@@ -273,11 +273,7 @@ function toolOf(
       if (!identity.personal) throw new Error(refusal(definition.name));
       try {
         const args = definition.argsOf(params);
-        const result = await callAgentTool(
-          definition.tool,
-          scopedToolClient(client(), identity.scope, { searchRecordings, resumed }),
-          args,
-        );
+        const result = await callAgentTool(definition.tool, views.of(client(), identity.scope, searchRecordings), args);
         return { content: [{ type: 'text', text: result.text }], details: result.structured };
       } catch (error) {
         // The hint in the plugin's terms: its config keys and parameter names, not the library's.
@@ -306,8 +302,8 @@ export function openClawTools(
     ...(which.core === true ? CORE_MAPPINGS : []),
     ...(which.procedures === true ? PROCEDURE_MAPPINGS : []),
   ];
-  // Which session each sender resumed: the plugin's, for as long as it runs.
-  const resumed = new ResumedSessions();
+  // Each sender's view, with the session they resumed: the plugin's, for as long as it runs.
+  const views = new TenantViews();
   return chosen.map((definition) => ({
     name: definition.name,
     create: (ctx: OpenClawToolContext) =>
@@ -316,7 +312,7 @@ export function openClawTools(
         client,
         identityOfTool(ctx),
         maySearchRecordings(ctx, which.recordingSenders ?? 'owner'),
-        resumed,
+        views,
       ),
   }));
 }

@@ -26,6 +26,11 @@ export interface ScopeIsolationContractOptions {
   create: () => MemoryStore;
   /** Tests the store cannot pass, each group with the reason; names are test titles. */
   skip?: readonly ContractSkip[];
+  /**
+   * How Alice's and Bob's clients are made: `'clients'` (default), each by `createMemory({ scope })`
+   * over the shared store; `'views'`, as `admin.withScope(scope)`, views sharing the admin's engine.
+   */
+  tenants?: 'clients' | 'views';
 }
 
 // Scope is a tenant boundary. Two scoped clients (Alice, Bob) and an admin client share
@@ -168,7 +173,8 @@ const rejectsNotFound = async (promise: Promise<unknown>) => {
  * @group Testing
  */
 export function runScopeIsolationContract(options: ScopeIsolationContractOptions): void {
-  const { name } = options;
+  const contract = options;
+  const name = contract.tenants === 'views' ? `${options.name}, tenants as views` : options.name;
   const makeStore = options.create;
   const { test: it, checkSkipList } = contractTests(`scope isolation (${name})`, options.skip);
   describe(`scope isolation (${name})`, () => {
@@ -176,15 +182,21 @@ export function runScopeIsolationContract(options: ScopeIsolationContractOptions
     const clock = createFixedClock('2025-11-27T09:00:00Z');
     const options = { store: recorder.store, clock, ids: createCounterIds(), logger: { log() {} } };
     const backupDirectory = mkdtempSync(join(tmpdir(), 'memoir-isolation-'));
-    const alice = createMemory({
+    const views = contract.tenants === 'views';
+    const tenantOptions = {
       ...options,
-      scope: { userId: 'alice' },
       sessionId: 'shared',
       backupDirectory,
       capture: { enabled: true, minIntervalSeconds: 0 },
-    });
-    const bob = createMemory({ ...options, scope: { userId: 'bob' }, sessionId: 'shared', backupDirectory });
-    const admin = createMemory({ ...options, backupDirectory });
+    };
+    // As views, the admin is made with what Alice's client is given, since a view keeps its client's settings.
+    const admin = createMemory(views ? tenantOptions : { ...options, backupDirectory });
+    const alice = views
+      ? admin.withScope({ userId: 'alice' })
+      : createMemory({ ...tenantOptions, scope: { userId: 'alice' } });
+    const bob = views
+      ? admin.withScope({ userId: 'bob' })
+      : createMemory({ ...options, scope: { userId: 'bob' }, sessionId: 'shared', backupDirectory });
     const ids: Record<'alice' | 'bob', string[]> = { alice: [], bob: [] };
     // Background work the other clients started earlier (the admin's pass over unembedded
     // memories when it first opens, say) is theirs: it finishes before Alice's turn begins,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { childEnvironment, root } from '../../package/packed-package.js';
 
 // `npm run example:ai-sdk` runs offline, in its own process, as a user would run it: the model
-// learns a fact through memory_store, and the next turn's answer depends on the recalled memory.
+// learns a fact through memory_retain, and the next turn's answer depends on the recalled memory.
 
 const exec = promisify(execFile);
 
@@ -17,7 +17,7 @@ describe('examples/ai-sdk-chat.ts', () => {
       { cwd: root, env: childEnvironment({ OPENAI_API_KEY: '' }), encoding: 'utf8' },
     );
     expect(stderr).toBe('');
-    expect(stdout).toContain('tool: memory_store');
+    expect(stdout).toContain('tool: memory_retain');
     expect(stdout).toContain('Try Da Terra in Porto');
     expect(stdout).toContain('Lentil soup');
     expect(stdout).toMatch(/untrusted historical data/);

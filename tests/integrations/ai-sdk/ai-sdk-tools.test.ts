@@ -1,9 +1,9 @@
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, type MemoryClient } from '../../../src/index.js';
-import { agentToolInputJsonSchema, memoryStoreTool } from '../../../src/integrations/agent-tools.js';
+import { ConfigError, createMemory, type MemoryClient } from '../../../src/index.js';
+import { agentToolInputJsonSchema, memoryRetainTool } from '../../../src/integrations/agent-tools.js';
 import { DEFAULT_MEMORY_TOOLS, memoryMiddleware, memoryTools } from '../../../src/integrations/ai-sdk/index.js';
-import { STORES, type StoreFactory, storeAndClient } from '../../helpers/stores.js';
+import { quiet, STORES, type StoreFactory, storeAndClient } from '../../helpers/stores.js';
 import { generateModel, memoriesOf, streamModel, textOf, textStep, toolStep } from './ai-sdk-harness.js';
 
 // memoryTools in the AI SDK's multi-step tool loop: the scripted model calls the tools, the
@@ -32,7 +32,7 @@ describe.each(STORES)('memoryTools on %s', (_name, make: StoreFactory) => {
     memory = storeAndClient(make).memory;
     const tools = memoryTools(memory, { scope: SAM });
     const inner = generateModel(
-      toolStep('memory_store', { content: 'Sam lives in Porto.', type: 'profile', entities: ['Sam'] }, 'c1'),
+      toolStep('memory_retain', { content: 'Sam lives in Porto.', category: 'profile', entities: ['Sam'] }, 'c1'),
       toolStep('memory_recall', { query: 'Where does Sam live?', k: 3 }, 'c2'),
       textStep('You live in Porto.'),
     );
@@ -95,7 +95,7 @@ describe.each(STORES)('memoryTools on %s', (_name, make: StoreFactory) => {
     memory = storeAndClient(make).memory;
     const inner = generateModel(
       toolStep('memory_forget', {}, 'c1'),
-      toolStep('memory_store', { content: 'x', importance: 7 }, 'c2'),
+      toolStep('memory_retain', { content: 'x', importance: 7 }, 'c2'),
       textStep('Sorry.'),
     );
     const result = await generateText({
@@ -113,7 +113,7 @@ describe.each(STORES)('memoryTools on %s', (_name, make: StoreFactory) => {
   it('with the middleware, a tool loop retains the whole turn once, when it ends', async () => {
     memory = storeAndClient(make).memory;
     const inner = generateModel(
-      toolStep('memory_store', { content: 'Sam’s dog is called Rex.' }, 'c1'),
+      toolStep('memory_retain', { content: 'Sam’s dog is called Rex.' }, 'c1'),
       textStep('I will remember Rex.'),
     );
     const model = wrapLanguageModel({ model: inner, middleware: memoryMiddleware({ memory, scope: SAM }) });
@@ -132,7 +132,7 @@ describe.each(STORES)('memoryTools on %s', (_name, make: StoreFactory) => {
       .map((item) => item.content)
       .filter((content) => content.includes('My dog is called Rex.'));
     expect(transcripts).toHaveLength(1);
-    expect(transcripts[0]).toContain('→ memory_store(');
+    expect(transcripts[0]).toContain('→ memory_retain(');
     expect(transcripts[0]).toContain('I will remember Rex.');
     const turns = stored.filter((item) => item.category === 'conversation').map((item) => item.content);
     // The reply that only called a tool said nothing: its call is in the transcript, not a turn.
@@ -147,7 +147,7 @@ describe.each(STORES)('memoryTools on %s', (_name, make: StoreFactory) => {
       {
         type: 'tool-call',
         toolCallId: 's1',
-        toolName: 'memory_store',
+        toolName: 'memory_retain',
         input: JSON.stringify({ content: 'Sam reads sci-fi.' }),
       },
       {
@@ -161,7 +161,7 @@ describe.each(STORES)('memoryTools on %s', (_name, make: StoreFactory) => {
     ]);
     const result = streamText({ model: inner, tools: memoryTools(memory, { scope: SAM }), prompt: 'I read sci-fi.' });
     await result.consumeStream();
-    expect((await result.toolResults).map((item) => item.toolName)).toEqual(['memory_store']);
+    expect((await result.toolResults).map((item) => item.toolName)).toEqual(['memory_retain']);
     expect(await textOf(memory, SAM)).toBe('Sam reads sci-fi.');
   });
 });
@@ -172,9 +172,9 @@ describe('memoryTools: names and schemas', () => {
   it('gives the shared tools under their MCP names, with the same descriptions and argument schemas', () => {
     const tools = memoryTools(memory, { scope: SAM });
     expect(Object.keys(tools)).toEqual([...DEFAULT_MEMORY_TOOLS]);
-    expect(tools.memory_store.description).toBe(memoryStoreTool.description);
-    expect(tools.memory_store.inputSchema).toBe(memoryStoreTool.inputSchema);
-    expect(agentToolInputJsonSchema(memoryStoreTool)).toMatchObject({
+    expect(tools.memory_retain.description).toBe(memoryRetainTool.description);
+    expect(tools.memory_retain.inputSchema).toBe(memoryRetainTool.inputSchema);
+    expect(agentToolInputJsonSchema(memoryRetainTool)).toMatchObject({
       required: ['content'],
       properties: { content: { type: 'string' } },
     });
@@ -190,6 +190,7 @@ describe('memoryTools: names and schemas', () => {
   it.each([
     ['tools: ["memory_recal"]', { scope: { userId: 'sam' }, tools: ['memory_recal'] }, 'tools[0]'],
     ['tools: []', { scope: { userId: 'sam' }, tools: [] }, 'tools'],
+    ['tools: ["memory_store"] (now memory_retain)', { scope: { userId: 'sam' }, tools: ['memory_store'] }, 'tools[0]'],
     ['scope: { user }', { scope: { user: 'sam' } }, 'scope'],
     ['scope: {}', { scope: {} }, 'scope'],
     ['scope: { userId: undefined }', { scope: { userId: undefined } }, 'scope'],
@@ -204,6 +205,24 @@ describe('memoryTools: names and schemas', () => {
     })();
     expect(ConfigError.isInstance(thrown)).toBe(true);
     expect((thrown as ConfigError).field).toBe(field);
+  });
+
+  it('on a scoped client, a scope outside its own → ConfigError naming the field; one inside narrows it', async () => {
+    const sams = createMemory({ store: memory.store, scope: SAM, logger: quiet });
+    const thrown = (() => {
+      try {
+        memoryTools(sams, { scope: BOB });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(ConfigError.isInstance(thrown)).toBe(true);
+    expect((thrown as ConfigError).field).toBe('scope.userId');
+    const tools = memoryTools(sams, { scope: { ...SAM, namespace: 'travel' } });
+    await tools.memory_retain.execute({ content: 'Sam keeps the passport in the blue folder' }, {});
+    expect((await sams.list({ scope: { namespace: 'travel' } })).map((each) => each.scope)).toEqual([
+      { userId: 'sam', namespace: 'travel' },
+    ]);
   });
 
   it('a value that is not a client → ConfigError naming memory', () => {

@@ -30,7 +30,7 @@ export const getTool = some.memory_get;
 export async function run(): Promise<string> {
   const generated = await generateText({ model, tools, stopWhen: stepCountIs(3), prompt: 'hi' });
   const streamed = streamText({ model, tools, prompt: 'hi', providerOptions: { memoir: { userId: 'sam' } } });
-  const stored = await tools.memory_store.execute({ content: 'x' }, {});
+  const stored = await tools.memory_retain.execute({ content: 'x' }, {});
   return generated.text + (await streamed.text) + stored.text;
 }
 
@@ -50,8 +50,8 @@ memoryMiddleware({ memory: {} });
 memoryTools(memory, { tools: ['memory_recal'] });
 // @ts-expect-error memory_list was not asked for
 export const absent = memoryTools(memory).memory_list;
-// @ts-expect-error memory_store takes content, not text
-export const wrongArgument = () => tools.memory_store.execute({ text: 'x' }, {});
+// @ts-expect-error memory_retain takes content, not text
+export const wrongArgument = () => tools.memory_retain.execute({ text: 'x' }, {});
 // @ts-expect-error a middleware with a wrong specificationVersion is not an AI SDK middleware
 export const wrongVersion: LanguageModelMiddleware = { ...middleware, specificationVersion: 'v2' };
 // @ts-expect-error transformParams must return the call's parameters
