@@ -15,9 +15,9 @@ import { createProceduresApi, type ProceduresApi } from '../procedures/procedure
 import { createRecallApi, type RecallApi } from '../recall/recall-api.js';
 import { createReflectApi, type ReflectApi } from '../reflect/reflect-api.js';
 import { createRetainApi, type RetainApi } from '../retain/retain-api.js';
+import { reflectScheduleSchema } from '../schedule/reflect-schedule.js';
 import { SCHEDULE_LOG_FILE, scheduleLogAt } from '../schedule/schedule-log.js';
 import { createSessionsApi, type SessionsApi } from '../sessions/sessions-api.js';
-import { reflectScheduleSchema } from '../schedule/reflect-schedule.js';
 import type { Embedder } from '../spec/embedder.js';
 import type { Scope } from '../spec/memory.js';
 import type { MemoryStore } from '../spec/store.js';
