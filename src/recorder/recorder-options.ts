@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { type Environment, processEnvironment } from '../core/utils/environment.js';
 import { parseOptions } from '../core/utils/parse-options.js';
 import type { CaptureInput } from './capture-arguments.js';
 
@@ -26,7 +27,7 @@ function defaultInput(): CaptureInput {
 }
 
 /** `$MEMOIR_HOME/recordings` (alias `MEMORY_STORAGE_PATH`), else `~/.memoir/recordings`. */
-export function defaultRecordingsDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultRecordingsDir(env: Environment = processEnvironment()): string {
   const home = env.MEMOIR_HOME?.trim() || env.MEMORY_STORAGE_PATH?.trim() || join(homedir(), '.memoir');
   return join(home.replace(/^~(?=$|[\\/])/, homedir()), 'recordings');
 }
@@ -127,7 +128,7 @@ export function parseRecorderOptions(options: ScreenRecorderOptions | undefined)
   const input = parsed.input ?? defaultInput();
   const display =
     parsed.display ??
-    (input === 'x11grab' ? (process.env.DISPLAY ?? ':0') : input === 'avfoundation' ? '1' : 'desktop');
+    (input === 'x11grab' ? (processEnvironment().DISPLAY ?? ':0') : input === 'avfoundation' ? '1' : 'desktop');
   return {
     ...parsed,
     outputDir: parsed.outputDir ?? defaultRecordingsDir(),

@@ -5,6 +5,7 @@ import {
   PROCEDURE_DEFAULTS,
   procedureSettings,
 } from '../../config/door-defaults.js';
+import { type Environment, processEnvironment } from '../../config/setting-registry.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 
 // The plugin's config, `plugins.entries.memoir.config` in openclaw.json: the seed design's
@@ -322,7 +323,7 @@ export type ResolvedSecret = { value: string } | { value: undefined; missing: st
  * Resolve `${NAME}` to the environment variable NAME. A literal comes back as it is; an unset
  * variable comes back as missing, with its name, so the offline notice can say which one.
  */
-export function resolveSecret(value: string | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedSecret {
+export function resolveSecret(value: string | undefined, env: Environment = processEnvironment()): ResolvedSecret {
   if (value === undefined) return { value: undefined, missing: undefined };
   const reference = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value.trim());
   if (!reference) return { value };
