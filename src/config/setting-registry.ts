@@ -109,7 +109,7 @@ export const SETTINGS = {
   userId: define({
     schema: scopeField,
     default: null,
-    text: 'text',
+    text: 'name',
     env: 'MEMOIR_USER_ID',
     flag: '--user',
     readBy: DOORS,
@@ -120,7 +120,7 @@ export const SETTINGS = {
   agentId: define({
     schema: scopeField,
     default: null,
-    text: 'text',
+    text: 'name',
     env: 'MEMOIR_AGENT_ID',
     flag: '--agent',
     readBy: DOORS,
@@ -131,7 +131,7 @@ export const SETTINGS = {
   namespace: define({
     schema: scopeField,
     default: null,
-    text: 'text',
+    text: 'name',
     env: 'MEMOIR_NAMESPACE',
     flag: '--namespace',
     readBy: DOORS,
@@ -513,7 +513,7 @@ const FALSE = new Set(['false', '0', 'no']);
 export function parseSettingText(setting: Setting, raw: string): unknown {
   const spec = specOf(setting);
   const text = raw.trim();
-  if (spec.text === 'path') return text || undefined;
+  if (spec.text === 'path' || spec.text === 'name') return text || undefined;
   if (text === '' || text.toLowerCase() === 'null')
     return spec.schema.safeParse(null).success ? null : text || undefined;
   switch (spec.text) {

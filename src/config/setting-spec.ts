@@ -8,10 +8,12 @@ import { z } from 'zod';
 
 /**
  * How a text value (an environment variable or a CLI flag) becomes the setting's value:
- * `path` and `text` are trimmed, `lowercase` is trimmed and lower-cased (enums), `number`
- * and `boolean` are parsed.
+ * `path`, `name` and `text` are trimmed, `lowercase` is trimmed and lower-cased (enums),
+ * `number` and `boolean` are parsed. `text`, `lowercase` and `number` read empty or `null` as
+ * `null` where the setting accepts it; `path` and `name` (a scope's user, agent or namespace,
+ * which may well be called "null") read empty as unset and take every other text as it is.
  */
-export type SettingText = 'path' | 'text' | 'lowercase' | 'number' | 'boolean';
+export type SettingText = 'path' | 'name' | 'text' | 'lowercase' | 'number' | 'boolean';
 
 /** One row of the registry. Its "what it does" is the JSDoc comment on the row in SETTINGS. */
 export interface SettingSpec<S extends z.ZodType = z.ZodType> {
