@@ -1,24 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { tsupEntries } from './scripts/entry-points.js';
 
-// One entry per package export; keep in sync with package.json#exports
-// (tests/package-exports.test.ts checks it).
-export const entries = {
-  index: 'src/index.ts',
-  testing: 'src/testing/index.ts',
-  // Loads vitest (an optional peer): its own entry, so memoir/testing's doubles need no vitest.
-  'testing/contracts': 'src/testing/contracts/index.ts',
-  sqlite: 'src/adapters/sqlite/index.ts',
-  openai: 'src/adapters/openai/index.ts',
-  lancedb: 'src/adapters/lancedb/index.ts',
-  mcp: 'src/integrations/mcp/index.ts',
-  langgraph: 'src/integrations/langgraph/index.ts',
-  recorder: 'src/recorder/index.ts',
-  'memories-ai': 'src/adapters/memories-ai/index.ts',
-  openclaw: 'src/integrations/openclaw/index.ts',
-  'ai-sdk': 'src/integrations/ai-sdk/index.ts',
-  'sentence-encoder': 'src/adapters/sentence-encoder/index.ts',
-};
+// One entry per public entry point, from the table in entry-points.json (scripts/entry-points.ts);
+// `npm run entries` writes package.json's exports from the same table.
+export const entries = tsupEntries();
 
 /**
  * Give each CommonJS entry whose only export is `default` (memoir/openclaw) the shape its types

@@ -4,7 +4,7 @@
 // shape — an interface, an object type alias, or an object inside a union, an intersection,
 // an array or a field — with a field or method that has no comment.
 //
-// Loaded from typedoc.json ("plugin"); tests/package/docs-fields.test.ts runs it on the
+// Loaded from typedoc.base.json ("plugin", through typedoc.config.mjs); tests/package/docs-fields.test.ts runs it on the
 // real entry points and on a fixture that must fail.
 
 import { Application, ReflectionKind } from 'typedoc';

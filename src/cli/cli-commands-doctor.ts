@@ -1,11 +1,11 @@
 /** doctor: check the store file, and repair it by salvage or from a backup. */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { checkSqliteFile, type SqliteFileCheck } from '../adapters/sqlite/index.js';
 import type { BackupCounts } from '../core/backup/index.js';
 import type { Scope } from '../core/spec/memory.js';
 import { backupDirectory, describeCounts } from './cli-commands-backup.js';
-import type { CliContext } from './cli-context.js';
+import { type CliContext, storeLocation } from './cli-context.js';
 import {
   type BackupSearch,
   newestVerifyingBackup,
@@ -82,6 +82,27 @@ async function scopedCounts(context: CliContext, check: SqliteFileCheck): Promis
 /** Every setting, its value and where it came from: default, a file, a variable, a flag. */
 function settingLines(context: CliContext): string[] {
   return ['Settings:', ...context.settings.map((each) => `  ${each.text}`)];
+}
+
+/**
+ * A LanceDB store has no file checks of doctor's (those are SQLite's): say what it holds,
+ * through the run's client, and every setting with its source.
+ */
+async function diagnoseLance(context: CliContext) {
+  const path = context.storeLocation;
+  const stats = await (await context.client('records')).stats();
+  const { memories, opinions, procedures, sessions, entities } = stats;
+  const counts = { memories, opinions, procedures, sessions, entities };
+  const scope = context.scope;
+  const settings = context.settings.map(({ setting, value, source }) => ({ setting, value, source }));
+  if (context.json) {
+    context.printJson({ store: 'lancedb', path, ...(scope ? { scope, scopeCounts: counts } : { counts }), settings });
+    return;
+  }
+  const held = scope ? `${describeScope(scope)}: ${describeCounts(counts)}` : describeCounts(counts);
+  context.print(`${path}: lancedb store — ${held}`);
+  context.print('  the file checks and repairs of doctor are for SQLite; LanceDB keeps its own versions');
+  for (const line of settingLines(context)) context.print(line);
 }
 
 async function diagnose(context: CliContext, path: string, file: string | undefined) {
@@ -217,7 +238,10 @@ export function registerDoctorCommands(program: Command, context: CliContext): v
     .description(
       'Check the store file for damage (integrity, full-text index, counts); --repair or --restore-backup fix it, keeping the damaged file.',
     )
-    .argument('[file]', 'the SQLite file to check (default: <home>/memoir.sqlite)')
+    .argument(
+      '[file]',
+      'the SQLite file to check (default: <home>/memoir.sqlite; with --store lancedb, what the store holds)',
+    )
     .option('--repair', 'move a damaged file aside and salvage every row that still reads into a new one')
     .option(
       '--restore-backup [archive]',
@@ -230,7 +254,15 @@ export function registerDoctorCommands(program: Command, context: CliContext): v
           '--repair keeps what the damaged file still holds; --restore-backup starts again from a backup.',
         );
       }
-      const path = file === undefined ? join(context.config.home, 'memoir.sqlite') : resolve(file);
+      const lance = file === undefined && context.config.store === 'lancedb';
+      if (lance && (flags.repair || flags.restoreBackup !== undefined)) {
+        throw new CliUsageError(
+          `doctor ${flags.repair ? '--repair' : '--restore-backup'} repairs a SQLite file, and this run's store is lancedb (${context.storeLocation})`,
+          'Name the SQLite file (`memoir doctor <file> --repair`), or run with --store sqlite; `memoir restore <file> --confirm` restores a backup into any store.',
+          { code: 'NOT_SQLITE' },
+        );
+      }
+      const path = file === undefined ? storeLocation(context.config.home, 'sqlite') : resolve(file);
       const scope = context.scope;
       if (scope && (flags.repair || flags.restoreBackup !== undefined)) {
         throw new CliUsageError(
@@ -241,6 +273,6 @@ export function registerDoctorCommands(program: Command, context: CliContext): v
       }
       if (flags.repair) return salvage(context, path, file);
       if (flags.restoreBackup !== undefined) return restoreFromBackup(context, path, flags.restoreBackup);
-      return diagnose(context, path, file);
+      return lance ? diagnoseLance(context) : diagnose(context, path, file);
     });
 }

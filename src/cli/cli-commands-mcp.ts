@@ -15,7 +15,7 @@ import {
 import type { ReflectScheduleOptions } from '../core/schedule/reflect-schedule.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
-import { integer, nonEmpty, repeatable } from './cli-options.js';
+import { integer, nonEmpty, repeatable, settingFlag } from './cli-options.js';
 import { scheduleOption } from './cli-schedule.js';
 import { packageVersion } from './cli-version.js';
 import { videoConfigured, videoOptionsFromEnv } from './cli-video.js';
@@ -211,7 +211,7 @@ async function runMcp(context: CliContext, command: readonly string[], flags: Mc
       ? `, wrapping ${upstream.serverInfo.name}${captureEnabled ? ' (capturing its calls)' : ''}`
       : '';
     if (flags.http) {
-      const generated = flags.token ?? context.env.MEMOIR_MCP_TOKEN?.trim();
+      const generated = flags.token ?? context.config.mcpToken;
       const token = generated || randomBytes(24).toString('base64url');
       const endpoint = await mcp.serveMcpHttp({
         server,
@@ -286,8 +286,8 @@ export function registerMcpCommands(program: Command, context: CliContext): void
     .option('--host <address>', 'HTTP listen address (default 127.0.0.1; another needs --allow-remote)', nonEmpty)
     .option(
       '--token <token>',
-      'bearer token HTTP clients must send (default: $MEMOIR_MCP_TOKEN, else a new one printed on stderr)',
-      nonEmpty,
+      'bearer token HTTP clients must send, at least 16 characters (default: $MEMOIR_MCP_TOKEN, else a new one printed on stderr)',
+      settingFlag('mcpToken'),
     )
     .option('--allow-remote', 'allow a non-loopback --host, and requests addressed to it')
     .option(

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { childEnvironment } from '../config/setting-registry.js';
 import type { CliContext } from './cli-context.js';
 import { CliError } from './cli-errors.js';
 import { integer, nonEmpty } from './cli-options.js';
@@ -202,7 +203,7 @@ export function registerRecordCommands(program: Command, context: CliContext): v
     const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], {
       detached: true,
       stdio: ['ignore', log, log],
-      env: { ...process.env, ...context.env },
+      env: childEnvironment(context.env),
     });
     child.unref();
     const state = await waitForState(

@@ -2,10 +2,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInMemoryStore } from '../adapters/in-memory/index.js';
+import { createLanceStore } from '../adapters/lancedb/index.js';
 import { createSqliteStore } from '../adapters/sqlite/index.js';
 import { withConfiguredOptions } from '../config/config-options.js';
 import { type LoadedConfig, loadConfig, type SettingInEffect, settingsInEffect } from '../config/load-config.js';
 import type { MemoirConfig } from '../config/memoir-config.js';
+import { type Environment, processEnvironment, STORE_LOCATIONS, type StoreKind } from '../config/setting-registry.js';
 import type { MemoryClient } from '../core/client/memory-client.js';
 import type { MemoryOptions } from '../core/client/memory-options.js';
 import type { Embedder } from '../core/spec/embedder.js';
@@ -42,6 +44,8 @@ export interface CliOutput {
 export interface StoreFactoryOptions {
   /** The memoir home directory (absolute; created before the factory runs). */
   home: string;
+  /** The store the settings name (`--store`, `MEMOIR_STORE`, `store` in config.json); default `sqlite`. */
+  storeKind?: StoreKind;
   /** Writes memoir's diagnostics to the CLI's stderr. */
   logger: Logger;
 }
@@ -63,7 +67,7 @@ export interface ClientFactoryOptions extends StoreFactoryOptions {
   /** Settings a command adds for its run (`memoir mcp`: a session for the run, tool capture, a workspace, the daily maintenance). */
   extra?: CommandClientOptions;
   /** The environment the model's API key is read from (`apiKeyEnv`, else `MEMOIR_API_KEY`, else `OPENAI_API_KEY`). Default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Environment;
 }
 
 /** Client settings a command may add to the configured ones. */
@@ -99,11 +103,11 @@ export interface CliIo {
   stderr?: CliOutput;
   /** Read by `import -`. Default `process.stdin`. */
   stdin?: NodeJS.ReadableStream;
-  /** Environment (MEMOIR_HOME and the other settings). Default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
+  /** Environment (MEMOIR_HOME and the other settings). Default the process's. */
+  env?: Environment;
   /** Clock for relative times such as `30d`, epoch milliseconds. Default `Date.now`. */
   now?: () => number;
-  /** Builds the store. Default: the SQLite store at `<home>/memoir.sqlite`. Inject one to run the CLI over another store. */
+  /** Builds the store. Default: {@link defaultStoreFactory}, the store the `store` setting names. Inject one to run the CLI over another store. */
   createStore?: (options: StoreFactoryOptions) => MemoryStore;
   /** Builds the memory client over the store and embedder it is given. Default: {@link defaultClientFactory}. */
   createClient?: (options: ClientFactoryOptions) => MemoryClient | Promise<MemoryClient>;
@@ -117,19 +121,21 @@ export interface GlobalOptions {
   json?: boolean;
   /** `--debug`. */
   debug?: boolean;
-  /** `--user <id>`. */
-  user?: string;
-  /** `--agent <id>`. */
-  agent?: string;
-  /** `--namespace <name>`. */
-  namespace?: string;
-  /** The settings given as flags (`--home`, `--retention-days`, …; see the settings registry). */
+  /** The settings given as flags (`--home`, `--store`, `--user`, `--retention-days`, …; see the settings registry). */
   settings?: Partial<MemoirConfig>;
 }
 
-/** The store the CLI uses by default: SQLite at `<home>/memoir.sqlite`. */
-export function defaultStoreFactory({ home, logger }: StoreFactoryOptions): MemoryStore {
-  return createSqliteStore({ path: join(home, 'memoir.sqlite'), logger });
+/** Where the store of `kind` lives under `home`: `<home>/memoir.sqlite`, `<home>/lancedb`. */
+export function storeLocation(home: string, kind: StoreKind = 'sqlite'): string {
+  return join(home, STORE_LOCATIONS[kind]);
+}
+
+/** The store the CLI opens: the one the `store` setting names, at its place under the home. */
+export function defaultStoreFactory({ home, storeKind = 'sqlite', logger }: StoreFactoryOptions): MemoryStore {
+  const location = storeLocation(home, storeKind);
+  return storeKind === 'lancedb'
+    ? createLanceStore({ uri: location, logger })
+    : createSqliteStore({ path: location, logger });
 }
 
 /**
@@ -168,7 +174,7 @@ export function defaultClientFactory({
 export class CliContext {
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Environment;
   readonly now: () => number;
   globals: GlobalOptions = {};
   /** Settings the running command adds to its client; set before the first {@link client} call. */
@@ -184,7 +190,7 @@ export class CliContext {
   constructor(private readonly io: CliIo) {
     this.stdout = io.stdout ?? process.stdout;
     this.stderr = io.stderr ?? process.stderr;
-    this.env = io.env ?? process.env;
+    this.env = io.env ?? processEnvironment();
     this.now = io.now ?? Date.now;
   }
 
@@ -203,16 +209,10 @@ export class CliContext {
     return this.stdout.isTTY && this.stdout.columns ? this.stdout.columns : DEFAULT_WIDTH;
   }
 
-  /** Settings: flags (`--home`, `--retention-days`, …) over the environment over the config file over the defaults. */
+  /** The settings in effect: the flags, the environment and the config file, merged by `loadConfig`. */
   get config(): MemoirConfig {
     if (this.loaded === undefined) {
-      this.loaded = loadConfig({
-        env: this.env,
-        flags: {
-          ...this.globals.settings,
-          ...(this.globals.home === undefined ? {} : { home: this.globals.home }),
-        },
-      });
+      this.loaded = loadConfig({ env: this.env, flags: this.globals.settings ?? {} });
       // --debug says where each setting came from: a default, which file, which variable, which flag.
       for (const each of settingsInEffect(this.loaded)) this.logger.log('debug', `setting ${each.text}`);
     }
@@ -225,17 +225,19 @@ export class CliContext {
     return settingsInEffect(this.loaded!);
   }
 
-  /** The scope of this run: flags over `MEMOIR_USER_ID` / `MEMOIR_AGENT_ID` / `MEMOIR_NAMESPACE`; undefined for all scopes. */
+  /** The scope of this run: the `userId`, `agentId` and `namespace` settings; undefined for all scopes. */
   get scope(): Scope | undefined {
-    const pick = (flag: string | undefined, variable: string) => flag ?? (this.env[variable]?.trim() || undefined);
+    const { userId, agentId, namespace } = this.config;
     const scope: Scope = {};
-    const userId = pick(this.globals.user, 'MEMOIR_USER_ID');
-    const agentId = pick(this.globals.agent, 'MEMOIR_AGENT_ID');
-    const namespace = pick(this.globals.namespace, 'MEMOIR_NAMESPACE');
-    if (userId !== undefined) scope.userId = userId;
-    if (agentId !== undefined) scope.agentId = agentId;
-    if (namespace !== undefined) scope.namespace = namespace;
+    if (userId !== null) scope.userId = userId;
+    if (agentId !== null) scope.agentId = agentId;
+    if (namespace !== null) scope.namespace = namespace;
     return Object.keys(scope).length > 0 ? scope : undefined;
+  }
+
+  /** Where this run's store lives: `<home>/memoir.sqlite`, or `<home>/lancedb` with `store` set to `lancedb`. */
+  get storeLocation(): string {
+    return storeLocation(this.config.home, this.config.store);
   }
 
   /** Diagnostics to stderr: `--debug` shows everything, otherwise the configured level. */
@@ -267,7 +269,7 @@ export class CliContext {
     return {
       storeFile: join(home, 'memoir.sqlite'),
       backupDirectory: join(home, 'backups'),
-      directories: [join(home, 'attachments'), join(home, 'procedures')],
+      directories: [join(home, 'attachments'), join(home, 'procedures'), storeLocation(home, 'lancedb')],
       files: [join(home, 'config.json')],
     };
   }
@@ -317,7 +319,7 @@ export class CliContext {
       const workspace = this.clientOptions?.workspace;
       const store =
         workspace === undefined
-          ? (this.io.createStore ?? defaultStoreFactory)({ home, logger: this.logger })
+          ? (this.io.createStore ?? defaultStoreFactory)({ home, storeKind: config.store, logger: this.logger })
           : workspaceStore(workspace, this.logger);
       try {
         const recorded = (await store.recordedEmbedder?.()) ?? null;
@@ -371,7 +373,7 @@ export class CliContext {
   }
 
   private mismatchError(recorded: RecordedEmbedder, configured: Embedder): CliError {
-    const path = join(this.config.home, 'memoir.sqlite');
+    const path = this.storeLocation;
     const settings = settingsFor(recorded);
     const configure = settings
       ? `Configure the embedder it was built with (${settings}) in ${join(this.config.home, 'config.json')} or MEMOIR_EMBEDDER_* variables`

@@ -70,12 +70,12 @@ const FLAGGED = SETTING_NAMES.flatMap((setting) => {
 const keyOf = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /** A flag's value, parsed and checked as the environment variable of the same setting is. */
-function settingValue(setting: Setting) {
+export function settingFlag(setting: Setting) {
   const spec = specOf(setting);
   return (raw: string): unknown => {
     const value = parseSettingText(setting, raw);
     if (value === undefined || !spec.schema.safeParse(value).success) {
-      throw new InvalidArgumentError(`expected ${spec.expects}, e.g. ${spec.example}.`);
+      throw new InvalidArgumentError(`${setting} must be ${spec.expects}, e.g. ${spec.example}.`);
     }
     return value;
   };
@@ -89,7 +89,7 @@ export function addSettingFlags(program: Command): Command {
     program.option(
       `${flag} <value>`,
       `${setting} for this run: ${spec.expects} (default: $${spec.env}, else config.json, else ${JSON.stringify(spec.default)})`,
-      settingValue(setting),
+      settingFlag(setting),
     );
   }
   return program;

@@ -1,5 +1,6 @@
 /** The commander program behind `memoir`. */
 import { Command } from 'commander';
+import { STORE_KINDS } from '../config/setting-registry.js';
 import { registerBackupCommands } from './cli-commands-backup.js';
 import { registerCoreCommands } from './cli-commands-core.js';
 import { registerDoctorCommands } from './cli-commands-doctor.js';
@@ -13,7 +14,7 @@ import { registerUiCommands } from './cli-commands-ui.js';
 import { registerVersionCommands } from './cli-commands-versions.js';
 import { registerWorkspaceCommands } from './cli-commands-workspace.js';
 import type { CliContext, GlobalOptions } from './cli-context.js';
-import { addSettingFlags, nonEmpty, settingsFromFlags } from './cli-options.js';
+import { addSettingFlags, settingFlag, settingsFromFlags } from './cli-options.js';
 import { acceptVocabularyOldNames } from './cli-renamed-flags.js';
 import { packageVersion } from './cli-version.js';
 
@@ -25,12 +26,21 @@ import { packageVersion } from './cli-version.js';
 export function buildProgram(context: CliContext): Command {
   const program = new Command('memoir')
     .description('Long-term memory for AI agents: retain, recall, export and import the memories under MEMOIR_HOME.')
-    .option('--home <dir>', 'memoir home directory (default: $MEMOIR_HOME, else ~/.memoir)', nonEmpty)
+    .option('--home <dir>', 'memoir home directory (default: $MEMOIR_HOME, else ~/.memoir)', settingFlag('home'))
     .option('--json', 'print machine-readable JSON on stdout, and nothing else')
     .option('--debug', 'print debug logs, and stack traces with errors')
-    .option('--user <id>', 'act as this user: read and change only their memories (default: $MEMOIR_USER_ID)', nonEmpty)
-    .option('--agent <id>', 'act as this agent (default: $MEMOIR_AGENT_ID)', nonEmpty)
-    .option('--namespace <name>', 'act inside this namespace (default: $MEMOIR_NAMESPACE)', nonEmpty);
+    .option(
+      '--store <kind>',
+      `the store under the home: ${STORE_KINDS.join(' or ')} (default: $MEMOIR_STORE, else sqlite)`,
+      settingFlag('store'),
+    )
+    .option(
+      '--user <id>',
+      'act as this user: read and change only their memories (default: $MEMOIR_USER_ID)',
+      settingFlag('userId'),
+    )
+    .option('--agent <id>', 'act as this agent (default: $MEMOIR_AGENT_ID)', settingFlag('agentId'))
+    .option('--namespace <name>', 'act inside this namespace (default: $MEMOIR_NAMESPACE)', settingFlag('namespace'));
   addSettingFlags(program)
     .version(packageVersion(), '-V, --version', 'print the version of memoir')
     .exitOverride()
@@ -57,8 +67,9 @@ Exit codes: 0 ok, 1 failed, 2 bad usage or invalid input. With --json, errors ar
     )
     .hook('preAction', (_program, action) => {
       const options = action.optsWithGlobals<GlobalOptions & Record<string, unknown>>();
-      const { home, json, debug, user, agent, namespace } = options;
-      context.globals = { home, json, debug, user, agent, namespace, settings: settingsFromFlags(options) };
+      const settings = settingsFromFlags(options);
+      const { json, debug } = options;
+      context.globals = { home: settings.home, json, debug, settings };
     });
   registerMemoryCommands(program, context);
   registerVersionCommands(program, context);

@@ -1,9 +1,9 @@
 /**
  * The `video` client options the CLI builds from the environment: Memories AI for search
  * (MEMORIES_AI_API_KEY, MEMORIES_AI_BASE_URL), ffmpeg for key frames, and the vision model
- * named by MEMOIR_VISION_MODEL (MEMOIR_VISION_BASE_URL for an OpenAI-compatible server);
- * without one, steps come from the provider's captions. `memoir procedures from-recording` and
- * `memoir mcp` (for memory_procedures_from_recording) share it.
+ * the `visionModel` setting names (`visionBaseUrl` for an OpenAI-compatible server);
+ * without one, steps come from the provider's captions. `memoir procedures from-recording`
+ * and `memoir mcp` (for memory_procedures_from_recording) share it.
  */
 import type { VideoOptions } from '../core/procedures/recording-options.js';
 import type { CliContext } from './cli-context.js';
@@ -17,7 +17,7 @@ export function videoConfigured(context: CliContext): boolean {
 export async function videoOptionsFromEnv(context: CliContext): Promise<VideoOptions> {
   const { createMemoriesAiProvider } = await import('../adapters/memories-ai/index.js');
   const { createFfmpegFrameExtractor } = await import('../recorder/index.js');
-  const visionModel = context.env.MEMOIR_VISION_MODEL?.trim();
+  const { visionModel, visionBaseUrl } = context.config;
   return {
     provider: createMemoriesAiProvider({
       ...(context.env.MEMORIES_AI_API_KEY ? { apiKey: context.env.MEMORIES_AI_API_KEY } : {}),
@@ -28,7 +28,8 @@ export async function videoOptionsFromEnv(context: CliContext): Promise<VideoOpt
       ? {
           visionModel: (await import('../adapters/openai/index.js')).createOpenAIChatModel({
             model: visionModel,
-            ...(context.env.MEMOIR_VISION_BASE_URL ? { baseURL: context.env.MEMOIR_VISION_BASE_URL } : {}),
+            env: context.env,
+            ...(visionBaseUrl === null ? {} : { baseURL: visionBaseUrl }),
           }),
         }
       : {}),

@@ -10,7 +10,7 @@ import type { MemoryOptions } from '../core/client/memory-options.js';
 import { createConsoleLogger } from '../core/utils/runtime-defaults.js';
 import type { MemoirConfig } from './memoir-config.js';
 import { modelOptionsFromConfig } from './model-settings.js';
-import { SETTING_NAMES, specOf } from './setting-registry.js';
+import { type Environment, processEnvironment, SETTING_NAMES, specOf } from './setting-registry.js';
 
 // Settings whose option is not the value itself.
 const CONVERT: Partial<Record<string, (value: unknown) => unknown>> = {
@@ -51,7 +51,7 @@ export function memoryOptionsFromConfig(config: MemoirConfig): MemoryOptions {
 export function withConfiguredOptions(
   given: MemoryOptions,
   config: MemoirConfig,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Environment = processEnvironment(),
 ): MemoryOptions {
   const configured = memoryOptionsFromConfig(config);
   const models = modelOptionsFromConfig(

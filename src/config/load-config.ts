@@ -10,7 +10,15 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../core/spec/errors.js';
 import type { Logger } from '../core/spec/runtime.js';
 import { DEFAULT_CONFIG, type MemoirConfig } from './memoir-config.js';
-import { parseSettingText, SETTING_NAMES, SETTINGS, type Setting, specOf } from './setting-registry.js';
+import {
+  type Environment,
+  parseSettingText,
+  processEnvironment,
+  SETTING_NAMES,
+  SETTINGS,
+  type Setting,
+  specOf,
+} from './setting-registry.js';
 
 const COMPONENT = 'config';
 
@@ -59,8 +67,8 @@ export interface LoadConfigOptions {
    * `MEMOIR_CONFIG` must exist; the default one may be absent.
    */
   file?: string;
-  /** Environment to read. Default `process.env`. Tests should pass their own object. */
-  env?: Readonly<Record<string, string | undefined>>;
+  /** Environment to read. Default the process's. Tests should pass their own object. */
+  env?: Environment;
   /** Settings that win over every other source, e.g. from CLI flags. `undefined` values are ignored. */
   overrides?: Partial<MemoirConfig>;
   /**
@@ -112,7 +120,7 @@ function describeSource(source: ConfigSource): string {
 export interface SettingInEffect {
   /** The setting's name, e.g. `retentionDays`. */
   setting: Setting;
-  /** Its value; a URL's user name and password shown as `***`. */
+  /** Its value; a URL's user name and password, and a secret setting's value (`mcpToken`), shown as `***`. */
   value: unknown;
   /** Where the value came from. */
   source: ConfigSource;
@@ -141,7 +149,8 @@ function withoutCredentials(value: unknown): unknown {
  */
 export function settingsInEffect(loaded: LoadedConfig): SettingInEffect[] {
   return SETTING_NAMES.map((setting) => {
-    const value = withoutCredentials(loaded.config[setting]);
+    const raw = loaded.config[setting];
+    const value = specOf(setting).redact && raw !== null ? '***' : withoutCredentials(raw);
     const source = loaded.sources[setting];
     const from = source.kind === 'default' ? 'default' : describeSource(source);
     return { setting, value, source, text: `${setting} = ${describeValue(value)} (${from})` };
@@ -199,11 +208,13 @@ function checkLayer(layer: Layer): void {
     if (!entry) continue;
     const spec = specOf(setting);
     if (!spec.schema.safeParse(entry.value).success) {
-      const shown = spec.secret
-        ? 'a value that is not a variable name (not shown, in case it is a key)'
-        : entry.raw !== undefined
-          ? JSON.stringify(entry.raw)
-          : describeValue(entry.value);
+      const shown = spec.redact
+        ? 'a value not shown (it is a secret)'
+        : spec.secret
+          ? 'a value that is not a variable name (not shown, in case it is a key)'
+          : entry.raw !== undefined
+            ? JSON.stringify(entry.raw)
+            : describeValue(entry.value);
       throw invalidSetting(setting, shown, entry.source);
     }
   }
@@ -231,7 +242,7 @@ function unknownKeysError(keys: string[], where: string, field: string): ConfigE
   });
 }
 
-function readEnvLayer(env: Readonly<Record<string, string | undefined>>, logger: Logger | undefined): Layer {
+function readEnvLayer(env: Environment, logger: Logger | undefined): Layer {
   const layer: Layer = {};
   for (const setting of SETTING_NAMES) {
     const spec = specOf(setting);
@@ -271,7 +282,7 @@ function readOverrideLayer(
   for (const setting of SETTING_NAMES) {
     const value: unknown = overrides[setting];
     if (value === undefined) continue;
-    const flag = setting === 'home' ? '--home' : (specOf(setting).flag ?? `--${setting}`);
+    const flag = specOf(setting).flag ?? `--${setting}`;
     layer[setting] = { value, source: kind === 'flag' ? { kind, flag } : { kind } };
   }
   return layer;
@@ -370,6 +381,14 @@ function readFileLayer(path: string, explicit: boolean): Layer {
   const record = withSections(data as Record<string, unknown>, path);
   const unknown = Object.keys(record).filter((key) => !Object.hasOwn(SETTINGS, key));
   if (unknown.length > 0) throw unknownKeysError(unknown, `file ${path}`, unknown[0]!);
+  const envOnly = SETTING_NAMES.find((setting) => specOf(setting).file === false && Object.hasOwn(record, setting));
+  if (envOnly !== undefined) {
+    throw new ConfigError(`"${envOnly}" in file ${path} is a secret, read from ${specOf(envOnly).env} only`, {
+      component: COMPONENT,
+      field: envOnly,
+      suggestion: `Remove "${envOnly}" from ${path} and set ${specOf(envOnly).env} in the environment instead.`,
+    });
+  }
   const layer: Layer = {};
   for (const setting of SETTING_NAMES) {
     if (setting in record) layer[setting] = { value: record[setting], source: { kind: 'file', path } };
@@ -435,7 +454,7 @@ function checkHome(home: string, source: ConfigSource): void {
  * @group Configuration
  */
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnvironment();
   const logger = options.logger;
 
   const overrideLayer = { ...readOverrideLayer(options.flags, 'flag'), ...readOverrideLayer(options.overrides) };

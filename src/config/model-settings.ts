@@ -12,6 +12,7 @@ import type { MemoryOptions } from '../core/client/memory-options.js';
 import { ConfigError, MemoirError } from '../core/spec/errors.js';
 import type { LanguageModel } from '../core/spec/language-model.js';
 import type { MemoirConfig } from './memoir-config.js';
+import { type Environment, processEnvironment } from './setting-registry.js';
 
 /** The variables a key is read from when `apiKeyEnv` names none, in order (the adapter reads the last itself). */
 const KEY_VARIABLES = ['MEMOIR_API_KEY', 'OPENAI_API_KEY'] as const;
@@ -82,10 +83,7 @@ function chatModel(
  * @param config - The settings (from `loadConfig`).
  * @param env - Where the API key is read from (`apiKeyEnv`, else `MEMOIR_API_KEY`, else `OPENAI_API_KEY`).
  */
-export function modelOptionsFromConfig(
-  config: ModelSettings,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): ModelOptions {
+export function modelOptionsFromConfig(config: ModelSettings, env: Environment = processEnvironment()): ModelOptions {
   const options: ModelOptions = {};
   if (config.model !== null) options.languageModel = chatModel(config.model, 'model', config, env);
   const reflection = config.proceduresReflectionModel;

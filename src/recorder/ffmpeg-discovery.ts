@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ConfigError } from '../core/spec/errors.js';
+import { type Environment, processEnvironment } from '../core/utils/environment.js';
 
 const COMPONENT = 'recorder';
 const INSTALL_HINT =
@@ -25,7 +26,7 @@ function isExecutable(file: string): boolean {
 }
 
 /** The first executable called `name` on `PATH` (with `.exe` on Windows), or undefined. */
-export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function findOnPath(name: string, env: Environment = processEnvironment()): string | undefined {
   const names = process.platform === 'win32' ? [`${name}.exe`, name] : [name];
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
@@ -38,7 +39,7 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): 
  * The ffmpeg binary to run: `FFMPEG_PATH` when set (it must exist), else the first `ffmpeg`
  * on `PATH`. Nothing is downloaded: a missing ffmpeg is a ConfigError saying how to install it.
  */
-export function locateFfmpeg(env: NodeJS.ProcessEnv = process.env, binary = 'ffmpeg'): string {
+export function locateFfmpeg(env: Environment = processEnvironment(), binary = 'ffmpeg'): string {
   const override = env.FFMPEG_PATH?.trim();
   if (override) {
     if (isExecutable(override)) return override;
@@ -89,7 +90,10 @@ export function listInputs(ffmpegPath: string): Promise<Set<string>> {
 }
 
 /** Find ffmpeg and check once that it has `input`; either failing is a ConfigError that says what to do. */
-export async function discoverFfmpeg(input: string, env: NodeJS.ProcessEnv = process.env): Promise<FfmpegInstallation> {
+export async function discoverFfmpeg(
+  input: string,
+  env: Environment = processEnvironment(),
+): Promise<FfmpegInstallation> {
   const path = locateFfmpeg(env);
   const inputs = await listInputs(path);
   if (!inputs.has(input)) {

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { processEnvironment } from '../core/utils/environment.js';
 import { parseOptions } from '../core/utils/parse-options.js';
 import type { CaptureInput } from './capture-arguments.js';
 
@@ -25,10 +26,12 @@ function defaultInput(): CaptureInput {
   return 'x11grab';
 }
 
-/** `$MEMOIR_HOME/recordings` (alias `MEMORY_STORAGE_PATH`), else `~/.memoir/recordings`. */
-export function defaultRecordingsDir(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.MEMOIR_HOME?.trim() || env.MEMORY_STORAGE_PATH?.trim() || join(homedir(), '.memoir');
-  return join(home.replace(/^~(?=$|[\\/])/, homedir()), 'recordings');
+/**
+ * `~/.memoir/recordings`. The recorder reads no settings: `memoir record` passes
+ * `<home>/recordings`, its home from `--home`, `MEMOIR_HOME` or config.json.
+ */
+export function defaultRecordingsDir(): string {
+  return join(homedir(), '.memoir', 'recordings');
 }
 
 const patternSchema = z.union([z.string().min(1), z.instanceof(RegExp)]);
@@ -76,7 +79,7 @@ export const recorderOptionsSchema = z
  * @group Recorder
  */
 export interface ScreenRecorderOptions {
-  /** Where segments go. Default `$MEMOIR_HOME/recordings`. */
+  /** Where segments go. Default `~/.memoir/recordings` (`memoir record`: `<home>/recordings`). */
   outputDir?: string;
   /** What to capture: the X11 display (default `$DISPLAY`), the avfoundation screen index (default `1`), unused by gdigrab. */
   display?: string;
@@ -127,7 +130,7 @@ export function parseRecorderOptions(options: ScreenRecorderOptions | undefined)
   const input = parsed.input ?? defaultInput();
   const display =
     parsed.display ??
-    (input === 'x11grab' ? (process.env.DISPLAY ?? ':0') : input === 'avfoundation' ? '1' : 'desktop');
+    (input === 'x11grab' ? (processEnvironment().DISPLAY ?? ':0') : input === 'avfoundation' ? '1' : 'desktop');
   return {
     ...parsed,
     outputDir: parsed.outputDir ?? defaultRecordingsDir(),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { MemoirError, ProviderError } from '../core/spec/errors.js';
 import type { VideoProvider } from '../core/spec/video-provider.js';
 import { sleep, startDeadline, untilAborted } from '../core/utils/deadline.js';
+import { processEnvironment } from '../core/utils/environment.js';
 import { parseOptions } from '../core/utils/parse-options.js';
 import type { RecorderEvents } from './recorder-events.js';
 import type { ScreenRecorder } from './screen-recorder.js';
@@ -106,7 +107,7 @@ export interface SegmentUploader {
 function defaultDisplay(): string {
   if (process.platform === 'darwin') return '1';
   if (process.platform === 'win32') return 'desktop';
-  return process.env.DISPLAY ?? ':0';
+  return processEnvironment().DISPLAY ?? ':0';
 }
 
 /** When a segment's recording started: its name's time, else the file's creation (or change) time. */

@@ -58,6 +58,8 @@ export interface ConnectOptions {
    * core set. Default: none passed, so the server serves its default.
    */
   tools?: string;
+  /** More environment for the server, e.g. `{ MEMOIR_STORE: 'lancedb' }`. */
+  env?: Record<string, string>;
 }
 
 /** Start `memoir mcp` and connect the official client to it over stdio. */
@@ -66,11 +68,12 @@ export async function connectMemoirMcp({
   args = [],
   modern = false,
   tools,
+  env = {},
 }: ConnectOptions): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, 'mcp', ...(tools === undefined ? [] : ['--tools', tools]), ...args],
-    env: childEnvironment({ MEMOIR_HOME: home }),
+    env: childEnvironment({ MEMOIR_HOME: home, ...env }),
     stderr: 'pipe',
   });
   let stderr = '';
@@ -126,11 +129,18 @@ export interface CliRun {
 
 const runFile = promisify(execFile);
 
-/** Run `memoir <args>` as a child process over the home `home`, in {@link childEnvironment}; a failure is a result, not a rejection. */
-export async function runMemoir(home: string, ...args: string[]): Promise<CliRun> {
+/**
+ * Run `memoir <args>` as a child process over the home `home` (or `{ home, env }`, with more
+ * environment), in {@link childEnvironment}; a failure is a result, not a rejection.
+ */
+export async function runMemoir(
+  where: string | { home: string; env?: Record<string, string> },
+  ...args: string[]
+): Promise<CliRun> {
+  const { home, env = {} } = typeof where === 'string' ? { home: where } : where;
   try {
     const { stdout, stderr } = await runFile(process.execPath, [bin, ...args], {
-      env: childEnvironment({ MEMOIR_HOME: home }),
+      env: childEnvironment({ MEMOIR_HOME: home, ...env }),
       encoding: 'utf8',
     });
     return { code: 0, stdout, stderr };

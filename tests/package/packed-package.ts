@@ -126,7 +126,16 @@ export async function packAndInstall(): Promise<PackedPackage> {
 }
 
 /** What the build reads: when one of these is newer than dist/, dist/ is stale. */
-const BUILD_INPUTS = ['src', 'bin', 'package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json'];
+const BUILD_INPUTS = [
+  'src',
+  'bin',
+  'package.json',
+  'package-lock.json',
+  'tsup.config.ts',
+  'tsconfig.json',
+  'entry-points.json',
+  'scripts/entry-points.ts',
+];
 
 /** The modification times under `path`: of its files, and of its directories when `directories`. */
 function modificationTimes(path: string, directories: boolean): number[] {

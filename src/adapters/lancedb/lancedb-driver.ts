@@ -1,6 +1,7 @@
 import type * as LanceDb from '@lancedb/lancedb';
 import type * as Arrow from 'apache-arrow';
 import { StoreError } from '../../core/spec/errors.js';
+import { defaultEnvironmentVariable } from '../../core/utils/environment.js';
 
 /** The two libraries the store drives, loaded together on first use. */
 export interface LanceLibraries {
@@ -13,7 +14,7 @@ let loading: Promise<LanceLibraries> | undefined;
 // The native module reads LANCEDB_LOG once, when it loads; set before that, it keeps
 // Rust log lines off stderr unless asked for.
 function quietNativeLog(level: string): void {
-  if (process.env.LANCEDB_LOG === undefined) process.env.LANCEDB_LOG = level;
+  defaultEnvironmentVariable('LANCEDB_LOG', level);
 }
 
 /**

@@ -70,8 +70,8 @@ export const lanceStoreOptionsSchema = z
   .object({
     /**
      * Where the tables live: a directory, or an object-store URI (`s3://bucket/path`,
-     * `gs://…`, `az://…`), or `db://…` for LanceDB Cloud. Default `$MEMOIR_HOME/lancedb`
-     * (`~/.memoir/lancedb`).
+     * `gs://…`, `az://…`), or `db://…` for LanceDB Cloud. Default `~/.memoir/lancedb`; the
+     * `memoir` command (`--store lancedb`) passes `<home>/lancedb`, its home from the settings.
      */
     uri: z.string().min(1, 'expected a directory or a URI').optional(),
     /**
@@ -137,8 +137,10 @@ export type LanceStoreOptions = z.input<typeof lanceStoreOptionsSchema>;
  */
 export type LanceIndexSettings = z.output<typeof lanceIndexOptionsSchema>;
 
-/** The directory the store uses when no `uri` is given: `$MEMOIR_HOME/lancedb`. */
+/**
+ * The directory the store uses when no `uri` is given: `~/.memoir/lancedb`. An adapter reads no
+ * settings: a door that honours `home` (MEMOIR_HOME, `--home`) passes `<home>/lancedb` itself.
+ */
 export function defaultLanceUri(): string {
-  const home = process.env.MEMOIR_HOME || process.env.MEMORY_STORAGE_PATH || join(homedir(), '.memoir');
-  return join(home, 'lancedb');
+  return join(homedir(), '.memoir', 'lancedb');
 }

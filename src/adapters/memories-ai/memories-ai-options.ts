@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { processEnvironment } from '../../core/utils/environment.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 
 /** The Video Datalake API the adapter speaks (research note, "Addendum 2026-11-23"). */
@@ -63,7 +64,7 @@ export type ParsedMemoriesAiOptions = z.output<typeof memoriesAiOptionsSchema> &
 /** Parse once; a bad or missing option is a ConfigError naming it. */
 export function parseMemoriesAiOptions(
   options: MemoriesAiOptions | undefined,
-  env = process.env,
+  env = processEnvironment(),
 ): ParsedMemoriesAiOptions {
   const withEnv = {
     ...options,

@@ -1,6 +1,7 @@
 import type * as OpenAISdkModule from 'openai';
 import type { OpenAI } from 'openai';
 import { ConfigError, ProviderError } from '../../core/spec/errors.js';
+import { processEnvironment } from '../../core/utils/environment.js';
 import type { OpenAIEnvironment } from './openai-options.js';
 
 /** The `openai` package as `import('openai')` resolves it. */
@@ -96,7 +97,7 @@ function expand(value: string, field: string, env: OpenAIEnvironment, component:
  * unset variable fails when the app starts rather than at the first remembered message.
  */
 export function resolveConnection(input: ConnectionInput, component: string): OpenAIConnection {
-  const env = input.env ?? process.env;
+  const env = input.env ?? processEnvironment();
 
   let baseURL = input.baseURL;
   if (baseURL === undefined) {

@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ProviderError } from '../../core/spec/errors.js';
+import { childEnvironment } from '../../core/utils/environment.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import type { Capture, CaptureEvent, Logger } from '../../index.js';
 import type { McpToolSource } from './mcp-tool-source.js';
@@ -124,12 +125,6 @@ function outcomeOf(name: string, args: Record<string, unknown> | undefined, resu
   };
 }
 
-function withoutProcessEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  return env;
-}
-
 /**
  * Start an MCP server as a child process over stdio and connect to it with the official
  * client; resolves once it has answered the handshake and listed its tools. Serve the result
@@ -157,7 +152,7 @@ export async function wrapMcpServer(options: WrapMcpServerOptions): Promise<Wrap
   const transport = new StdioClientTransport({
     command: parsed.command,
     args: parsed.args,
-    env: parsed.env ?? withoutProcessEnv(),
+    env: parsed.env ?? childEnvironment(),
     // The wrapped server's own diagnostics go where memoir's go: the host's log of this process.
     stderr: 'inherit',
     ...(parsed.cwd === undefined ? {} : { cwd: parsed.cwd }),

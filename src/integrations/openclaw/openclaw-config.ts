@@ -1,17 +1,14 @@
 import { z } from 'zod';
-import {
-  EXTRACTION_DEFAULTS,
-  extractionSettings,
-  PROCEDURE_DEFAULTS,
-  procedureSettings,
-} from '../../config/door-defaults.js';
+import { EXTRACTION_DEFAULTS, extractionSettings } from '../../config/door-defaults.js';
+import { type Environment, processEnvironment, SETTINGS } from '../../config/setting-registry.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 
 // The plugin's config, `plugins.entries.memoir.config` in openclaw.json: the seed design's
 // keys (embedding, llm, dbPath, autoCapture, autoRecall, recallLimit, recallMinScore,
 // extractMinMessages, extractMaxChars) plus the store and a few memoir settings. Parsed once,
 // in register(); openclaw.plugin.json carries the same schema as JSON (a unit test keeps the
-// two equal).
+// two equal). A key that is one of memoir's settings takes that setting's schema (and default)
+// from the settings registry: docs/guides/openclaw.md maps each key to its registry row.
 
 // A literal `${NAME}` is the syntax these texts describe, not a template.
 const REFERENCE = '$' + '{NAME}';
@@ -42,18 +39,18 @@ export const openClawConfigSchema = z
           .describe(
             'openai (an OpenAI-compatible server) or use (the Universal Sentence Encoder from npm, offline). Default openai when a key or baseUrl is given.',
           ),
-        /** Embedding model. Default `text-embedding-3-small`. */
-        model: z.string().min(1).optional().describe('Embedding model. Default text-embedding-3-small.'),
+        /** Embedding model (the `embedderModel` setting). Default `text-embedding-3-small`. */
+        model: SETTINGS.embedderModel.schema
+          .unwrap()
+          .optional()
+          .describe('Embedding model. Default text-embedding-3-small.'),
         /** API key: a literal, or `${NAME}` to read the environment variable NAME. */
         apiKey: apiKey.optional(),
         /** Base URL of an OpenAI-compatible API, e.g. `http://127.0.0.1:11434/v1`. */
         baseUrl: baseUrl.optional(),
         /** Vector length; required for models other than OpenAI's `text-embedding-3-*`. */
-        dimensions: z
-          .number()
-          .int()
-          .min(1)
-          .max(65_536)
+        dimensions: SETTINGS.embedderDimensions.schema
+          .unwrap()
           .optional()
           .describe('Vector length; required for models other than OpenAI text-embedding-3-*.'),
       })
@@ -63,10 +60,9 @@ export const openClawConfigSchema = z
     /** The extraction model (OpenAI-compatible). Without an API key or baseUrl, conversations are kept as episodes. */
     llm: z
       .object({
-        /** Chat model for extraction, dedup and merge. Default `gpt-4o-mini`. */
-        model: z
-          .string()
-          .min(1)
+        /** Chat model for extraction, dedup and merge (the `model` setting). Default `gpt-4o-mini`. */
+        model: SETTINGS.model.schema
+          .unwrap()
           .optional()
           .describe('Chat model for extraction, dedup and merge. Default gpt-4o-mini.'),
         /** API key: a literal, or `${NAME}` to read the environment variable NAME. */
@@ -77,10 +73,9 @@ export const openClawConfigSchema = z
       .strict()
       .optional()
       .describe('The extraction model. Without an API key or baseUrl, conversations are kept as episodes.'),
-    /** `sqlite` (default, no extra install) or `lancedb` (`npm install @lancedb/lancedb apache-arrow`). */
-    store: z
-      .enum(['sqlite', 'lancedb'])
-      .default('sqlite')
+    /** The `store` setting: `sqlite` (default, no extra install) or `lancedb` (`npm install @lancedb/lancedb apache-arrow`). */
+    store: SETTINGS.store.schema
+      .default(SETTINGS.store.default)
       .describe('sqlite (default; no extra install) or lancedb (npm install @lancedb/lancedb apache-arrow).'),
     /** Where memories live. Default `<state dir>/memory/memoir.sqlite`, or `<state dir>/memory/memoir-lancedb`. */
     dbPath: z
@@ -198,8 +193,8 @@ export const openClawConfigSchema = z
         /** The vision model naming each action between key frames. Default: the `llm` model. */
         vision: z
           .object({
-            /** A vision-capable chat model, e.g. `gpt-4o-mini`. */
-            model: z.string().min(1).describe('A vision-capable chat model, e.g. gpt-4o-mini.'),
+            /** A vision-capable chat model (the `visionModel` setting), e.g. `gpt-4o-mini`. */
+            model: SETTINGS.visionModel.schema.unwrap().describe('A vision-capable chat model, e.g. gpt-4o-mini.'),
             /** API key: a literal, or `${NAME}`. */
             apiKey: apiKey.optional(),
             /** Base URL of an OpenAI-compatible API. */
@@ -240,10 +235,9 @@ export const openClawConfigSchema = z
      */
     procedures: z
       .object({
-        /** Learn a procedure from each run that succeeded with at least `minToolCalls` tool calls. Default true. */
-        learn: z
-          .boolean()
-          .default(true)
+        /** Learn a procedure from each run that succeeded with at least `minToolCalls` tool calls (the `proceduresEnabled` setting). Default true. */
+        learn: SETTINGS.proceduresEnabled.schema
+          .default(SETTINGS.proceduresEnabled.default)
           .describe(
             'Learn a procedure from each run that succeeded with at least minToolCalls tool calls. Default true.',
           ),
@@ -252,18 +246,16 @@ export const openClawConfigSchema = z
           .boolean()
           .default(true)
           .describe('Put the best matching procedures before each prompt ("Relevant Procedures"). Default true.'),
-        /** Fewest tool calls a run needs before it is learned from. Default 3. */
-        minToolCalls: procedureSettings.minToolCalls.describe(
-          `Fewest tool calls a run needs before it is learned from. Default ${PROCEDURE_DEFAULTS.minToolCalls}.`,
-        ),
-        /** Most procedures put before one prompt. Default 2. */
-        maxPerPrompt: z
-          .number()
-          .int()
-          .min(1)
-          .max(10)
-          .default(PROCEDURE_DEFAULTS.maxPerPrompt)
-          .describe(`Most procedures put before one prompt. Default ${PROCEDURE_DEFAULTS.maxPerPrompt}.`),
+        /** Fewest tool calls a run needs before it is learned from (the `proceduresMinToolCalls` setting). Default 3. */
+        minToolCalls: SETTINGS.proceduresMinToolCalls.schema
+          .default(SETTINGS.proceduresMinToolCalls.default)
+          .describe(
+            `Fewest tool calls a run needs before it is learned from. Default ${SETTINGS.proceduresMinToolCalls.default}.`,
+          ),
+        /** Most procedures put before one prompt (the `proceduresMaxPerPrompt` setting). Default 2. */
+        maxPerPrompt: SETTINGS.proceduresMaxPerPrompt.schema
+          .default(SETTINGS.proceduresMaxPerPrompt.default)
+          .describe(`Most procedures put before one prompt. Default ${SETTINGS.proceduresMaxPerPrompt.default}.`),
         /** Register memory_find_procedures, memory_get_procedure and memory_learn_procedure. Default true. */
         tools: z
           .boolean()
@@ -322,7 +314,7 @@ export type ResolvedSecret = { value: string } | { value: undefined; missing: st
  * Resolve `${NAME}` to the environment variable NAME. A literal comes back as it is; an unset
  * variable comes back as missing, with its name, so the offline notice can say which one.
  */
-export function resolveSecret(value: string | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedSecret {
+export function resolveSecret(value: string | undefined, env: Environment = processEnvironment()): ResolvedSecret {
   if (value === undefined) return { value: undefined, missing: undefined };
   const reference = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value.trim());
   if (!reference) return { value };

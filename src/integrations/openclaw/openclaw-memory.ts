@@ -5,6 +5,7 @@ import { createLanceStore } from '../../adapters/lancedb/index.js';
 import { createOpenAIChatModel, createOpenAIEmbedder } from '../../adapters/openai/index.js';
 import { createSentenceEncoderEmbedder } from '../../adapters/sentence-encoder/index.js';
 import { createSqliteStore } from '../../adapters/sqlite/index.js';
+import { type Environment, processEnvironment } from '../../config/setting-registry.js';
 import type { Embedder } from '../../core/spec/embedder.js';
 import type { LanguageModel } from '../../core/spec/language-model.js';
 import type { Logger, LogLevel } from '../../core/spec/runtime.js';
@@ -41,7 +42,7 @@ export interface PluginMemory {
 }
 
 /** The OpenClaw state directory: `$OPENCLAW_STATE_DIR`, else `~/.openclaw`. */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultStateDir(env: Environment = processEnvironment()): string {
   return env.OPENCLAW_STATE_DIR || join(homedir(), '.openclaw');
 }
 

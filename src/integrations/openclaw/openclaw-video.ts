@@ -1,5 +1,6 @@
 import { createMemoriesAiProvider } from '../../adapters/memories-ai/index.js';
 import { createOpenAIChatModel } from '../../adapters/openai/index.js';
+import { type Environment, processEnvironment } from '../../config/setting-registry.js';
 import type { VideoOptions } from '../../index.js';
 import { createFfmpegFrameExtractor } from '../../recorder/index.js';
 import type { ParsedOpenClawConfig } from './openclaw-config.js';
@@ -18,7 +19,7 @@ const VISION_TIMEOUT_MS = 60_000;
 export function videoOf(
   config: ParsedOpenClawConfig,
   offline: string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment = processEnvironment(),
 ): VideoOptions | undefined {
   const section = config.video;
   const configured = resolveSecret(section?.apiKey, env);
