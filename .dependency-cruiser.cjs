@@ -6,7 +6,7 @@
 /** The core's feature folders: each has one or more public `*-api.ts` modules (createXxxApi and its types). */
 const FEATURES = '(capture|core-block|lifecycle|memories|procedures|recall|reflect|retain|sessions|versions|workspace)';
 /** The core's layers below the features: they import none of them. */
-const BELOW_FEATURES = '(spec|utils|text|search|engine|llm|prompts|supersession|shared)';
+const BELOW_FEATURES = '(spec|utils|text|search|store-kit|store|engine|llm|prompts|supersession|shared)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -76,8 +76,8 @@ module.exports = {
       name: 'core-basics-import-no-feature',
       severity: 'error',
       comment: 'Utilities, text and search sit below the features; the engine sits below them too.',
-      from: { path: '^src/core/(utils|text|search|engine)/' },
-      to: { path: '^src/core/', pathNot: '^src/core/(spec|utils|text|search|engine)/' },
+      from: { path: '^src/core/(utils|text|search|store-kit|store|engine)/' },
+      to: { path: '^src/core/', pathNot: '^src/core/(spec|utils|text|search|store-kit|store|engine)/' },
     },
     {
       name: 'shared-imports-no-feature',
@@ -115,8 +115,15 @@ module.exports = {
       from: { path: '^src/adapters/([^/]+)/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/core/(spec|search|text|utils)/', '^src/adapters/$1/'],
+        pathNot: ['^src/core/(spec|search|text|utils|store-kit)/', '^src/adapters/$1/'],
       },
+    },
+    {
+      name: 'store-kit-imports-spec-and-search',
+      severity: 'error',
+      comment: 'The store kit (memoir/store-kit) is what store authors build on: the port, the filter semantics and nothing of the engine.',
+      from: { path: '^src/core/store-kit/' },
+      to: { path: '^src/', pathNot: ['^src/core/(spec|search|text|utils|store-kit)/'] },
     },
     {
       name: 'recorder-imports-spec-and-basics',

@@ -8,6 +8,7 @@ export const entries = {
   testing: 'src/testing/index.ts',
   // Loads vitest (an optional peer): its own entry, so memoir/testing's doubles need no vitest.
   'testing/contracts': 'src/testing/contracts/index.ts',
+  'store-kit': 'src/core/store-kit/index.ts',
   sqlite: 'src/adapters/sqlite/index.ts',
   openai: 'src/adapters/openai/index.ts',
   lancedb: 'src/adapters/lancedb/index.ts',

@@ -132,7 +132,7 @@ export function createMemoryClient(options: MemoryOptions | undefined, defaults:
   });
 
   const client: MemoryClient = {
-    store: engine.store,
+    store: engine.store.port,
     embedder: engine.embedder,
     scope: engine.scope ? { ...engine.scope } : undefined,
     ...features,

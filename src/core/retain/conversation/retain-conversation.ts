@@ -9,7 +9,8 @@ import { MemoirError, StoreError } from '../../spec/errors.js';
 import type { LanguageModel } from '../../spec/language-model.js';
 import type { Memory, MemoryInput, Metadata, Scope } from '../../spec/memory.js';
 import type { Logger } from '../../spec/runtime.js';
-import type { MemoryRecord, MemoryStore } from '../../spec/store.js';
+import type { MemoryRecord } from '../../spec/store.js';
+import type { CoreStore } from '../../store/store-facade.js';
 import { embeddingText } from '../../text/memory-text.js';
 import { conversationTurns } from './conversation-turns.js';
 import { deterministicFacts } from './deterministic-facts.js';
@@ -63,7 +64,7 @@ export interface ConversationRetainResult {
 
 /** The client's parts the conversation path uses. */
 export interface ConversationContext {
-  store: MemoryStore;
+  store: CoreStore;
   embedder: Embedder;
   model: LanguageModel | undefined;
   settings: ExtractionSettings;
@@ -307,7 +308,7 @@ export async function extractSafely(
 }
 
 export async function commit(
-  store: MemoryStore,
+  store: CoreStore,
   outcome: ExtractionOutcome,
   now: string,
   transcripts: readonly MemoryRecord[] = [],
