@@ -57,7 +57,8 @@ export function createJsonStore(path: string): MemoryStore {
     writeFileSync(`${path}.tmp`, JSON.stringify(contents));
     renameSync(`${path}.tmp`, path);
   };
-  const refuse = (message: string, suggestion?: string) => new StoreError(message, { component: name, suggestion });
+  const refuse = (message: string, suggestion = 'Embed with the embedder the store was opened with.') =>
+    new StoreError(message, { component: name, suggestion });
   const heldDimensions = (): number | null => embeddings.values().next().value?.length ?? null;
 
   return {
