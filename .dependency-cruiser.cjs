@@ -11,7 +11,7 @@ const FEATURES = '(capture|core-block|lifecycle|memories|procedures|recall|refle
  */
 const SUBSYSTEMS = '(backup|conversation|embeddings|procedure-files|retention|schedule|workspace-format)';
 /** The core's layers below the features: they import none of them. */
-const BELOW_FEATURES = `(spec|utils|text|search|engine|llm|prompts|supersession|shared|${SUBSYSTEMS.slice(1, -1)})`;
+const BELOW_FEATURES = `(spec|utils|text|search|store-kit|store|engine|llm|prompts|supersession|shared|${SUBSYSTEMS.slice(1, -1)})`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -81,8 +81,8 @@ module.exports = {
       name: 'core-basics-import-no-feature',
       severity: 'error',
       comment: 'Utilities, text and search sit below the features; the engine sits below them too.',
-      from: { path: '^src/core/(utils|text|search|engine)/' },
-      to: { path: '^src/core/', pathNot: '^src/core/(spec|utils|text|search|engine)/' },
+      from: { path: '^src/core/(utils|text|search|store-kit|store|engine)/' },
+      to: { path: '^src/core/', pathNot: '^src/core/(spec|utils|text|search|store-kit|store|engine)/' },
     },
     {
       name: 'below-features-import-no-feature',
@@ -129,8 +129,15 @@ module.exports = {
       from: { path: '^src/adapters/([^/]+)/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/core/(spec|search|text|utils)/', '^src/adapters/$1/'],
+        pathNot: ['^src/core/(spec|search|text|utils|store-kit)/', '^src/adapters/$1/'],
       },
+    },
+    {
+      name: 'store-kit-imports-spec-and-search',
+      severity: 'error',
+      comment: 'The store kit (memoir/store-kit) is what store authors build on: the port, the filter semantics and nothing of the engine.',
+      from: { path: '^src/core/store-kit/' },
+      to: { path: '^src/', pathNot: ['^src/core/(spec|search|text|utils|store-kit)/'] },
     },
     {
       name: 'recorder-imports-spec-and-basics',

@@ -43,6 +43,7 @@ export default defineConfig({
       { find: /^memoir$/, replacement: source('./src/index.ts') },
       { find: /^memoir\/testing$/, replacement: source('./src/testing/index.ts') },
       { find: /^memoir\/testing\/contracts$/, replacement: source('./src/testing/contracts/index.ts') },
+      { find: /^memoir\/store-kit$/, replacement: source('./src/core/store-kit/index.ts') },
     ],
   },
   test: {

@@ -30,7 +30,13 @@ export {
   type ScriptedResult,
   type ScriptFunction,
 } from './scripted-language-model.js';
-export { completeStore, type ResolvedStoreCapabilities, resolveStoreCapabilities } from './store-seams.js';
+export {
+  type DerivedStore,
+  derivedStore,
+  type RecordCollection,
+  type ResolvedStoreCapabilities,
+  resolveStoreCapabilities,
+} from './store-seams.js';
 export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from './test-embedder.js';
 export { createCounterIds, createFixedClock, type FixedClock } from './test-runtime.js';
 export { axisVector, cosineSimilarity, unitVector } from './vectors.js';

@@ -1,7 +1,12 @@
-// The store seams a store's author needs beside the contracts: memoir's fallbacks for the port's
-// optional members, and what a store's declared capabilities resolve to.
+// What a store author's tests need beside the contracts: memoir's view of a store (the port
+// under the names the core calls, with the members memoir derives when the store lacks them),
+// and what a store's declared guarantees and present members resolve to.
+export {
+  type CoreStore as DerivedStore,
+  coreStore as derivedStore,
+  type RecordCollection,
+} from '../core/store/store-facade.js';
 export {
   type ResolvedStoreCapabilities,
   resolveCapabilities as resolveStoreCapabilities,
 } from '../core/utils/store-capabilities.js';
-export { completeStore } from '../core/utils/store-fallbacks.js';

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLanceStore } from '../../src/adapters/lancedb/index.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
-import { type CompleteMemoryStore, createInMemoryStore, createMemory } from '../../src/index.js';
+import { createInMemoryStore, createMemory } from '../../src/index.js';
+import type { FullStore } from '../helpers/stores.js';
 import { collect, quiet, tempDir } from '../helpers/stores.js';
 
 // Restore, import and clear are all or nothing on every persistent store, also when the process
@@ -28,9 +29,9 @@ const PERSISTENT = [
 ] as const;
 
 /** What a store holds, in terms that tell the old data from the new. */
-async function signature(store: CompleteMemoryStore) {
-  const memories = await store.listMemories();
-  const entities = await store.entities.list();
+async function signature(store: FullStore) {
+  const memories = await store.list('memory');
+  const entities = await store.list('entity');
   const stats = await store.stats();
   return {
     oldMemories: memories.filter((memory) => memory.content.startsWith('Old note')).length,

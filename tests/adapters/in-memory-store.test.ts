@@ -5,14 +5,14 @@ import { createInMemoryStore, type InMemoryStoreOptions } from '../../src/adapte
 import { ConfigError, StoreError } from '../../src/core/spec/errors.js';
 import type { Memory } from '../../src/core/spec/memory.js';
 import type { Opinion } from '../../src/core/spec/records.js';
-import type { CompleteMemoryStore } from '../../src/core/spec/store.js';
 import { Bm25Index } from '../../src/core/text/bm25-index.js';
+import type { FullStore } from '../helpers/stores.js';
 
 runMemoryStoreContract({ name: 'in-memory', create: () => createInMemoryStore() });
 
 const DIMS = 4;
 
-async function openStore(options?: InMemoryStoreOptions): Promise<CompleteMemoryStore> {
+async function openStore(options?: InMemoryStoreOptions): Promise<FullStore> {
   const store = createInMemoryStore(options);
   await store.open({ id: 'test-embedder', dimensions: DIMS });
   return store;
@@ -30,14 +30,10 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe('createInMemoryStore', () => {
   it('declares its capabilities and name', () => {
     const store = createInMemoryStore();
-    expect(store.capabilities).toEqual({
-      lexicalSearch: true,
-      vectorSearch: true,
-      persistent: false,
-      transactions: 'atomic',
-      crossProcess: 'none',
-      multiProcess: false,
-    });
+    expect(store.capabilities).toEqual({ persistent: false, transactions: 'atomic', crossProcess: 'none' });
+    expect(typeof store.searchLexical).toBe('function');
+    expect(typeof store.searchVector).toBe('function');
+    expect(typeof store.transaction).toBe('function');
     expect(store.name).toBe('in-memory');
     expect(createInMemoryStore({ name: 'scratch' }).name).toBe('scratch');
   });
@@ -67,7 +63,8 @@ describe('createInMemoryStore', () => {
 describe('in-memory BM25', () => {
   it('scores match a hand-computed BM25 for a 3-document corpus', async () => {
     const store = await openStore();
-    await store.upsertMemories(
+    await store.put(
+      'memory',
       [
         makeMemory({ id: 'd1', content: 'apple banana' }),
         makeMemory({ id: 'd2', content: 'apple apple cherry' }),
@@ -101,20 +98,24 @@ describe('in-memory BM25', () => {
     const texts = ['apple banana', 'apple apple cherry', 'banana cherry durian fig'];
     const final = texts.map((content, i) => makeMemory({ id: `d${i + 1}`, content }));
     const fresh = await openStore();
-    await fresh.upsertMemories(final.map((memory) => ({ memory, embedding: null })));
+    await fresh.put(
+      'memory',
+      final.map((memory) => ({ memory, embedding: null })),
+    );
 
     const churned = await openStore();
-    await churned.upsertMemories(
+    await churned.put(
+      'memory',
       [...final.slice(0, 2), makeMemory({ id: 'd3', content: 'apple apple apple' }), makeMemory({ id: 'x' })].map(
         (memory) => ({ memory, embedding: null }),
       ),
     );
-    await churned.upsertMemories([{ memory: final[2]!, embedding: null }]);
-    await churned.deleteMemories(['x']);
+    await churned.put('memory', [{ memory: final[2]!, embedding: null }]);
+    await churned.delete('memory', ['x']);
     await churned
       .transaction(async () => {
-        await churned.upsertMemories([{ memory: makeMemory({ id: 'y', content: 'apple durian' }), embedding: null }]);
-        await churned.deleteMemories(['d1']);
+        await churned.put('memory', [{ memory: makeMemory({ id: 'y', content: 'apple durian' }), embedding: null }]);
+        await churned.delete('memory', ['d1']);
         throw new Error('roll back');
       })
       .catch(() => undefined);
@@ -161,7 +162,7 @@ describe('in-memory store specifics', () => {
     const store = await openStore();
     const a = makeMemory({ id: 'a', content: 'café 東京 🎉' });
     const b = makeMemory({ id: 'b' });
-    await store.upsertMemories([
+    await store.put('memory', [
       { memory: a, embedding: unitVector(DIMS, 1) },
       { memory: b, embedding: null },
     ]);
@@ -173,7 +174,7 @@ describe('in-memory store specifics', () => {
 
   it('vector search computes true cosine and survives zero vectors', async () => {
     const store = await openStore();
-    await store.upsertMemories([
+    await store.put('memory', [
       { memory: makeMemory({ id: 'long' }), embedding: new Float32Array([3, 0, 0, 0]) },
       { memory: makeMemory({ id: 'zero' }), embedding: new Float32Array(DIMS) },
     ]);
@@ -203,9 +204,9 @@ describe('in-memory store specifics', () => {
       { memory: makeMemory({ id: 'a' }), embedding: unitVector(3, 1) },
       { memory: makeMemory({ id: 'b' }), embedding: unitVector(5, 1) },
     ];
-    expect(StoreError.isInstance(await rejection(store.upsertMemories(mixed)))).toBe(true);
-    expect(await store.countMemories()).toBe(0);
-    await store.upsertMemories([mixed[0]!]);
+    expect(StoreError.isInstance(await rejection(store.put('memory', mixed)))).toBe(true);
+    expect(await store.count()).toBe(0);
+    await store.put('memory', [mixed[0]!]);
     const error = await rejection(store.open({ id: 'e', dimensions: 5 }));
     expect(StoreError.isInstance(error)).toBe(true);
     expect((error as StoreError).component).toBe('in-memory-store');
@@ -223,11 +224,11 @@ describe('in-memory store specifics', () => {
 
   it('a later duplicate id in one batch wins', async () => {
     const store = await openStore();
-    await store.upsertMemories([
+    await store.put('memory', [
       { memory: makeMemory({ id: 'a', content: 'first' }), embedding: axisVector(DIMS, 0) },
       { memory: makeMemory({ id: 'a', content: 'second' }), embedding: null },
     ]);
-    expect((await store.getMemories(['a']))[0]!.content).toBe('second');
+    expect((await store.get('memory', ['a']))[0]!.content).toBe('second');
     expect((await store.getEmbeddings(['a'])).size).toBe(0);
     expect(await store.searchLexical!({ text: 'first', limit: 5 })).toEqual([]);
     await store.close();
@@ -237,35 +238,35 @@ describe('in-memory store specifics', () => {
     const store = await openStore();
     const bad = { ...makeMemory({ id: 'bad' }), metadata: { callback: () => 1 } } as unknown as Memory;
     const error = await rejection(
-      store.upsertMemories([
+      store.put('memory', [
         { memory: makeMemory({ id: 'good' }), embedding: null },
         { memory: bad, embedding: null },
       ]),
     );
     expect(StoreError.isInstance(error)).toBe(true);
-    expect(await store.countMemories()).toBe(0);
+    expect(await store.count()).toBe(0);
     const opinion = { ...makeOpinion({ id: 'op' }), history: [Symbol('x')] } as unknown as Opinion;
-    expect(StoreError.isInstance(await rejection(store.opinions.upsert([makeOpinion(), opinion])))).toBe(true);
-    expect(await store.opinions.list()).toEqual([]);
+    expect(StoreError.isInstance(await rejection(store.put('opinion', [makeOpinion(), opinion])))).toBe(true);
+    expect(await store.list('opinion')).toEqual([]);
     await store.close();
   });
 
   it('recordAccess counts a repeated id once per call', async () => {
     const store = await openStore();
-    await store.upsertMemories([{ memory: makeMemory({ id: 'a' }), embedding: null }]);
+    await store.put('memory', [{ memory: makeMemory({ id: 'a' }), embedding: null }]);
     await store.recordAccess(['a', 'a', 'a'], '2025-02-01T00:00:00.000Z');
-    expect((await store.getMemories(['a']))[0]!.accessCount).toBe(1);
+    expect((await store.get('memory', ['a']))[0]!.accessCount).toBe(1);
     await store.close();
   });
 
   it('a nested transaction rejects instead of deadlocking, and the outer one rolls back', async () => {
     const store = await openStore();
     const outcome = store.transaction(async () => {
-      await store.upsertMemories([{ memory: makeMemory({ id: 'a' }), embedding: null }]);
+      await store.put('memory', [{ memory: makeMemory({ id: 'a' }), embedding: null }]);
       await store.transaction(async () => 1);
     });
     expect(StoreError.isInstance(await rejection(outcome))).toBe(true);
-    expect(await store.countMemories()).toBe(0);
+    expect(await store.count()).toBe(0);
     await store.close();
   });
 
@@ -275,7 +276,7 @@ describe('in-memory store specifics', () => {
     await store.transaction(async () => {
       late = new Promise<void>((resolve, reject) => {
         setTimeout(() => {
-          store.upsertMemories([{ memory: makeMemory({ id: 'late' }), embedding: null }]).then(resolve, reject);
+          store.put('memory', [{ memory: makeMemory({ id: 'late' }), embedding: null }]).then(resolve, reject);
         }, 5);
       });
     });
@@ -285,7 +286,7 @@ describe('in-memory store specifics', () => {
     });
     await expect(blocker).rejects.toThrow('rolled back');
     await late;
-    expect(await store.countMemories()).toBe(1);
+    expect(await store.count()).toBe(1);
     await store.close();
   });
 
@@ -297,16 +298,16 @@ describe('in-memory store specifics', () => {
     });
     const running = store.transaction(async () => {
       await gate;
-      await store.upsertMemories([{ memory: makeMemory({ id: 'a' }), embedding: null }]);
+      await store.put('memory', [{ memory: makeMemory({ id: 'a' }), embedding: null }]);
       return 'done';
     });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const closing = store.close();
-    expect(StoreError.isInstance(await rejection(store.countMemories()))).toBe(true);
+    expect(StoreError.isInstance(await rejection(store.count()))).toBe(true);
     release();
     await expect(running).resolves.toBe('done');
     await closing;
-    expect(StoreError.isInstance(await rejection(store.getMemories(['a'])))).toBe(true);
+    expect(StoreError.isInstance(await rejection(store.get('memory', ['a'])))).toBe(true);
   });
 });
 

@@ -26,26 +26,24 @@ type Store = Awaited<ReturnType<typeof openStore>>;
 function mixedCalls(store: Store, round: number): Promise<unknown>[] {
   const id = (n: number) => `r${round}-${n}`;
   return [
-    store.countMemories(),
-    store.countMemories({ scope: { userId: 'u1' } }),
+    store.count(),
+    store.count({ scope: { userId: 'u1' } }),
     store.searchLexical({ text: 'tea kettle', limit: 5 }),
     store.searchVector({ vector: unitVector(dims, 2), limit: 5 }),
-    store.getMemories(['seed-1', 'seed-2']),
-    store.listMemories({ limit: 3 }),
+    store.get('memory', ['seed-1', 'seed-2']),
+    store.list('memory', { limit: 3 }),
     store.getEmbeddings(['seed-1']),
     store.stats(),
     store.recordedEmbedder(),
-    store.upsertMemories([
-      { memory: makeMemory({ id: id(1), content: 'tea kettle' }), embedding: unitVector(dims, 1) },
-    ]),
-    store.upsertMemories([{ memory: makeMemory({ id: id(2) }), embedding: null }]),
-    store.deleteMemories([id(2)]),
-    store.opinions.upsert([makeOpinion({ id: id(3) })]),
-    store.opinions.get([id(3)]),
+    store.put('memory', [{ memory: makeMemory({ id: id(1), content: 'tea kettle' }), embedding: unitVector(dims, 1) }]),
+    store.put('memory', [{ memory: makeMemory({ id: id(2) }), embedding: null }]),
+    store.delete('memory', [id(2)]),
+    store.put('opinion', [makeOpinion({ id: id(3) })]),
+    store.get('opinion', [id(3)]),
     store.recordAccess(['seed-1'], '2025-01-02T00:00:00.000Z'),
     store.transaction(async () => {
-      await store.upsertMemories([{ memory: makeMemory({ id: id(4) }), embedding: unitVector(dims, 3) }]);
-      await store.opinions.upsert([makeOpinion({ id: id(5) })]);
+      await store.put('memory', [{ memory: makeMemory({ id: id(4) }), embedding: unitVector(dims, 3) }]);
+      await store.put('opinion', [makeOpinion({ id: id(5) })]);
     }),
   ];
 }
@@ -53,7 +51,8 @@ function mixedCalls(store: Store, round: number): Promise<unknown>[] {
 const CALLS_PER_ROUND = 16;
 
 async function seed(store: Store): Promise<void> {
-  await store.upsertMemories(
+  await store.put(
+    'memory',
     Array.from({ length: 20 }, (_, n) => ({
       memory: makeMemory({ id: `seed-${n}`, content: `seed ${n} tea kettle` }),
       embedding: unitVector(dims, n % dims),
@@ -118,8 +117,8 @@ describe('LanceDB calls in flight', () => {
       expect(rejected(settled), `calls in flight when close() ran after ${delay} ms`).toEqual([]);
       // What was acknowledged is on disk.
       const reopened = await openStore(uri);
-      expect((await reopened.getMemories(['r0-1', 'r0-4'])).map((memory) => memory.id)).toEqual(['r0-1', 'r0-4']);
-      expect(await reopened.opinions.get(['r0-3', 'r0-5'])).toHaveLength(2);
+      expect((await reopened.get('memory', ['r0-1', 'r0-4'])).map((memory) => memory.id)).toEqual(['r0-1', 'r0-4']);
+      expect(await reopened.get('opinion', ['r0-3', 'r0-5'])).toHaveLength(2);
       await reopened.close();
     }
   }, 120_000);
@@ -129,7 +128,7 @@ describe('LanceDB calls in flight', () => {
     await seed(store);
     const settled = await Promise.allSettled(Array.from({ length: 6 }, (_, round) => mixedCalls(store, round)).flat());
     expect(rejected(settled)).toEqual([]);
-    expect(await store.countMemories()).toBe(20 + 6 * 2);
+    expect(await store.count()).toBe(20 + 6 * 2);
     await store.close();
   }, 120_000);
 

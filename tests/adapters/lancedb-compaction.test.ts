@@ -29,20 +29,20 @@ describe('LanceDB table size', () => {
     const reference = nextDir();
     const once = createLanceStore({ uri: reference, logger: quiet, index });
     await once.open({ id: 'e', dimensions: 32 });
-    await once.upsertMemories(batch(0, 600));
+    await once.put('memory', batch(0, 600));
     await once.optimize();
     await once.close();
 
     const uri = nextDir();
     const store = createLanceStore({ uri, logger: quiet, index });
     await store.open({ id: 'e', dimensions: 32 });
-    for (let from = 0; from < 600; from += 20) await store.upsertMemories(batch(from, 20));
+    for (let from = 0; from < 600; from += 20) await store.put('memory', batch(from, 20));
     // Rewrite a third of them, as updates do: every old copy is garbage once compacted.
-    for (let from = 0; from < 200; from += 40) await store.upsertMemories(batch(from, 40));
+    for (let from = 0; from < 200; from += 40) await store.put('memory', batch(from, 40));
     const before = diskBytes(uri);
     await store.optimize();
     const after = diskBytes(uri);
-    expect(await store.countMemories()).toBe(600);
+    expect(await store.count()).toBe(600);
     await store.close();
     expect(after).toBeLessThan(before);
     expect(after).toBeLessThanOrEqual(1.5 * diskBytes(reference));
@@ -52,7 +52,7 @@ describe('LanceDB table size', () => {
     const uri = nextDir();
     const store = createLanceStore({ uri, logger: quiet, index: { background: false } });
     await store.open({ id: 'e', dimensions: 32 });
-    await store.upsertMemories(batch(0, 50));
+    await store.put('memory', batch(0, 50));
     const start = await tableVersion(uri);
     for (let i = 0; i < 40; i++)
       await store.recordAccess(
@@ -60,11 +60,11 @@ describe('LanceDB table size', () => {
         new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
       );
     expect(await tableVersion(uri)).toBe(start);
-    expect((await store.getMemories(['m00049']))[0]!.accessCount).toBe(40);
+    expect((await store.get('memory', ['m00049']))[0]!.accessCount).toBe(40);
     await store.close();
     expect(await tableVersion(uri)).toBe(start + 1);
     const reopened = createLanceStore({ uri, logger: quiet });
-    expect((await reopened.getMemories(['m00049', 'm00003'])).map((memory) => memory.accessCount)).toEqual([40, 1]);
+    expect((await reopened.get('memory', ['m00049', 'm00003'])).map((memory) => memory.accessCount)).toEqual([40, 1]);
     await reopened.close();
   });
 
@@ -74,7 +74,7 @@ describe('LanceDB table size', () => {
       const uri = nextDir();
       const store = createLanceStore({ uri, logger: quiet, index: { compactEveryMs, keepVersionsMs: 0 } });
       await store.open({ id: 'e', dimensions: 32 });
-      for (let from = 0; from < 50; from += 10) await store.upsertMemories(batch(from, 10));
+      for (let from = 0; from < 50; from += 10) await store.put('memory', batch(from, 10));
       const db = await lancedb.connect(uri);
       const table = await db.openTable('memories');
       const fragments = async () => {

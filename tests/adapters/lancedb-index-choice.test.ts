@@ -31,7 +31,7 @@ describe('LanceDB vector index choice', () => {
       index: { vector: 'ivf-hnsw-pq', vectorIndexMinRows: 256, background: false },
     });
     await store.open({ id: 'e', dimensions: 16 });
-    await store.upsertMemories(records(0, 400, 16));
+    await store.put('memory', records(0, 400, 16));
     await store.optimize();
     expect((await store.check()).details?.indexes).toMatch(/vector_idx \(IvfHnswPq\)/i);
     const hits = await store.searchVector({
@@ -54,15 +54,15 @@ describe('LanceDB vector index choice', () => {
       index: { vectorIndexMinRows: 256, background: false },
     });
     await store.open({ id: 'e', dimensions: 8 });
-    await store.upsertMemories(records(0, 300, 8));
+    await store.put('memory', records(0, 300, 8));
     await store.optimize();
     expect(built).toEqual([expect.objectContaining({ rows: 300 })]);
     // Half again as many: folded into the partitions it has.
-    await store.upsertMemories(records(300, 150, 8));
+    await store.put('memory', records(300, 150, 8));
     await store.optimize();
     expect(built).toHaveLength(1);
     // Twice as many: trained again on all of them.
-    await store.upsertMemories(records(450, 200, 8));
+    await store.put('memory', records(450, 200, 8));
     await store.optimize();
     expect(built).toEqual([expect.objectContaining({ rows: 300 }), expect.objectContaining({ rows: 650 })]);
     expect(await store.searchVector({ vector: unitVector(8, 600), limit: 1 })).toEqual([
@@ -78,7 +78,7 @@ describe('LanceDB vector index choice', () => {
       index: { vectorIndexMinRows: 256, background: false, nprobes: 50 },
     });
     await store.open({ id: 'e', dimensions: 8 });
-    await store.upsertMemories(records(0, 300, 8));
+    await store.put('memory', records(0, 300, 8));
     await store.optimize();
     const hits = await store.searchVector({ vector: unitVector(8, 11), limit: 3 });
     expect(hits[0]).toEqual({ id: 'm00010', score: expect.closeTo(1, 5) });

@@ -18,8 +18,8 @@ it('a store already open rolls back a killed writer’s transaction within secon
   const reader = createLanceStore({ uri, logger: quiet });
   await reader.open({ id: 'guarantee-embedder', dimensions: 8 });
   const seen = async () => ({
-    memory: (await reader.getMemories(['in-transaction'])).length,
-    opinion: (await reader.opinions.get(['in-transaction'])).length,
+    memory: (await reader.get('memory', ['in-transaction'])).length,
+    opinion: (await reader.get('opinion', ['in-transaction'])).length,
   });
   try {
     expect(await seen()).toEqual({ memory: 0, opinion: 0 });

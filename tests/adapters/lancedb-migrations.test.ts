@@ -10,7 +10,7 @@ describe('LanceDB schema migrations', () => {
     const uri = nextDir();
     const store = createLanceStore({ uri, logger: { log() {} } });
     await store.open({ id: 'e', dimensions: 4 });
-    await store.upsertMemories([
+    await store.put('memory', [
       {
         memory: makeMemory({ id: 'turn', content: 'We adopted a greyhound.', context: 'The weather was mild.' }),
         embedding: null,

@@ -39,27 +39,28 @@ async function rollbackThenWrite(options: LanceStoreOptions): Promise<number> {
   const store = createLanceStore({ ...options, logger: quiet, index: { optimizeAfterCommits: 1 } });
   try {
     await store.open({ id: 'test', dimensions: DIMS });
-    await store.upsertMemories(
+    await store.put(
+      'memory',
       ['keep', 'gone', 'accessed'].map((id, index) => ({
         memory: makeMemory({ id, content: `${id} memory` }),
         embedding: unitVector(DIMS, index + 1),
       })),
     );
-    await store.opinions.upsert([makeOpinion({ id: 'op1' })]);
-    await store.procedures.upsert([makeProcedure({ id: 'proc1' })]);
-    await store.sessions.upsert([makeSession({ id: 'ses1' })]);
-    await store.entities.upsert([makeEntity({ id: 'ent1' })]);
+    await store.put('opinion', [makeOpinion({ id: 'op1' })]);
+    await store.put('procedure', [makeProcedure({ id: 'proc1' })]);
+    await store.put('session', [makeSession({ id: 'ses1' })]);
+    await store.put('entity', [makeEntity({ id: 'ent1' })]);
     const failure = new Error('work failed');
     const outcome = store.transaction(async () => {
-      await store.upsertMemories([
+      await store.put('memory', [
         { memory: makeMemory({ id: 'fresh', content: 'brand new walnut' }), embedding: unitVector(DIMS, 50) },
         { memory: makeMemory({ id: 'keep', content: 'changed hazelnut' }), embedding: unitVector(DIMS, 51) },
       ]);
-      await store.deleteMemories(['gone']);
-      await store.opinions.upsert([makeOpinion({ id: 'op1', statement: 'rewritten' }), makeOpinion({ id: 'op2' })]);
-      await store.procedures.delete(['proc1']);
-      await store.sessions.upsert([makeSession({ id: 'ses2' })]);
-      await store.entities.delete(['ent1']);
+      await store.delete('memory', ['gone']);
+      await store.put('opinion', [makeOpinion({ id: 'op1', statement: 'rewritten' }), makeOpinion({ id: 'op2' })]);
+      await store.delete('procedure', ['proc1']);
+      await store.put('session', [makeSession({ id: 'ses2' })]);
+      await store.delete('entity', ['ent1']);
       throw failure;
     });
     await expect(outcome).rejects.toBe(failure);
@@ -67,7 +68,7 @@ async function rollbackThenWrite(options: LanceStoreOptions): Promise<number> {
     // background's (due every commit here) and the ones a caller asks for.
     const writes = (async () => {
       for (let at = 1; at <= AFTER; at++) {
-        await store.upsertMemories([
+        await store.put('memory', [
           { memory: makeMemory({ id: `after-${at}` }), embedding: unitVector(DIMS, 60 + at) },
         ]);
       }
@@ -76,11 +77,11 @@ async function rollbackThenWrite(options: LanceStoreOptions): Promise<number> {
       for (let at = 0; at < 3; at++) await store.optimize();
     })();
     await Promise.all([writes, rounds]);
-    const counted = await store.countMemories();
+    const counted = await store.count();
     await store.close();
     const reopened = createLanceStore({ ...options, logger: quiet });
     try {
-      return Math.min(counted, await reopened.countMemories());
+      return Math.min(counted, await reopened.count());
     } finally {
       await reopened.close();
     }

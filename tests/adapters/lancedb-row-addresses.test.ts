@@ -19,7 +19,10 @@ const record = (index: number, content = `memory number ${index} about gardening
 async function openStore() {
   const store = createLanceStore({ uri: nextDir(), logger: quiet, index: { background: false } });
   await store.open({ id: 'e', dimensions: 16 });
-  await store.upsertMemories(Array.from({ length: 30 }, (_, index) => record(index)));
+  await store.put(
+    'memory',
+    Array.from({ length: 30 }, (_, index) => record(index)),
+  );
   return store;
 }
 
@@ -34,9 +37,9 @@ describe('LanceDB reads by row address after a search', () => {
     const store = await openStore();
     const ids = await searched(store);
     expect(ids).toHaveLength(30);
-    await store.upsertMemories([record(4, 'memory number 4, rewritten')]);
-    await store.deleteMemories(['m007']);
-    const read = await store.getMemories(ids);
+    await store.put('memory', [record(4, 'memory number 4, rewritten')]);
+    await store.delete('memory', ['m007']);
+    const read = await store.get('memory', ids);
     expect(read.map((memory) => memory.id)).toEqual(ids.filter((id) => id !== 'm007'));
     expect(read.find((memory) => memory.id === 'm004')!.content).toBe('memory number 4, rewritten');
     await store.close();
@@ -45,9 +48,9 @@ describe('LanceDB reads by row address after a search', () => {
   it('finds every memory after compaction moved the rows', async () => {
     const store = await openStore();
     const ids = await searched(store);
-    await store.upsertMemories([record(1, 'changed so compaction has work')]);
+    await store.put('memory', [record(1, 'changed so compaction has work')]);
     await store.optimize();
-    const read = await store.getMemories(ids);
+    const read = await store.get('memory', ids);
     expect(read.map((memory) => memory.id).sort()).toEqual([...ids].sort());
     await store.close();
   });
@@ -59,8 +62,8 @@ describe('LanceDB reads by row address after a search', () => {
     const change = await store.stageChange({ replace: {} });
     await change.upsertMemories(Array.from({ length: 30 }, (_, index) => record(100 + index)));
     await change.commit();
-    expect(await store.getMemories(ids)).toEqual([]);
-    const refilled = await store.getMemories(['m100', 'm129']);
+    expect(await store.get('memory', ids)).toEqual([]);
+    const refilled = await store.get('memory', ['m100', 'm129']);
     expect(refilled.map((memory) => memory.id)).toEqual(['m100', 'm129']);
     await store.close();
   });

@@ -47,7 +47,7 @@ async function everything(uri: string): Promise<{ memories: Memory[]; ok: boolea
   const store = createLanceStore({ uri, logger: { log() {} } });
   const memory = createMemory({ store, logger: { log() {} } });
   try {
-    const memories = await store.listMemories();
+    const memories = await store.list('memory');
     const check = await store.check();
     expect(check.problems).toEqual([]);
     // The text index answers for rows of both writers.

@@ -6,7 +6,11 @@ import { freshPaths } from '../helpers/stores.js';
 
 const nextDir = freshPaths('lancedb', '');
 
-runMemoryStoreContract({ name: 'lancedb', create: () => createLanceStore({ uri: nextDir() }) });
+runMemoryStoreContract({
+  name: 'lancedb',
+  create: () => createLanceStore({ uri: nextDir() }),
+  capabilities: { stageChange: true },
+});
 
 runCurrentTruthContract({
   name: 'lancedb',
@@ -27,18 +31,18 @@ describe('lancedb store specifics', () => {
   it('gathered accesses are counted at once in this process and written by close()', async () => {
     const uri = nextDir();
     const store = await open(uri);
-    await store.upsertMemories([{ memory: makeMemory({ id: 'a' }), embedding: unitVector(dims, 1) }]);
+    await store.put('memory', [{ memory: makeMemory({ id: 'a' }), embedding: unitVector(dims, 1) }]);
     const other = await open(uri);
     await store.recordAccess(['a'], '2025-01-02T00:00:00.000Z');
     await store.recordAccess(['a', 'a'], '2025-01-03T00:00:00.000Z');
-    expect((await store.getMemories(['a']))[0]).toMatchObject({
+    expect((await store.get('memory', ['a']))[0]).toMatchObject({
       accessCount: 2,
       lastAccessedAt: '2025-01-03T00:00:00.000Z',
     });
     // Not yet written: another process's store reads the stored count.
-    expect((await other.getMemories(['a']))[0]!.accessCount).toBe(0);
+    expect((await other.get('memory', ['a']))[0]!.accessCount).toBe(0);
     await store.close();
-    expect((await other.getMemories(['a']))[0]).toMatchObject({
+    expect((await other.get('memory', ['a']))[0]).toMatchObject({
       accessCount: 2,
       lastAccessedAt: '2025-01-03T00:00:00.000Z',
     });
@@ -48,12 +52,12 @@ describe('lancedb store specifics', () => {
   it('records the schema version and reopens an existing directory without migrating again', async () => {
     const uri = nextDir();
     const store = await open(uri);
-    await store.upsertMemories([{ memory: makeMemory({ id: 'a' }), embedding: unitVector(dims, 1) }]);
+    await store.put('memory', [{ memory: makeMemory({ id: 'a' }), embedding: unitVector(dims, 1) }]);
     await store.close();
     const again = await open(uri);
     const check = await again.check();
     expect(check).toMatchObject({ ok: true, details: { schemaVersion: LANCE_SCHEMA_VERSION } });
-    expect(await again.countMemories()).toBe(1);
+    expect(await again.count()).toBe(1);
     expect(await again.recordedEmbedder()).toEqual({ id: 'e', dimensions: dims, hasEmbeddings: true });
     await again.close();
   });
@@ -70,7 +74,7 @@ describe('lancedb store specifics', () => {
       memory: makeMemory({ id: `m${String(i).padStart(3, '0')}`, scope: { userId: i % 50 === 0 ? 'rare' : 'common' } }),
       embedding: unitVector(8, i + 1),
     }));
-    await store.upsertMemories(records);
+    await store.put('memory', records);
     await store.optimize();
     expect((await store.check()).details?.indexes).toMatch(/vector/);
     const query = unitVector(8, 7);

@@ -80,16 +80,16 @@ describe('a damaged file is refused on open', () => {
     await store.open({ id: 'local-hash-v1', dimensions: 384 }).catch(() => undefined);
     const errors: StoreError[] = [];
     for (let round = 0; round < 3; round++) {
-      const all = await store.listMemories().catch((error: StoreError) => error);
+      const all = await store.list('memory').catch((error: StoreError) => error);
       if (StoreError.isInstance(all)) errors.push(all);
     }
-    const scan = await store.countMemories({ entities: ['keeper1'] }).catch((error: StoreError) => error);
+    const scan = await store.count({ entities: ['keeper1'] }).catch((error: StoreError) => error);
     if (StoreError.isInstance(scan)) errors.push(scan);
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]!.message).toMatch(/ is damaged: /);
     expect(errors[0]!.suggestion).toMatch(/memoir doctor/);
     const write = await rejection(
-      store.upsertMemories([{ memory: makeMemory({ id: 'after-damage' }), embedding: null }]),
+      store.put('memory', [{ memory: makeMemory({ id: 'after-damage' }), embedding: null }]),
     );
     expect(write.message).toMatch(/ is damaged: /);
     await store.close();
@@ -262,7 +262,8 @@ describe('salvageSqliteFile', () => {
     const live = join(dir, 'live.sqlite');
     const store = createSqliteStore({ path: live, logger: quiet }) as SqliteStore;
     await store.open({ id: 'e', dimensions: 4 });
-    await store.upsertMemories(
+    await store.put(
+      'memory',
       Array.from({ length: 50 }, (_, index) => ({
         memory: makeMemory({ id: `wal-${index}`, content: `kept only in the log ${index}` }),
         embedding: unitVector(4, index + 1),
@@ -287,13 +288,17 @@ describe('salvageSqliteFile', () => {
     const path = join(dir, 'store.sqlite');
     const store = createSqliteStore({ path, logger: quiet });
     await store.open({ id: 'e', dimensions: 4 });
-    await store.upsertMemories(
+    await store.put(
+      'memory',
       Array.from({ length: 300 }, (_, index) => ({
         memory: makeMemory({ id: `m-${index}`, content: `${'x'.repeat(2000)} ${index}` }),
         embedding: unitVector(4, index + 1),
       })),
     );
-    await store.deleteMemories(Array.from({ length: 250 }, (_, index) => `m-${index}`));
+    await store.delete(
+      'memory',
+      Array.from({ length: 250 }, (_, index) => `m-${index}`),
+    );
     await store.close();
     const report = await salvageSqliteFile(path, join(dir, 'salvaged.sqlite'));
     expect(report.recovered.memories).toBe(50);

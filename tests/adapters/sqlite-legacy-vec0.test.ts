@@ -92,7 +92,7 @@ describe('a schema 5 file with a sqlite-vec table', () => {
     const store = createSqliteStore({ path, logger: quiet });
     await store.open({ id: 'fixture:schema5', dimensions: 4 });
     const ids = ['tides', 'lighthouse', 'zoe', 'unembedded'];
-    const memories = await store.getMemories(ids);
+    const memories = await store.get('memory', ids);
     expect(memories.map((memory) => [memory.id, memory.content, memory.scope])).toEqual([
       ['tides', 'Spring tides follow the full moon.', { userId: 'u1' }],
       ['lighthouse', 'The lighthouse keeper logs every passing ship.', { userId: 'u1', agentId: 'a1' }],
@@ -104,9 +104,9 @@ describe('a schema 5 file with a sqlite-vec table', () => {
     expect((await store.searchVector!({ vector: unit(0, 1, 0, 0), limit: 1 })).map((hit) => hit.id)).toEqual([
       'lighthouse',
     ]);
-    expect((await store.listMemories({ filter: { entities: ['zoe'] } })).map((memory) => memory.id)).toEqual(['zoe']);
+    expect((await store.list('memory', { filter: { entities: ['zoe'] } })).map((memory) => memory.id)).toEqual(['zoe']);
     expect((await store.listUnembedded!({ limit: 10 })).map((memory) => memory.id)).toEqual(['unembedded']);
-    expect((await store.opinions.get(['op-tea'])).map((opinion) => opinion.id)).toEqual(['op-tea']);
+    expect((await store.get('opinion', ['op-tea'])).map((opinion) => opinion.id)).toEqual(['op-tea']);
     expect(await store.check()).toMatchObject({ ok: true, problems: [] });
     await store.close();
   });

@@ -37,7 +37,7 @@ describe('schema migrations', () => {
     await store.open({ id: 'e', dimensions: 4 });
     const hits = await store.searchLexical!({ text: 'lighthouse ships', limit: 5 });
     expect(hits.map((hit) => hit.id)).toEqual(['old-1']);
-    const [memory] = await store.getMemories(['old-1']);
+    const [memory] = await store.get('memory', ['old-1']);
     expect(memory).toMatchObject({ id: 'old-1', scope: { userId: 'u1' }, entities: ['Keeper'] });
     await store.close();
     const reopened = new Database(path);
@@ -55,7 +55,7 @@ describe('schema migrations', () => {
     await store.open({ id: 'e', dimensions: 4 });
     const turn = makeMemory({ id: 'turn', content: 'We adopted a greyhound.', context: 'The weather was mild.' });
     const plain = makeMemory({ id: 'plain', content: 'A greyhound runs fast.' });
-    await store.upsertMemories([
+    await store.put('memory', [
       { memory: turn, embedding: null },
       { memory: plain, embedding: null },
     ]);
@@ -101,9 +101,9 @@ describe('schema migrations', () => {
 
     const store = createSqliteStore({ path });
     await store.open({ id: 'e', dimensions: 4 });
-    expect((await store.listMemories({ filter: { entities: ['zoe'] } })).map((m) => m.id)).toEqual(['zoe-1']);
-    expect((await store.listMemories({ filter: { entities: ['ZOË'] } })).map((m) => m.id)).toEqual(['zoe-1']);
-    expect(await store.countMemories({ entities: ['cafe ølby'] })).toBe(1);
+    expect((await store.list('memory', { filter: { entities: ['zoe'] } })).map((m) => m.id)).toEqual(['zoe-1']);
+    expect((await store.list('memory', { filter: { entities: ['ZOË'] } })).map((m) => m.id)).toEqual(['zoe-1']);
+    expect(await store.count({ entities: ['cafe ølby'] })).toBe(1);
     await store.close();
     const reopened = new Database(path);
     expect(reopened.prepare('SELECT entity_key FROM memory_entities ORDER BY entity_key').pluck().all()).toEqual([
@@ -163,7 +163,8 @@ describe('vector search paths', () => {
     const scanning = createSqliteStore({ path, vectorSearch: 'javascript' });
     await scanning.open({ id: 'e', dimensions: 4 });
     expect(scanning.vectorMode).toBe('javascript');
-    await scanning.upsertMemories(
+    await scanning.put(
+      'memory',
       Array.from({ length: 50 }, (_, index) => ({
         memory: makeMemory({ id: `m${String(index).padStart(2, '0')}` }),
         embedding: unitVector(4, index),
@@ -185,7 +186,7 @@ describe('vector search paths', () => {
       memory: makeMemory({ id: `m${String(index).padStart(4, '0')}`, sessionId: index === 1999 ? 'rare' : 'common' }),
       embedding: unitVector(4, index),
     }));
-    await store.upsertMemories(records);
+    await store.put('memory', records);
     const hits = await store.searchVector!({ vector: unitVector(4, 7), filter: { sessionId: 'rare' }, limit: 5 });
     expect(hits.map((hit) => hit.id)).toEqual(['m1999']);
     await store.close();
@@ -273,18 +274,18 @@ describe('the in-process search index', () => {
     const writer = createSqliteStore({ path });
     await reader.open({ id: 'e', dimensions: 4 });
     await writer.open({ id: 'e', dimensions: 4 });
-    await writer.upsertMemories([
+    await writer.put('memory', [
       { memory: makeMemory({ id: 'a', content: 'harbour pilots board at dawn' }), embedding: unitVector(4, 1) },
       { memory: makeMemory({ id: 'b', content: 'the ferry leaves at noon' }), embedding: unitVector(4, 2) },
     ]);
     expect(hitIds(await reader.searchLexical!({ text: 'harbour ferry', limit: 5 })).sort()).toEqual(['a', 'b']);
     expect(reader.searchIndexStats()).toMatchObject({ memories: 2, loads: 1 });
 
-    await writer.upsertMemories([
+    await writer.put('memory', [
       { memory: makeMemory({ id: 'a', content: 'lighthouse keepers' }), embedding: unitVector(4, 3) },
       { memory: makeMemory({ id: 'c', content: 'harbour fees rise' }), embedding: unitVector(4, 4) },
     ]);
-    await writer.deleteMemories(['b']);
+    await writer.delete('memory', ['b']);
     expect(hitIds(await reader.searchLexical!({ text: 'harbour ferry', limit: 5 }))).toEqual(['c']);
     expect(hitIds(await reader.searchLexical!({ text: 'lighthouse', limit: 5 }))).toEqual(['a']);
     expect(hitIds(await reader.searchVector!({ vector: unitVector(4, 3), limit: 1 }))).toEqual(['a']);
@@ -301,9 +302,9 @@ describe('the in-process search index', () => {
   it('forgets what a rolled-back transaction indexed', async () => {
     const store = createSqliteStore({ path: nextPath() });
     await store.open({ id: 'e', dimensions: 4 });
-    await store.upsertMemories([{ memory: makeMemory({ id: 'kept', content: 'kept anchor' }), embedding: null }]);
+    await store.put('memory', [{ memory: makeMemory({ id: 'kept', content: 'kept anchor' }), embedding: null }]);
     const failed = store.transaction(async () => {
-      await store.upsertMemories([{ memory: makeMemory({ id: 'gone', content: 'gone anchor' }), embedding: null }]);
+      await store.put('memory', [{ memory: makeMemory({ id: 'gone', content: 'gone anchor' }), embedding: null }]);
       expect(hitIds(await store.searchLexical!({ text: 'anchor', limit: 5 })).sort()).toEqual(['gone', 'kept']);
       throw new Error('abort');
     });
@@ -325,8 +326,8 @@ describe('the in-process search index', () => {
       }),
       embedding: unitVector(4, index),
     }));
-    await store.upsertMemories(records);
-    await reference.upsertMemories(records);
+    await store.put('memory', records);
+    await reference.put('memory', records);
     for (const text of ['tide pilot', 'storm gull anchor', 'keeper']) {
       const ours = await store.searchLexical!({ text, limit: 20 });
       const theirs = await reference.searchLexical!({ text, limit: 20 });
@@ -360,7 +361,10 @@ describe('the search index snapshot', () => {
     const path = nextPath();
     const first = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
     await first.open({ id: 'e', dimensions: 8 });
-    await first.upsertMemories(Array.from({ length: 120 }, (_, i) => record(i)));
+    await first.put(
+      'memory',
+      Array.from({ length: 120 }, (_, i) => record(i)),
+    );
     await first.searchLexical!({ text: 'tide', limit: 1 });
     expect(first.searchIndexStats()?.lastLoadFrom).toBe('rows');
     await first.close();
@@ -368,8 +372,8 @@ describe('the search index snapshot', () => {
     // Changes after the snapshot: replaced, deleted and new memories, from another connection.
     const writer = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
     await writer.open({ id: 'e', dimensions: 8 });
-    await writer.upsertMemories([record(3, 1), record(7, 2), record(200), record(201)]);
-    await writer.deleteMemories(['m010', 'm011']);
+    await writer.put('memory', [record(3, 1), record(7, 2), record(200), record(201)]);
+    await writer.delete('memory', ['m010', 'm011']);
     await writer.close();
 
     const restored = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
@@ -394,7 +398,10 @@ describe('the search index snapshot', () => {
     const path = nextPath();
     const first = createSqliteStore({ path, indexSnapshotMinMemories: 50 });
     await first.open({ id: 'e', dimensions: 8 });
-    await first.upsertMemories(Array.from({ length: 80 }, (_, i) => record(i)));
+    await first.put(
+      'memory',
+      Array.from({ length: 80 }, (_, i) => record(i)),
+    );
     const expected = await probe(first);
     await first.close();
     const db = new Database(path);
@@ -429,18 +436,18 @@ describe("lexicalStatistics: 'scope' keeps BM25 statistics inside the scope", ()
     it(`${name}: a tenant's scores do not move when another tenant writes`, async () => {
       const store = make();
       await store.open({ id: 'e', dimensions: 4 });
-      await store.upsertMemories(ann);
+      await store.put('memory', ann);
       const query = { text: 'tide pilot anchor', limit: 10, filter: { scope: { userId: 'ann' } } };
       const before = await store.searchLexical!(query);
-      await store.upsertMemories(bob);
+      await store.put('memory', bob);
       const after = await store.searchLexical!(query);
       expect(after).toEqual(before);
       // With the default, store-wide statistics, the same write does move them.
       const shared = name === 'sqlite' ? createSqliteStore({ path: nextPath() }) : createInMemoryStore();
       await shared.open({ id: 'e', dimensions: 4 });
-      await shared.upsertMemories(ann);
+      await shared.put('memory', ann);
       const sharedBefore = await shared.searchLexical!(query);
-      await shared.upsertMemories(bob);
+      await shared.put('memory', bob);
       expect(await shared.searchLexical!(query)).not.toEqual(sharedBefore);
       await shared.close();
       expect(after.length).toBe(10);
@@ -456,7 +463,7 @@ describe("lexicalStatistics: 'scope' keeps BM25 statistics inside the scope", ()
     const memory = createInMemoryStore({ lexicalStatistics: 'scope' });
     for (const store of [sqlite, memory]) {
       await store.open({ id: 'e', dimensions: 4 });
-      await store.upsertMemories([...ann, ...bob]);
+      await store.put('memory', [...ann, ...bob]);
     }
     const query = { text: 'tide storm anchor', limit: 20, filter: { scope: { userId: 'bob' } } };
     const ours = await sqlite.searchLexical!(query);

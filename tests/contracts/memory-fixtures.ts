@@ -51,14 +51,15 @@ export async function seedEveryKind(store: MemoryStore, shapes: SeedShapes): Pro
     }),
     makeMemory(shapes.unembedded),
   ];
-  await store.upsertMemories(
+  await store.put(
+    'memory',
     memories.map((memory, index) => ({
       memory,
       embedding: index === 2 ? null : unitVector(TRANSFER_EMBEDDER.dimensions, index),
     })),
   );
-  await store.opinions.upsert([makeOpinion(shapes.opinionRecord)]);
-  await store.procedures.upsert([makeProcedure({ steps: ['one', 'two'] })]);
-  await store.sessions.upsert([makeSession({ id: 'session_1', memoryCount: 1 })]);
-  await store.entities.upsert([makeEntity({ name: 'Peter', slug: 'peter', memoryCount: 1 })]);
+  await store.put('opinion', [makeOpinion(shapes.opinionRecord)]);
+  await store.put('procedure', [makeProcedure({ steps: ['one', 'two'] })]);
+  await store.put('session', [makeSession({ id: 'session_1', memoryCount: 1 })]);
+  await store.put('entity', [makeEntity({ name: 'Peter', slug: 'peter', memoryCount: 1 })]);
 }

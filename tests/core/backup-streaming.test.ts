@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createBackup, restoreBackup } from '../../src/core/backup/index.js';
 import { exportRecords } from '../../src/core/backup/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
-import type { CompleteMemoryStore } from '../../src/core/spec/store.js';
 import { TRANSFER_EMBEDDER as EMBEDDER, makeMemory } from '../contracts/memory-fixtures.js';
 import { manyMemories, measure, oneHugeLine, writeBigArchive } from '../helpers/big-archives.js';
+import type { FullStore } from '../helpers/stores.js';
 import { collect, STORES, type StoreFactory, tempDir } from '../helpers/stores.js';
 
 // Backups and restores stream: memory stays bounded whatever an archive unpacks to, and
@@ -41,10 +41,10 @@ beforeAll(async () => {
   inflated.some = await writeBigArchive(archives.some, manyMemories(500, 100_000), 500);
 }, 120_000);
 
-async function openStore(make: StoreFactory): Promise<CompleteMemoryStore> {
+async function openStore(make: StoreFactory): Promise<FullStore> {
   const store = make();
   await store.open(EMBEDDER);
-  await store.upsertMemories([{ memory: makeMemory({ content: 'Current data.' }), embedding: null }]);
+  await store.put('memory', [{ memory: makeMemory({ content: 'Current data.' }), embedding: null }]);
   return store;
 }
 
@@ -150,14 +150,14 @@ describe.each(STORES)('Backups stream (%s store)', (name, makeStore) => {
 });
 
 /** The store holds the archive's `count` memories and every character of their blobs, and nothing else. */
-async function expectAllRestored(store: CompleteMemoryStore, restored: number, count: number): Promise<void> {
+async function expectAllRestored(store: FullStore, restored: number, count: number): Promise<void> {
   expect(restored).toBe(count);
-  expect(await store.countMemories()).toBe(count);
+  expect(await store.count()).toBe(count);
   expect(await heldBlobs(store)).toEqual({ ids: count, chars: count * 100_000 });
 }
 
 /** How many distinct memories the store holds and the characters of their `metadata.blob`, read as a stream. */
-async function heldBlobs(store: CompleteMemoryStore): Promise<{ ids: number; chars: number }> {
+async function heldBlobs(store: FullStore): Promise<{ ids: number; chars: number }> {
   const ids = new Set<string>();
   let chars = 0;
   for await (const line of exportRecords(store)) {
@@ -170,12 +170,13 @@ async function heldBlobs(store: CompleteMemoryStore): Promise<{ ids: number; cha
 }
 
 /** 10,000 memories carrying 5,000 characters of incompressible metadata each: about 50 MB. */
-async function make10kMemories(make: StoreFactory): Promise<CompleteMemoryStore> {
+async function make10kMemories(make: StoreFactory): Promise<FullStore> {
   const store = make();
   await store.open(EMBEDDER);
   const start = Date.UTC(2025, 0, 1);
   for (let i = 0; i < 10_000; i += 500) {
-    await store.upsertMemories(
+    await store.put(
+      'memory',
       Array.from({ length: 500 }, (_, j) => ({
         memory: makeMemory({
           metadata: { blob: randomBytes(3750).toString('base64') },

@@ -18,8 +18,8 @@ import {
 } from '../../src/core/backup/index.js';
 import { exportRecords } from '../../src/core/backup/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
-import type { CompleteMemoryStore } from '../../src/core/spec/store.js';
 import { day, TRANSFER_EMBEDDER as EMBEDDER, makeMemory, seedEveryKind } from '../contracts/memory-fixtures.js';
+import type { FullStore } from '../helpers/stores.js';
 import { collect, STORES, type StoreFactory } from '../helpers/stores.js';
 
 const BASE_TIME = Date.parse('2025-03-01T10:00:00.000Z');
@@ -38,21 +38,21 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function openStore(make: StoreFactory = () => createInMemoryStore()): Promise<CompleteMemoryStore> {
+async function openStore(make: StoreFactory = () => createInMemoryStore()): Promise<FullStore> {
   const store = make();
   await store.open(EMBEDDER);
   cleanups.push(() => store.close());
   return store;
 }
 
-function seed(store: CompleteMemoryStore): Promise<void> {
+function seed(store: FullStore): Promise<void> {
   return seedEveryKind(store, {
     opinion: { metadata: { nested: { a: [1, 'two', null] } } },
     unembedded: { createdAt: day(3), content: 'Not embedded.' },
   });
 }
 
-function dump(store: CompleteMemoryStore): Promise<string[]> {
+function dump(store: FullStore): Promise<string[]> {
   return collect(exportRecords(store, { embedder: EMBEDDER }));
 }
 
@@ -135,7 +135,7 @@ describe.each(STORES)('Create backup / Restore from backup (%s store)', (_name, 
     await seed(store);
     const before = await dump(store);
     const info = await createBackup(store, { directory: backups, embedder: EMBEDDER, now: () => BASE_TIME });
-    await store.upsertMemories([{ memory: makeMemory({ content: 'added after the backup' }), embedding: null }]);
+    await store.put('memory', [{ memory: makeMemory({ content: 'added after the backup' }), embedding: null }]);
 
     const order: string[] = [];
     const report = await restoreBackup(store, info.path, {
@@ -243,7 +243,7 @@ describe('Clear all memories', () => {
 });
 
 describe('Restore from backup: refusals', () => {
-  let store: CompleteMemoryStore;
+  let store: FullStore;
   let genuine: Buffer;
   let before: string[];
   let treeBefore: string[];
@@ -253,7 +253,7 @@ describe('Restore from backup: refusals', () => {
     await seed(store);
     const info = await createBackup(store, { directory: backups, embedder: EMBEDDER, now: () => BASE_TIME });
     genuine = fs.readFileSync(info.path);
-    await store.upsertMemories([{ memory: makeMemory({ content: 'current data' }), embedding: null }]);
+    await store.put('memory', [{ memory: makeMemory({ content: 'current data' }), embedding: null }]);
     before = await dump(store);
   });
 
@@ -456,7 +456,7 @@ describe('tar format', () => {
 });
 
 describe('Restore from backup: streaming checks', () => {
-  let store: CompleteMemoryStore;
+  let store: FullStore;
   let genuine: Buffer;
   let before: string[];
 
@@ -526,7 +526,7 @@ describe.each(STORES)('Backups of one scope (%s store)', (_name, makeStore) => {
     const store = await openStore(makeStore);
     await seed(store);
     const alice = { userId: 'alice' };
-    await store.upsertMemories([
+    await store.put('memory', [
       { memory: makeMemory({ content: 'Alice one.', scope: alice }), embedding: null },
       { memory: makeMemory({ content: 'Alice two.', scope: { ...alice, agentId: 'a' } }), embedding: null },
     ]);

@@ -101,7 +101,7 @@ describe('client maintenance', () => {
     const procedure = await memory.createWorkflowFromSession('s1', 'submit the form');
     expect(procedure).toMatchObject({ source: 'session', title: 'submit the form' });
     expect(procedure.steps).toHaveLength(3);
-    expect(await memory.store.procedures.get([procedure.id])).toHaveLength(1);
+    expect(await memory.store.get('procedure', [procedure.id])).toHaveLength(1);
     const suggestions = await memory.suggest('fill the form and submit it');
     expect(suggestions.length).toBeGreaterThan(0);
     const warning = await memory.warn({ tool: 'navigate' });

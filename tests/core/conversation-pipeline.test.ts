@@ -318,10 +318,10 @@ describe('hostile and broken model output', () => {
           ids,
           logger: { log: () => {} },
         });
-        const before = await store.countMemories();
+        const before = await store.count();
         const result = await memory.retain(conversation());
         await memory.flush();
-        const after = await store.countMemories();
+        const after = await store.count();
         // Either something was learned, or the conversation itself was kept.
         expect(
           result.memories.length + result.merged.length + result.skipped.length > 0 || result.episodeId !== null,
@@ -332,7 +332,7 @@ describe('hostile and broken model output', () => {
       }),
       { numRuns: 1000 },
     );
-    const everything = await store.listMemories();
+    const everything = await store.list('memory');
     expect(everything.every((item) => item.scope.userId === 'sam' && Object.keys(item.scope).length === 1)).toBe(true);
   }, 120_000);
 });

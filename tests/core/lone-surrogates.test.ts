@@ -67,7 +67,7 @@ describe.each(STORES)('Lone surrogates round-trip exactly (%s store)', (_name, m
     expect(got!.source).toEqual(input.source);
     expect(got!.metadata).toEqual(input.metadata);
 
-    const invalidated = await memory.store.getMemories([otherIds[0]!]);
+    const invalidated = await memory.store.get('memory', [otherIds[0]!]);
     expect(invalidated[0]?.invalidationReason).toBe(`wrong ${text}`);
 
     const listed = (await memory.list()).find((each) => each.id === id);
@@ -77,11 +77,11 @@ describe.each(STORES)('Lone surrogates round-trip exactly (%s store)', (_name, m
     expect(comparable(recalled.results.find((result) => result.memory.id === id)?.memory)).toEqual(comparable(got));
 
     // Filters on the escaped columns find it, and only it.
-    const byCategory = await memory.store.listMemories({ filter: { categories: [input.category] } });
+    const byCategory = await memory.store.list('memory', { filter: { categories: [input.category] } });
     expect(byCategory.map((each) => each.id)).toEqual([id]);
-    const bySession = await memory.store.listMemories({ filter: { sessionId: input.sessionId } });
+    const bySession = await memory.store.list('memory', { filter: { sessionId: input.sessionId } });
     expect(bySession.map((each) => each.id)).toEqual([id]);
-    const byEntity = await memory.store.listMemories({ filter: { entities: [input.entities[0]!] } });
+    const byEntity = await memory.store.list('memory', { filter: { entities: [input.entities[0]!] } });
     expect(byEntity.map((each) => each.id)).toEqual([id]);
     await memory.close();
   });
@@ -92,12 +92,12 @@ describe.each(STORES)('Lone surrogates round-trip exactly (%s store)', (_name, m
       { content: 'pin a\uD800', category: 'c\uD800', sessionId: 's\uD800', entities: ['E\uD800'] },
       { content: 'pin a\uD801', category: 'c\uD801', sessionId: 's\uD801', entities: ['E\uD801'] },
     ]);
-    const got = await memory.store.getMemories(ids);
+    const got = await memory.store.get('memory', ids);
     expect(got.map((each) => each.content)).toEqual(['pin a\uD800', 'pin a\uD801']);
     expect(got[0]!.fingerprint).not.toBe(got[1]!.fingerprint);
     for (const [index, suffix] of ['\uD800', '\uD801'].entries()) {
       const filter = { categories: [`c${suffix}`], sessionId: `s${suffix}`, entities: [`E${suffix}`] };
-      expect((await memory.store.listMemories({ filter })).map((each) => each.id)).toEqual([ids[index]]);
+      expect((await memory.store.list('memory', { filter })).map((each) => each.id)).toEqual([ids[index]]);
     }
     await memory.close();
   });

@@ -186,17 +186,17 @@ describe('retain', () => {
       { content: 'Peter met Andy', entities: ['Peter', 'Andy'], sessionId: 's1' },
       { content: 'peter again', entities: ['peter'], sessionId: 's1' },
     ]);
-    const entities = await memory.store.entities.list();
+    const entities = await memory.store.list('entity');
     expect(entities.map((entity) => [entity.name, entity.memoryCount])).toEqual([
       ['Andy', 1],
       ['Peter', 2],
     ]);
-    expect((await memory.store.sessions.get(['s1']))[0]?.memoryCount).toBe(2);
+    expect((await memory.store.get('session', ['s1']))[0]?.memoryCount).toBe(2);
     await memory.forget(ids[0]!);
-    expect((await memory.store.entities.list()).map((entity) => [entity.name, entity.memoryCount])).toEqual([
+    expect((await memory.store.list('entity')).map((entity) => [entity.name, entity.memoryCount])).toEqual([
       ['Peter', 1],
     ]);
-    expect((await memory.store.sessions.get(['s1']))[0]?.memoryCount).toBe(1);
+    expect((await memory.store.get('session', ['s1']))[0]?.memoryCount).toBe(1);
   });
 });
 
@@ -508,6 +508,6 @@ describe('lifecycle and options', () => {
     await memory.close();
     await expectRejects(memory.retain('late'), StoreError.isInstance);
     await expectRejects(memory.recall('late'), StoreError.isInstance);
-    await expectRejects(inner.getMemories(ids), StoreError.isInstance);
+    await expectRejects(inner.get('memory', ids), StoreError.isInstance);
   });
 });

@@ -1,19 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import { searchesNatively, searchLexical, searchVector } from '../../src/core/search/native-or-scan.js';
+import { coreStore } from '../../src/core/store/store-facade.js';
 import { createInMemoryStore, createLocalEmbedder, createMemory, type MemoryStore } from '../../src/index.js';
 import { createCounterIds, createFixedClock } from '../../src/testing/index.js';
 
-// One capability check decides native search or a scan for every caller. A store that has
-// the method but does not announce it is scanned; one that announces it is asked.
+// One check decides native search or a scan for every caller: the method's presence. A store
+// without it is scanned; one with it is asked.
 
-type Capabilities = MemoryStore['capabilities'];
-
-function wrapped(base: MemoryStore, capabilities: Capabilities, drop: Array<'searchVector' | 'searchLexical'> = []) {
+function wrapped(base: MemoryStore, drop: Array<'searchVector' | 'searchLexical'> = []) {
   const searchVector = vi.fn(base.searchVector!.bind(base));
   const searchLexical = vi.fn(base.searchLexical!.bind(base));
   const store = new Proxy(base, {
+    has(target, property) {
+      return drop.includes(property as 'searchVector') ? false : Reflect.has(target, property);
+    },
     get(target, property) {
-      if (property === 'capabilities') return { ...target.capabilities, ...capabilities };
       if (drop.includes(property as 'searchVector')) return undefined;
       if (property === 'searchVector') return searchVector;
       if (property === 'searchLexical') return searchLexical;
@@ -45,12 +46,13 @@ async function clientOver(store: MemoryStore) {
 }
 
 describe('native-or-scan search', () => {
-  it('scans a store that implements searchVector without announcing it, and gets the same ranking', async () => {
-    const silent = wrapped(createInMemoryStore(), { vectorSearch: false, lexicalSearch: false });
-    const announced = wrapped(createInMemoryStore(), { vectorSearch: true, lexicalSearch: true });
-    expect(searchesNatively(silent.store, 'vector')).toBe(false);
-    expect(searchesNatively(silent.store, 'lexical')).toBe(false);
-    expect(searchesNatively(announced.store, 'vector')).toBe(true);
+  it('scans a store without searchVector and searchLexical, and gets the same ranking as the native search', async () => {
+    const silent = wrapped(createInMemoryStore(), ['searchVector', 'searchLexical']);
+    const announced = wrapped(createInMemoryStore());
+    expect(searchesNatively(coreStore(silent.store), 'vector')).toBe(false);
+    expect(searchesNatively(coreStore(silent.store), 'lexical')).toBe(false);
+    expect(searchesNatively(coreStore(announced.store), 'vector')).toBe(true);
+    expect(searchesNatively(coreStore(announced.store), 'lexical')).toBe(true);
 
     const scanned = await clientOver(silent.store);
     const native = await clientOver(announced.store);
@@ -68,23 +70,13 @@ describe('native-or-scan search', () => {
     await native.close();
   });
 
-  it('falls back to a scan when the flag is set but the method is missing', async () => {
-    const base = createInMemoryStore();
-    const { store } = wrapped(base, { vectorSearch: true, lexicalSearch: true }, ['searchVector', 'searchLexical']);
-    expect(searchesNatively(store, 'vector')).toBe(false);
-    const memory = await clientOver(store);
-    const { results } = await memory.recall('home server');
-    expect(results[0]?.memory.content).toContain('home server');
-    await memory.close();
-  });
-
   it('the scan agrees with the store on scores, and uses embeddings it is handed instead of reading them', async () => {
     const base = createInMemoryStore();
     const memory = await clientOver(base);
     const [vector] = await createLocalEmbedder().embed(['Raspberry Pi server']);
     const filter = {};
-    const native = await searchVector(base, { vector: vector!, filter, limit: 3 });
-    const { store } = wrapped(base, { vectorSearch: false, lexicalSearch: false });
+    const native = await searchVector(coreStore(base), { vector: vector!, filter, limit: 3 });
+    const store = coreStore(wrapped(base, ['searchVector', 'searchLexical']).store);
     const scanned = await searchVector(store, { vector: vector!, filter, limit: 3 });
     expect(scanned.map((hit) => hit.id)).toEqual(native.map((hit) => hit.id));
     for (const [index, hit] of scanned.entries()) expect(hit.score).toBeCloseTo(native[index]!.score, 6);
@@ -95,7 +87,7 @@ describe('native-or-scan search', () => {
     expect(fromLoaded).toEqual([{ id: native[0]!.id, score: expect.closeTo(1, 6) }]);
     expect(getEmbeddings).not.toHaveBeenCalled();
 
-    const lexicalNative = await searchLexical(base, { text: 'server', filter, limit: 5 });
+    const lexicalNative = await searchLexical(coreStore(base), { text: 'server', filter, limit: 5 });
     const lexicalScan = await searchLexical(store, { text: 'server', filter, limit: 5 });
     expect(lexicalScan.map((hit) => hit.id).sort()).toEqual(lexicalNative.map((hit) => hit.id).sort());
     await memory.close();

@@ -242,7 +242,7 @@ describe('procedure files', () => {
     const procedure = await memory.createWorkflowFromSession('s1', 'Submit the form');
     expect(existsSync(join(home, 'procedures', `${procedure.id}.md`))).toBe(true);
     expect((await memory.procedures.get(procedure.id))?.steps).toEqual(['navigate()', 'fill_form()', 'click_submit()']);
-    expect(await memory.store.procedures.get([procedure.id])).toHaveLength(1);
+    expect(await memory.store.get('procedure', [procedure.id])).toHaveLength(1);
     await memory.close();
   });
 

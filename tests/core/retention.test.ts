@@ -57,7 +57,7 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
     const logger = { log: (_level: string, message: string) => void lines.push(message) };
     const before = await store.stats();
     expect(before.memories).toBe(5);
-    expect((await store.sessions.get(['session_old']))[0]?.memoryCount).toBe(2);
+    expect((await store.get('session', ['session_old']))[0]?.memoryCount).toBe(2);
 
     const result = await cleanup(store, { retentionDays: 30, now: T0, logger });
 
@@ -67,9 +67,9 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
     expect(lines.join('\n')).toMatch(/deleted 3 memories, freed ~\d+ bytes/);
     const after = await store.stats();
     expect(after.memories).toBe(2);
-    expect((await store.getMemories(fresh)).length).toBe(2);
+    expect((await store.get('memory', fresh)).length).toBe(2);
     // Tallies follow the deletions: the session has no memories left, Peter's entity is gone.
-    expect((await store.sessions.get(['session_old']))[0]?.memoryCount).toBe(0);
+    expect((await store.get('session', ['session_old']))[0]?.memoryCount).toBe(0);
     expect(after.entities).toBe(0);
     // Running again finds nothing to delete.
     expect((await cleanup(store, { retentionDays: 30, now: T0 })).deleted).toBe(0);
@@ -91,14 +91,14 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
       { content: 'Auto-captured terminal output.', metadata: { ...captured, manual_save: false } },
     ]);
     clock.set(T0);
-    const stored = await store.getMemories(kept.ids.slice(0, 3));
+    const stored = await store.get('memory', kept.ids.slice(0, 3));
     expect(stored.every(isProtected)).toBe(true);
 
     const result = await cleanup(store, { retentionDays: 30, now: T0 });
 
     expect([...result.ids].sort()).toEqual([...auto.ids].sort());
-    expect((await store.getMemories(kept.ids)).map((item) => item.id)).toEqual(kept.ids);
-    expect(await store.countMemories()).toBe(4);
+    expect((await store.get('memory', kept.ids)).map((item) => item.id)).toEqual(kept.ids);
+    expect(await store.count()).toBe(4);
     // Opted in, the caller's own old memory goes too; the protected ones never do.
     const optedIn = await cleanup(store, { retentionDays: 30, now: T0, appliesTo: ['captured', 'retained'] });
     expect(optedIn.ids).toEqual([kept.ids[3]]);
@@ -133,17 +133,17 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
         })),
       );
     }
-    expect(await store.countMemories()).toBe(LIMIT);
-    const lowestMemory = (await store.getMemories([lowest!]))[0]!;
+    expect(await store.count()).toBe(LIMIT);
+    const lowestMemory = (await store.get('memory', [lowest!]))[0]!;
     expect(importanceScore(lowestMemory, T0)).toBeLessThan(0.1);
 
     const evicted = await store.transaction(() => evictForRoom(store, { maxMemories: LIMIT, incoming: 1, now: T0 }));
     const stored = await memory.retain('A new screen memory: the settings page.');
 
     expect(evicted).toEqual([lowest]);
-    expect(await store.countMemories()).toBe(LIMIT);
-    expect(await store.getMemories([lowest!])).toEqual([]);
-    expect((await store.getMemories([pinned!, stored.ids[0]!])).length).toBe(2);
+    expect(await store.count()).toBe(LIMIT);
+    expect(await store.get('memory', [lowest!])).toEqual([]);
+    expect((await store.get('memory', [pinned!, stored.ids[0]!])).length).toBe(2);
     // Under the limit nothing is evicted.
     expect(await evictForRoom(store, { maxMemories: LIMIT + 1, incoming: 1, now: T0 })).toEqual([]);
     await memory.close();
@@ -172,7 +172,7 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
       { content: 'Terminal running the integration test suite with two failures.', category: 'screen' },
       { content: 'Calendar view showing the design review on Thursday afternoon.', category: 'screen' },
     ]);
-    expect((await store.entities.list())[0]?.memoryCount).toBe(50);
+    expect((await store.list('entity'))[0]?.memoryCount).toBe(50);
 
     const result = await consolidate(store, { now: T0, category: 'screen' });
 
@@ -183,7 +183,7 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
       ids: expect.arrayContaining(dupes.ids.filter((_, i) => i !== 7)),
       dryRun: false,
     });
-    const left = await store.listMemories();
+    const left = await store.list('memory');
     expect(left.map((item) => item.id).sort()).toEqual([dupes.ids[7]!, ...distinct.ids].sort());
     const kept = left.find((item) => item.id === dupes.ids[7])!;
     const record = (kept.metadata.consolidated as Array<{ at: string; ids: string[]; count: number }>)[0]!;
@@ -191,7 +191,7 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
     expect(record.count).toBe(49);
     expect([...record.ids].sort()).toEqual(dupes.ids.filter((_, i) => i !== 7).sort());
     expect((await store.getEmbeddings([kept.id])).size).toBe(1);
-    expect((await store.entities.list())[0]?.memoryCount).toBe(1);
+    expect((await store.list('entity'))[0]?.memoryCount).toBe(1);
     // A second run has nothing left to merge.
     expect(await consolidate(store, { now: T0 + DAY, category: 'screen' })).toEqual({
       clusters: 0,
@@ -222,10 +222,10 @@ describe.each(STORES)('retention (%s)', (_name, makeStore) => {
     // A dry run finds the same and changes nothing.
     const planned = await consolidate(store, { now: T0, dryRun: true });
     expect(planned).toMatchObject({ clusters: 1, deleted: 3, kept: [ids[3]], dryRun: true });
-    expect(await store.listMemories()).toHaveLength(5);
+    expect(await store.list('memory')).toHaveLength(5);
     const result = await consolidate(store, { now: T0 });
     expect(result).toEqual({ clusters: 1, deleted: 3, kept: [ids[3]], ids: planned.ids, dryRun: false });
-    expect((await store.listMemories()).map((item) => item.id).sort()).toEqual([ids[3]!, ids[4]!].sort());
+    expect((await store.list('memory')).map((item) => item.id).sort()).toEqual([ids[3]!, ids[4]!].sort());
     await memory.close();
   });
 });

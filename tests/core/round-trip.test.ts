@@ -133,10 +133,10 @@ describe.each(STORES)('Whatever retain accepts round-trips (%s store)', (_name, 
     await memory.retain({ content: 'Kept.' });
     const good = await memory.backup('good');
     // Data written past the client's checks (an older version, another tool) that no backup could carry back.
-    await store.upsertMemories([
+    await store.put('memory', [
       { memory: { ...makeMemory({ id: 'legacy' }), occurredAt: '+010000-01-01T00:00:00.000Z' }, embedding: null },
     ]);
-    const before = (await store.listMemories()).map((each) => each.id).sort();
+    const before = (await store.list('memory')).map((each) => each.id).sort();
 
     for (const attempt of [
       () => memory.clearAll({ confirm: true }),
@@ -146,7 +146,7 @@ describe.each(STORES)('Whatever retain accepts round-trips (%s store)', (_name, 
       expect(StoreError.isInstance(error), String(error)).toBe(true);
       expect((error as Error).message).toMatch(/does not verify, so nothing was changed/);
       expect(ValidationError.isInstance((error as MemoirError).cause)).toBe(true);
-      expect((await store.listMemories()).map((each) => each.id).sort()).toEqual(before);
+      expect((await store.list('memory')).map((each) => each.id).sort()).toEqual(before);
     }
     await memory.close();
   });

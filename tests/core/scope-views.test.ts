@@ -49,7 +49,7 @@ describe('memory.withScope', () => {
     expect(sam.scope).toEqual({ userId: 'sam' });
     const { ids } = await sam.retain('Sam prefers window seats on long flights');
     await kim.retain('Kim prefers aisle seats on long flights');
-    const stored = await memory.store.getMemories(ids);
+    const stored = await memory.store.get('memory', ids);
     expect(stored.map((each) => each.scope)).toEqual([{ userId: 'sam' }]);
     const throughClient = await memory.recall('seats on long flights', { scope: { userId: 'sam' } });
     expect(throughClient.results.map((result) => result.memory.id)).toEqual(ids);

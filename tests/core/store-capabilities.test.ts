@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createInMemoryStore } from '../../src/adapters/in-memory/index.js';
-import type { CompleteMemoryStore, MemoryStore, StoreCapabilities } from '../../src/core/spec/store.js';
+import type { MemoryStore, StoreCapabilities } from '../../src/core/spec/store.js';
 import { createMemory, StoreError } from '../../src/index.js';
+import type { FullStore } from '../helpers/stores.js';
 import { collect, quiet, tempDir } from '../helpers/stores.js';
 
 // The core relies only on what a store declares. A store with the required members alone and
@@ -10,36 +11,33 @@ import { collect, quiet, tempDir } from '../helpers/stores.js';
 // a reindex that drops embeddings — refuse with a StoreError naming the capability or member.
 
 /**
- * A store with only the required members, over an in-memory one: no search, no counts, no
- * access recording, no embedding reset, no stats, and a transaction() that only runs `work`
- * (what `transactions: 'none'` says). Closing it leaves the inner store open for inspection.
+ * A store with only the required functions of the port, over an in-memory one: no search, no
+ * counts, no access recording, no embedding reset, no stats, no transaction(). `withTransaction`
+ * gives it one that only runs `work`, to declare a guarantee with. Closing it leaves the inner
+ * store open for inspection.
  */
-function lesserStore(inner: CompleteMemoryStore, capabilities: StoreCapabilities): MemoryStore {
+function lesserStore(inner: FullStore, capabilities: StoreCapabilities, withTransaction = false): MemoryStore {
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     name: 'lesser',
     capabilities,
     open: (embedder) => inner.open(embedder),
-    getMemories: (ids) => inner.getMemories(ids),
-    upsertMemories: (records) => inner.upsertMemories(records),
-    deleteMemories: (ids) => inner.deleteMemories(ids),
-    listMemories: (query) => inner.listMemories(query),
+    get: (kind, ids) => inner.get(kind, ids),
+    put: (kind, records) => inner.put(kind, records),
+    delete: (kind, ids) => inner.delete(kind, ids),
+    list: (kind, query) => inner.list(kind, query),
     getEmbeddings: (ids) => inner.getEmbeddings(ids),
-    opinions: inner.opinions,
-    procedures: inner.procedures,
-    sessions: inner.sessions,
-    entities: inner.entities,
-    transaction: (work) => work(),
+    ...(withTransaction ? { transaction: <T>(work: () => Promise<T>) => work() } : {}),
     close: async () => {},
   };
 }
 
-const NONE: StoreCapabilities = { transactions: 'none', crossProcess: 'none' };
+const NONE: StoreCapabilities = { crossProcess: 'none' };
 
-function setup(capabilities: StoreCapabilities = NONE) {
+function setup(capabilities: StoreCapabilities = NONE, withTransaction = false) {
   const inner = createInMemoryStore();
   const memory = createMemory({
-    store: lesserStore(inner, capabilities),
+    store: lesserStore(inner, capabilities, withTransaction),
     logger: quiet,
     backupDirectory: tempDir('memoir-lesser-'),
   });
@@ -70,7 +68,7 @@ describe('a store that declares less', () => {
       stagedChanges: false,
     });
     expect(stats.capabilities.missing).toEqual(
-      expect.arrayContaining(['countMemories', 'recordAccess', 'resetEmbeddings', 'stats']),
+      expect.arrayContaining(['count', 'recordAccess', 'resetEmbeddings', 'stats', 'transaction', 'searchLexical']),
     );
     const report = await memory.doctor();
     expect(report.capabilities).toEqual(stats.capabilities);
@@ -78,14 +76,14 @@ describe('a store that declares less', () => {
 
     await memory.close();
     // The recall's access was recorded through the fallback (read, then written back whole).
-    const [after] = await inner.getMemories([kept!]);
+    const [after] = await inner.get('memory', [kept!]);
     expect(after!.accessCount).toBe(1);
     expect(after!.lastAccessedAt).not.toBeNull();
     expect((await inner.getEmbeddings([kept!])).size).toBe(1);
     await inner.close();
   });
 
-  it("refuses import, restore and clearAll on transactions 'none', naming the capability, and writes nothing", async () => {
+  it('refuses import, restore and clearAll without transaction() or stageChange(), naming them, and writes nothing', async () => {
     const source = createMemory({ store: createInMemoryStore(), logger: quiet, backupDirectory: tempDir() });
     await source.retain([{ content: 'A note to carry over.' }]);
     const lines = await collect(source.export());
@@ -105,21 +103,21 @@ describe('a store that declares less', () => {
       );
       expect(StoreError.isInstance(error), String(error)).toBe(true);
       expect((error as StoreError).message).toContain("capabilities.transactions 'atomic' or 'per-table'");
-      expect((error as StoreError).message).toContain("declares transactions 'none'");
+      expect((error as StoreError).message).toContain('the lesser store has neither');
     }
-    expect((await inner.listMemories()).map((each) => each.content)).toEqual(['Already here.']);
+    expect((await inner.list('memory')).map((each) => each.content)).toEqual(['Already here.']);
     await memory.close();
     await inner.close();
   });
 
   it("runs bulk changes on a store that declares transactions 'per-table'", async () => {
-    const { inner, memory } = setup({ transactions: 'per-table', crossProcess: 'none' });
+    const { inner, memory } = setup({ transactions: 'per-table', crossProcess: 'none' }, true);
     const source = createMemory({ store: createInMemoryStore(), logger: quiet });
     await source.retain([{ content: 'A note to carry over.' }]);
     const lines = await collect(source.export());
     await source.close();
     expect(await memory.import(lines)).toMatchObject({ memories: 1 });
-    expect(await inner.countMemories()).toBe(1);
+    expect(await inner.count()).toBe(1);
     await memory.close();
     await inner.close();
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CompleteMemoryStore, type MemoryClient, ValidationError } from '../../src/index.js';
+import { type MemoryClient, ValidationError } from '../../src/index.js';
 import { createFixedClock } from '../../src/testing/index.js';
+import type { FullStore } from '../helpers/stores.js';
 import { collect, quiet, STORES, storeAndClient } from '../helpers/stores.js';
 
 // An import is all or nothing: a bad line anywhere in the file writes nothing (before, a bad
@@ -10,7 +11,7 @@ import { collect, quiet, STORES, storeAndClient } from '../helpers/stores.js';
 const T0 = Date.parse('2026-01-05T09:00:00Z');
 
 /** An export of `count` memories from a scratch client, as lines. */
-async function exportOf(count: number, make: () => CompleteMemoryStore): Promise<string[]> {
+async function exportOf(count: number, make: () => FullStore): Promise<string[]> {
   const { memory } = storeAndClient(make, { clock: createFixedClock(T0) });
   try {
     const inputs = Array.from({ length: count }, (_, index) => ({
@@ -44,10 +45,10 @@ describe.each(STORES)('import is all or nothing (%s)', (_name, make) => {
     expect(ValidationError.isInstance(error)).toBe(true);
     expect((error as ValidationError).field).toMatch(/^line 1502/);
 
-    const left = await client.store.listMemories();
+    const left = await client.store.list('memory');
     expect(left.map((each) => each.content)).toEqual(['Kept: the memory that was there before the import.']);
     // No record of the file either: the entities it names were never written.
-    const entities = await client.store.entities.list();
+    const entities = await client.store.list('entity');
     expect(entities.some((entity) => entity.name.startsWith('service-'))).toBe(false);
     expect((error as ValidationError).suggestion).toMatch(/nothing was imported/);
   }, 120_000);
@@ -66,7 +67,7 @@ describe.each(STORES)('import is all or nothing (%s)', (_name, make) => {
     expect(result.invalidLines.map((each) => each.line)).toEqual([6, 13]);
     expect(result.invalidLines[0]!.issues[0]!.message).toMatch(/not valid JSON/);
     expect(result.invalidLines[1]!.issues[0]!.field).toMatch(/^line 13: memory\./);
-    expect(await client.store.countMemories()).toBe(28);
+    expect(await client.store.count!()).toBe(28);
   }, 120_000);
 
   it('refuses an unknown onInvalid with a ValidationError naming the option', async () => {

@@ -8,7 +8,7 @@ import {
   importRecords,
 } from '../../src/core/backup/transfer.js';
 import { ValidationError } from '../../src/core/spec/errors.js';
-import type { CompleteMemoryStore, EmbedderIdentity } from '../../src/core/spec/store.js';
+import type { EmbedderIdentity } from '../../src/core/spec/store.js';
 import {
   day,
   TRANSFER_EMBEDDER as EMBEDDER,
@@ -16,16 +16,17 @@ import {
   makeOpinion,
   seedEveryKind,
 } from '../contracts/memory-fixtures.js';
+import type { FullStore } from '../helpers/stores.js';
 import { collect } from '../helpers/stores.js';
 
-async function openStore(embedder: EmbedderIdentity = EMBEDDER): Promise<CompleteMemoryStore> {
+async function openStore(embedder: EmbedderIdentity = EMBEDDER): Promise<FullStore> {
   const store = createInMemoryStore();
   await store.open(embedder);
   return store;
 }
 
 /** A store holding memories of every shape, one of each record kind, and embeddings. */
-async function seededStore(): Promise<CompleteMemoryStore> {
+async function seededStore(): Promise<FullStore> {
   const store = await openStore();
   await seedEveryKind(store, {
     opinion: {
@@ -97,7 +98,8 @@ describe('exportRecords', () => {
 
   it('pages through the store and reports progress', async () => {
     const store = await openStore();
-    await store.upsertMemories(
+    await store.put(
+      'memory',
       Array.from({ length: 25 }, (_, index) => ({ memory: makeMemory({ createdAt: day(index) }), embedding: null })),
     );
     const calls: Array<[number, number]> = [];
@@ -121,7 +123,7 @@ describe('exportRecords', () => {
 
   it('applies the filter to memories and its scope to records', async () => {
     const store = await seededStore();
-    await store.opinions.upsert([makeOpinion({ scope: { userId: 'u1' } })]);
+    await store.put('opinion', [makeOpinion({ scope: { userId: 'u1' } })]);
     const lines = await collect(exportRecords(store, { filter: { scope: { userId: 'u1' } } }));
     expect(lines.map((line) => JSON.parse(line).type)).toEqual(['header', 'memory', 'opinion']);
   });
@@ -143,7 +145,7 @@ describe('importRecords', () => {
 
   it('preserves embeddings bit-exactly', async () => {
     const source = await seededStore();
-    const ids = (await source.listMemories()).map((memory) => memory.id);
+    const ids = (await source.list('memory')).map((memory) => memory.id);
     const target = await openStore();
     await importRecords(target, exportRecords(source, { embedder: EMBEDDER }), { embedder: EMBEDDER });
     const before = await source.getEmbeddings(ids);
@@ -176,7 +178,7 @@ describe('importRecords', () => {
       const target = await openStore(other);
       const result = await importRecords(target, exported, { embedder: other });
       expect(result).toEqual({ memories: 3, records: 4, skippedEmbeddings: 2, skippedLines: 0, invalidLines: [] });
-      const ids = (await target.listMemories()).map((memory) => memory.id);
+      const ids = (await target.list('memory')).map((memory) => memory.id);
       expect((await target.getEmbeddings(ids)).size).toBe(0);
     }
   });
@@ -269,7 +271,7 @@ describe('importRecords: input and scope', () => {
     const store = await openStore();
     const mine = makeMemory({ scope: { userId: 'alice' } });
     const theirs = makeMemory({ scope: { userId: 'bob' } });
-    await store.upsertMemories([{ memory: theirs, embedding: null }]);
+    await store.put('memory', [{ memory: theirs, embedding: null }]);
     const line = (memory: typeof mine) => `{"type":"memory","memory":${canonicalJson(memory)},"embedding":null}`;
     const scope = { userId: 'alice' };
 
@@ -282,10 +284,10 @@ describe('importRecords: input and scope', () => {
     const clash = await importRecords(store, [line(hijack)], { embedder: EMBEDDER, scope }).catch((e: unknown) => e);
     expect(ValidationError.isInstance(clash)).toBe(true);
     expect((clash as Error).message).toMatch(/line 1: memory\.id: expected an id not already used outside/);
-    expect((await store.getMemories([theirs.id]))[0]).toEqual(theirs);
+    expect((await store.get('memory', [theirs.id]))[0]).toEqual(theirs);
 
     const opinion = makeOpinion({ scope: { userId: 'bob' } });
-    await store.opinions.upsert([opinion]);
+    await store.put('opinion', [opinion]);
     const recordLine = `{"type":"opinion","record":${canonicalJson({ ...opinion, scope })}}`;
     const recordClash = await importRecords(store, [recordLine], { embedder: EMBEDDER, scope }).catch(
       (e: unknown) => e,

@@ -79,7 +79,7 @@ describe.each(STORES)('workflows (%s)', (_name, makeStore) => {
     const first = await storeWorkflows(detected, (items) => memory.retain(items));
     expect(first?.ids).toHaveLength(1);
     await storeWorkflows(await detectWorkflows(store, { now: NOW }), (items) => memory.retain(items));
-    const workflows = await store.listMemories({ filter: { categories: ['workflow'] } });
+    const workflows = await store.list('memory', { filter: { categories: ['workflow'] } });
     expect(workflows).toHaveLength(1);
     expect(workflows[0]?.content).toBe('Recurring workflow (seen 3 times): navigate → fill_form → click_submit');
     expect(workflows[0]?.kind).toBe('observation');
@@ -160,8 +160,8 @@ describe.each(STORES)('workflows (%s)', (_name, makeStore) => {
     expect(procedure.steps[0]).toBe('open_browser()');
     expect(procedure.steps[2]).toBe('mouse_click({"x":500,"y":300})');
     expect(procedure.metadata).toEqual({ sessionId: 'session_google', actionIds: ids });
-    await store.procedures.upsert([procedure]);
-    expect((await store.procedures.get([procedure.id]))[0]?.steps).toEqual(procedure.steps);
+    await store.put('procedure', [procedure]);
+    expect((await store.get('procedure', [procedure.id]))[0]?.steps).toEqual(procedure.steps);
 
     await expect(workflowFromSession(store, 'no_such_session', 'x', { now: NOW })).rejects.toBeInstanceOf(
       ValidationError,

@@ -10,17 +10,19 @@ import { quiet, STORES, tempDir } from '../helpers/stores.js';
 
 const NOW = Date.parse('2025-12-03T12:00:00Z');
 
-/** The real store, with `hook` run once when the next listMemories call starts (armed by the test). */
+/** The real store, with `hook` run once when the next list of memories starts (armed by the test). */
 function withHook(store: MemoryStore): { store: MemoryStore; arm(hook: () => void): void } {
   let armed: (() => void) | undefined;
   const hooked = new Proxy(store, {
     get(target, property) {
-      if (property === 'listMemories')
-        return (...args: Parameters<MemoryStore['listMemories']>) => {
-          const hook = armed;
-          armed = undefined;
-          hook?.();
-          return target.listMemories(...args);
+      if (property === 'list')
+        return (...args: Parameters<MemoryStore['list']>) => {
+          if (args[0] === 'memory') {
+            const hook = armed;
+            armed = undefined;
+            hook?.();
+          }
+          return target.list(...args);
         };
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;

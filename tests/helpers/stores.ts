@@ -5,11 +5,11 @@ import { afterAll } from 'vitest';
 import { createLanceStore } from '../../src/adapters/lancedb/index.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/index.js';
 import {
-  type CompleteMemoryStore,
   createInMemoryStore,
   createMemory,
   type MemoryClient,
   type MemoryOptions,
+  type MemoryStoreWith,
 } from '../../src/index.js';
 
 // What the store-matrix tests share: the stores every scenario runs on, temporary
@@ -19,8 +19,21 @@ import {
 // `describe` block, never inside a test. This module itself does so when a test file
 // imports it (vitest evaluates each test file's imports afresh).
 
-/** Makes a fresh, unopened store (memoir's own stores have every optional member). */
-export type StoreFactory = () => CompleteMemoryStore;
+/** memoir's own stores: every optional member of the port but `stageChange` and `recordedEmbedder`, which only some have. */
+export type FullStore = MemoryStoreWith<
+  | 'searchLexical'
+  | 'searchVector'
+  | 'transaction'
+  | 'count'
+  | 'listUnembedded'
+  | 'recordAccess'
+  | 'stats'
+  | 'resetEmbeddings'
+  | 'check'
+>;
+
+/** Makes a fresh, unopened store. */
+export type StoreFactory = () => FullStore;
 
 /** A logger that drops every line. */
 export const quiet = { log() {} };
@@ -65,7 +78,7 @@ export const STORES: Array<[name: string, make: StoreFactory]> = [
 export function storeAndClient(
   make: StoreFactory,
   options: Omit<MemoryOptions, 'store'> = {},
-): { store: CompleteMemoryStore; memory: MemoryClient } {
+): { store: FullStore; memory: MemoryClient } {
   const store = make();
   const memory = createMemory({ store, logger: quiet, ...options });
   return { store, memory };

@@ -167,7 +167,7 @@ describe('links between the README, CONTRIBUTING and the guides', () => {
     );
     expect(links).toEqual(['./nope.md', './docs/guides/stores.md#no-such-heading', '#nowhere']);
     expect(anchorsOf(read('docs/guides/stores.md')).has('no-such-heading')).toBe(false);
-    expect(anchorsOf(read('docs/guides/stores.md')).has('writing-your-own-store')).toBe(true);
+    expect(anchorsOf(read('docs/guides/stores.md')).has('write-your-own-store')).toBe(true);
   });
 
   it('makes anchors the way GitHub does', () => {

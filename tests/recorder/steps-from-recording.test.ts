@@ -99,7 +99,7 @@ describe.skipIf(xToolsMissing)(titled('steps from a screen recording', xToolsMis
     expect(result!.videoUrl).toBe(`${server.origin}/media/${videoId}`);
     expect(result!.durationSeconds).toBeGreaterThan(4);
 
-    const [stored] = await memory.store.procedures.get([result!.procedureId]);
+    const [stored] = await memory.store.get('procedure', [result!.procedureId]);
     expect(stored).toMatchObject({
       source: 'recording',
       steps: result!.steps,

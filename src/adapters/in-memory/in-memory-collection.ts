@@ -1,7 +1,7 @@
-import { scopeMatches } from '../../core/search/memory-filter.js';
 import { StoreError } from '../../core/spec/errors.js';
 import type { Scope } from '../../core/spec/memory.js';
-import type { RecordCollection } from '../../core/spec/store.js';
+import type { RecordListQuery } from '../../core/spec/store.js';
+import { listRecordsIn } from '../../core/store-kit/memory-query.js';
 
 /** Records an undo step for the running transaction; a no-op outside one. */
 export type UndoLog = (step: () => void) => void;
@@ -20,11 +20,6 @@ export interface CollectionHost {
 /** Records of one kind, keyed by id. */
 export type CollectionRecord = { id: string; scope: Scope };
 
-/** Compare ids by UTF-16 code units, the order every in-memory listing uses. */
-export function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Deep copy of a value on its way into the store; a value that can't be copied is refused with a StoreError. */
 export function cloneForStorage<T>(value: T, what: string): T {
   try {
@@ -37,18 +32,11 @@ export function cloneForStorage<T>(value: T, what: string): T {
   }
 }
 
-/** Apply `offset` then `limit` the way every listing does. */
-export function page<T>(items: T[], offset: number | undefined, limit: number | undefined): T[] {
-  const start = Math.max(0, Math.floor(offset ?? 0));
-  const end = limit === undefined ? undefined : start + Math.max(0, Math.floor(limit));
-  return items.slice(start, end);
-}
-
 /**
- * A {@link RecordCollection} held in a Map. Records are deep-copied on the way in and
+ * The records of one kind other than memory, held in a Map. Records are deep-copied on the way in and
  * on the way out, so callers never share objects with the store.
  */
-export class InMemoryCollection<T extends CollectionRecord> implements RecordCollection<T> {
+export class InMemoryCollection<T extends CollectionRecord> {
   private readonly records = new Map<string, T>();
 
   constructor(private readonly host: CollectionHost) {}
@@ -108,12 +96,7 @@ export class InMemoryCollection<T extends CollectionRecord> implements RecordCol
     });
   }
 
-  list(options: { scope?: Scope; limit?: number; offset?: number } = {}): Promise<T[]> {
-    return this.host.read(() => {
-      const matching = [...this.records.values()]
-        .filter((record) => scopeMatches(record.scope, options.scope))
-        .sort((a, b) => compareIds(a.id, b.id));
-      return page(matching, options.offset, options.limit).map((record) => structuredClone(record));
-    });
+  list(query: RecordListQuery = {}): Promise<T[]> {
+    return this.host.read(() => listRecordsIn(this.records.values(), query).map((record) => structuredClone(record)));
   }
 }

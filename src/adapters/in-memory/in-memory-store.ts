@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
 import { compileFilter, scopeMatches } from '../../core/search/memory-filter.js';
 import { isEmptyScope } from '../../core/search/scope-boundary.js';
@@ -7,35 +6,34 @@ import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
 import type {
-  CompleteMemoryStore,
   EmbedderIdentity,
   LexicalSearchQuery,
   ListMemoriesQuery,
+  ListQuery,
   MemoryFilter,
-  MemoryOrder,
   MemoryRecord,
   MemoryStore,
+  MemoryStoreWith,
+  OptionalStoreMember,
+  RecordKind,
+  RecordListQuery,
   SearchHit,
   StoreCapabilities,
   StoreCheck,
+  StoredRecord,
   StoreStats,
   UnembeddedQuery,
   VectorSearchQuery,
+  WrittenRecord,
 } from '../../core/spec/store.js';
+import { listMemoriesIn } from '../../core/store-kit/memory-query.js';
+import { createStoreGate, type StoreGate } from '../../core/store-kit/store-gate.js';
 import { Bm25Index } from '../../core/text/bm25-index.js';
 import { lexicalText } from '../../core/text/memory-text.js';
-import { Mutex } from '../../core/utils/mutex.js';
 import { parseOptions } from '../../core/utils/parse-options.js';
 import { topHits } from '../../core/utils/top-hits.js';
 import { checkInMemoryState } from './in-memory-check.js';
-import {
-  type CollectionHost,
-  cloneForStorage,
-  compareIds,
-  InMemoryCollection,
-  page,
-  type UndoLog,
-} from './in-memory-collection.js';
+import { type CollectionHost, cloneForStorage, InMemoryCollection, type UndoLog } from './in-memory-collection.js';
 
 const COMPONENT = 'in-memory-store';
 
@@ -71,22 +69,20 @@ const optionsSchema = z
 // Transactions are atomic: undone step by step on a rejection, and a killed process takes the
 // data with it. One process only: the data lives in it.
 const CAPABILITIES: StoreCapabilities = Object.freeze({
-  lexicalSearch: true,
-  vectorSearch: true,
   persistent: false,
   transactions: 'atomic',
   crossProcess: 'none',
-  multiProcess: false,
 });
 
 const ignoreUndo: UndoLog = () => {};
 
-interface Transaction {
-  /** False once the transaction settled; late writes from its async context then queue like any other. */
-  active: boolean;
-  /** Undo steps, in the order the changes were made. */
-  undo: Array<() => void>;
-}
+/** The undo steps of the running transaction, in the order the changes were made. */
+type UndoSteps = Array<() => void>;
+
+/** The optional members the in-memory store has natively. */
+type InMemoryNatives = Exclude<OptionalStoreMember, 'stageChange' | 'recordedEmbedder'>;
+
+type OtherKind = Exclude<RecordKind, 'memory'>;
 
 function storeError(message: string, suggestion?: string): StoreError {
   return new StoreError(message, { component: COMPONENT, suggestion });
@@ -96,46 +92,65 @@ function copyVector(vector: Float32Array): Float32Array {
   return new Float32Array(vector);
 }
 
-function sortKey(memory: Memory, orderBy: MemoryOrder): number {
-  if (orderBy === 'importance') return memory.importance;
-  // Parsed, so timestamps written with different precision or offsets still order by instant.
-  return Date.parse(memory[orderBy]);
-}
-
 const textEncoder = new TextEncoder();
 
 /** The in-memory {@link MemoryStore}. Construct it with {@link createInMemoryStore}. */
-class InMemoryStore implements MemoryStore {
-  readonly specificationVersion = 'v1' as const;
+class InMemoryStore implements MemoryStoreWith<InMemoryNatives> {
+  readonly specificationVersion = 'v2' as const;
   readonly capabilities = CAPABILITIES;
-  readonly opinions: InMemoryCollection<Opinion>;
-  readonly procedures: InMemoryCollection<Procedure>;
-  readonly sessions: InMemoryCollection<Session>;
-  readonly entities: InMemoryCollection<Entity>;
+  private readonly records: { [K in OtherKind]: InMemoryCollection<StoredRecord<K>> };
 
   private readonly memories = new Map<string, Memory>();
   private readonly embeddings = new Map<string, Float32Array>();
   private readonly lexicalIndex = new Bm25Index();
   private identity: EmbedderIdentity | null = null;
 
-  private readonly mutex = new Mutex();
-  private readonly transactionContext = new AsyncLocalStorage<Transaction>();
-  private closing = false;
-  private closed = false;
-  private closePromise: Promise<void> | undefined;
+  private readonly gate: StoreGate<UndoSteps>;
 
   constructor(
     readonly name: string,
     private readonly lexicalStatistics: 'store' | 'scope' = 'store',
   ) {
+    this.gate = createStoreGate<UndoSteps>({
+      name,
+      closedSuggestion: 'Create a new store with createInMemoryStore().',
+    });
     const host: CollectionHost = {
       read: (operation) => this.read(operation),
       write: (operation) => this.write(operation),
     };
-    this.opinions = new InMemoryCollection<Opinion>(host);
-    this.procedures = new InMemoryCollection<Procedure>(host);
-    this.sessions = new InMemoryCollection<Session>(host);
-    this.entities = new InMemoryCollection<Entity>(host);
+    this.records = {
+      opinion: new InMemoryCollection<Opinion>(host),
+      procedure: new InMemoryCollection<Procedure>(host),
+      session: new InMemoryCollection<Session>(host),
+      entity: new InMemoryCollection<Entity>(host),
+    };
+  }
+
+  get<K extends RecordKind>(kind: K, ids: readonly string[]): Promise<StoredRecord<K>[]> {
+    if (kind === 'memory') return this.getMemories(ids) as Promise<StoredRecord<K>[]>;
+    return this.collection(kind).get(ids) as Promise<StoredRecord<K>[]>;
+  }
+
+  put<K extends RecordKind>(kind: K, records: readonly WrittenRecord<K>[]): Promise<void> {
+    if (kind === 'memory') return this.putMemories(records as readonly MemoryRecord[]);
+    return this.collection(kind).upsert(records as never);
+  }
+
+  delete(kind: RecordKind, ids: readonly string[]): Promise<number> {
+    if (kind === 'memory') return this.deleteMemories(ids);
+    return this.collection(kind).delete(ids);
+  }
+
+  list<K extends RecordKind>(kind: K, query?: ListQuery<K>): Promise<StoredRecord<K>[]> {
+    if (kind === 'memory') return this.listMemories(query as ListMemoriesQuery) as Promise<StoredRecord<K>[]>;
+    return this.collection(kind).list(query as RecordListQuery) as Promise<StoredRecord<K>[]>;
+  }
+
+  private collection(kind: RecordKind): InMemoryCollection<{ id: string; scope: Memory['scope'] }> {
+    const found = (this.records as Record<string, InMemoryCollection<{ id: string; scope: Memory['scope'] }>>)[kind];
+    if (!found) throw storeError(`unknown record kind ${JSON.stringify(kind)}`);
+    return found;
   }
 
   open(embedder: EmbedderIdentity): Promise<void> {
@@ -182,7 +197,7 @@ class InMemoryStore implements MemoryStore {
     });
   }
 
-  getMemories(ids: readonly string[]): Promise<Memory[]> {
+  private getMemories(ids: readonly string[]): Promise<Memory[]> {
     return this.read(() => {
       const found: Memory[] = [];
       for (const id of ids) {
@@ -193,7 +208,7 @@ class InMemoryStore implements MemoryStore {
     });
   }
 
-  upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
+  private putMemories(records: readonly MemoryRecord[]): Promise<void> {
     return this.write((undo) => {
       // Validate and copy the whole batch first: nothing is written unless all of it can be.
       let dimensions = this.identity?.dimensions ?? this.heldDimensions();
@@ -221,7 +236,7 @@ class InMemoryStore implements MemoryStore {
     });
   }
 
-  deleteMemories(ids: readonly string[]): Promise<number> {
+  private deleteMemories(ids: readonly string[]): Promise<number> {
     return this.write((undo) => {
       let deleted = 0;
       for (const id of ids) {
@@ -236,20 +251,15 @@ class InMemoryStore implements MemoryStore {
     });
   }
 
-  listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
-    return this.read(() => {
-      const orderBy = query.orderBy ?? 'createdAt';
-      const sign = (query.direction ?? 'desc') === 'asc' ? 1 : -1;
-      const keyed = this.matching(query.filter).map((memory) => ({ memory, key: sortKey(memory, orderBy) }));
-      keyed.sort((a, b) => {
-        if (a.key !== b.key) return (a.key < b.key ? -1 : 1) * sign;
-        return compareIds(a.memory.id, b.memory.id);
-      });
-      return page(keyed, query.offset, query.limit).map(({ memory }) => structuredClone(memory));
-    });
+  private listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
+    return this.read(() =>
+      listMemoriesIn(this.matching(query.filter), { ...query, filter: undefined }).map((memory) =>
+        structuredClone(memory),
+      ),
+    );
   }
 
-  countMemories(filter?: MemoryFilter): Promise<number> {
+  count(filter?: MemoryFilter): Promise<number> {
     return this.read(() => this.matching(filter).length);
   }
 
@@ -340,26 +350,13 @@ class InMemoryStore implements MemoryStore {
     });
   }
 
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
-    this.assertOpen();
-    if (this.currentTransaction()) {
-      throw storeError(
-        'transaction() was called inside a running transaction; transactions do not nest',
-        'Make the writes directly inside the outer transaction.',
-      );
-    }
-    const release = await this.mutex.acquire();
-    const transaction: Transaction = { active: true, undo: [] };
-    try {
-      if (this.closed) throw this.closedError();
-      return await this.transactionContext.run(transaction, work);
-    } catch (error) {
-      for (let i = transaction.undo.length - 1; i >= 0; i--) transaction.undo[i]!();
-      throw error;
-    } finally {
-      transaction.active = false;
-      release();
-    }
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.gate.transaction(work, {
+      begin: (): UndoSteps => [],
+      rollback: (undo) => {
+        for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      },
+    });
   }
 
   stats(): Promise<StoreStats> {
@@ -369,10 +366,10 @@ class InMemoryStore implements MemoryStore {
       for (const embedding of this.embeddings.values()) bytes += 4 * embedding.length;
       return {
         memories: this.memories.size,
-        opinions: this.opinions.size,
-        procedures: this.procedures.size,
-        sessions: this.sessions.size,
-        entities: this.entities.size,
+        opinions: this.records.opinion.size,
+        procedures: this.records.procedure.size,
+        sessions: this.records.session.size,
+        entities: this.records.entity.size,
         bytes,
       };
     });
@@ -390,62 +387,30 @@ class InMemoryStore implements MemoryStore {
       lexicalIndex: this.lexicalIndex,
       identity: this.identity,
       collections: {
-        opinions: this.opinions.entries(),
-        procedures: this.procedures.entries(),
-        sessions: this.sessions.entries(),
-        entities: this.entities.entries(),
+        opinions: this.records.opinion.entries(),
+        procedures: this.records.procedure.entries(),
+        sessions: this.records.session.entries(),
+        entities: this.records.entity.entries(),
       },
     });
   }
 
   close(): Promise<void> {
-    this.closePromise ??= this.shutdown();
-    return this.closePromise;
-  }
-
-  private async shutdown(): Promise<void> {
-    this.closing = true;
-    // Let queued writes and a running transaction finish first; from inside a transaction that would deadlock.
-    if (!this.currentTransaction()) {
-      const release = await this.mutex.acquire();
-      release();
-    }
-    this.closed = true;
-    this.memories.clear();
-    this.embeddings.clear();
-    this.lexicalIndex.clear();
-    for (const collection of [this.opinions, this.procedures, this.sessions, this.entities]) collection.clear();
-  }
-
-  private currentTransaction(): Transaction | undefined {
-    const transaction = this.transactionContext.getStore();
-    return transaction?.active ? transaction : undefined;
-  }
-
-  private closedError(): StoreError {
-    return storeError(`store "${this.name}" is closed`, 'Create a new store with createInMemoryStore().');
-  }
-
-  private assertOpen(): void {
-    if (this.closed || (this.closing && !this.currentTransaction())) throw this.closedError();
+    // Queued writes and a running transaction finish first; then everything is dropped.
+    return this.gate.close(() => {
+      this.memories.clear();
+      this.embeddings.clear();
+      this.lexicalIndex.clear();
+      for (const collection of Object.values(this.records)) collection.clear();
+    });
   }
 
   private async read<R>(operation: () => R): Promise<R> {
-    this.assertOpen();
-    return operation();
+    return this.gate.read(operation);
   }
 
-  private async write<R>(operation: (undo: UndoLog) => R): Promise<R> {
-    this.assertOpen();
-    const transaction = this.currentTransaction();
-    if (transaction) return operation((step) => transaction.undo.push(step));
-    const release = await this.mutex.acquire();
-    try {
-      if (this.closed) throw this.closedError();
-      return operation(ignoreUndo);
-    } finally {
-      release();
-    }
+  private write<R>(operation: (undo: UndoLog) => R): Promise<R> {
+    return this.gate.write((undo) => operation(undo ? (step) => undo.push(step) : ignoreUndo));
   }
 
   /** Length of the stored vectors, or null when none are stored. */
@@ -507,7 +472,9 @@ class InMemoryStore implements MemoryStore {
  * @throws ConfigError when `options` is invalid.
  * @group Adapters
  */
-export function createInMemoryStore(options?: InMemoryStoreOptions): CompleteMemoryStore {
+export function createInMemoryStore(
+  options?: InMemoryStoreOptions,
+): MemoryStoreWith<Exclude<OptionalStoreMember, 'stageChange' | 'recordedEmbedder'>> {
   const parsed = parseOptions(optionsSchema, options, COMPONENT, 'createInMemoryStore accepts { name?: string }.');
   return new InMemoryStore(parsed.name ?? 'in-memory', parsed.lexicalStatistics ?? 'store');
 }

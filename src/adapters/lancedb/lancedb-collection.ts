@@ -1,5 +1,5 @@
 import type { Scope } from '../../core/spec/memory.js';
-import type { RecordCollection } from '../../core/spec/store.js';
+import type { RecordListQuery } from '../../core/spec/store.js';
 import { encodeStoredText } from '../../core/text/stored-text.js';
 import type { LanceTable } from './lancedb-driver.js';
 import { scopeSql, sqlIn } from './lancedb-filter.js';
@@ -25,7 +25,7 @@ const storedIds = (ids: readonly string[]): string[] => [...new Set(ids.map(enco
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Records of one kind in a table of their own: scope columns to filter on, the record as JSON. */
-export class LanceCollection<T extends { id: string; scope: Scope }> implements RecordCollection<T> {
+export class LanceCollection<T extends { id: string; scope: Scope }> {
   constructor(
     private readonly host: LanceCollectionHost,
     private readonly table: string,
@@ -66,7 +66,7 @@ export class LanceCollection<T extends { id: string; scope: Scope }> implements 
     });
   }
 
-  list(options: { scope?: Scope; limit?: number; offset?: number } = {}): Promise<T[]> {
+  list(options: RecordListQuery = {}): Promise<T[]> {
     return this.host.read(this.table, async (table) => {
       let query = table.query().select(['id', 'data']);
       const where = scopeSql(options.scope);

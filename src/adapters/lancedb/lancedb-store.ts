@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
 import type { Entity, Opinion, Procedure, Session } from '../../core/spec/records.js';
@@ -7,22 +6,28 @@ import type {
   EmbedderIdentity,
   LexicalSearchQuery,
   ListMemoriesQuery,
+  ListQuery,
   MemoryFilter,
   MemoryRecord,
   MemoryStore,
-  RecordCollection,
+  RecordKind as PortRecordKind,
   RecordedEmbedder,
+  RecordListQuery,
   SearchHit,
   StageChangeOptions,
   StagedChange,
   StoreCapabilities,
   StoreCheck,
+  StoredRecord,
   StoreStats,
   UnembeddedQuery,
   VectorSearchQuery,
+  WrittenRecord,
 } from '../../core/spec/store.js';
+import { closedStoreError } from '../../core/store-kit/closed-state.js';
+import { TransactionScope } from '../../core/store-kit/transaction-scope.js';
+import { WriteQueue } from '../../core/store-kit/write-queue.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
-import { Mutex } from '../../core/utils/mutex.js';
 import { compareHits } from '../../core/utils/top-hits.js';
 import { PendingAccess } from './lancedb-access.js';
 import { memoryRowsTable } from './lancedb-arrow.js';
@@ -130,7 +135,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * @group Adapters
  */
 export class LanceStore implements MemoryStore {
-  readonly specificationVersion = 'v1' as const;
+  readonly specificationVersion = 'v2' as const;
   readonly name = 'lancedb';
   /**
    * Transactions are `atomic`, also across a kill: before each write of a transaction the rows
@@ -149,26 +154,18 @@ export class LanceStore implements MemoryStore {
    * by one commit, and finished by the next open after a kill (see lancedb-staging.ts).
    */
   readonly capabilities: StoreCapabilities = {
-    lexicalSearch: true,
-    vectorSearch: true,
     persistent: true,
     transactions: 'atomic',
     crossProcess: 'per-write',
-    multiProcess: true,
-    durableTransactions: true,
-    stagedChanges: true,
   };
-  // Typed as the port's collections, not LanceCollection: the published declarations of
-  // LanceStore then need no @lancedb/lancedb types, which users without the peer lack.
-  readonly opinions: RecordCollection<Opinion>;
-  readonly procedures: RecordCollection<Procedure>;
-  readonly sessions: RecordCollection<Session>;
-  readonly entities: RecordCollection<Entity>;
+  // Private, so the published declarations of LanceStore need no @lancedb/lancedb types,
+  // which users without the peer lack.
+  readonly #records: { [K in Exclude<PortRecordKind, 'memory'>]: LanceCollection<StoredRecord<K>> };
 
   readonly #settings: LanceStoreSettings;
   readonly #names: LanceTableNames;
-  readonly #mutex = new Mutex();
-  readonly #transaction = new AsyncLocalStorage<IntentTransaction>();
+  readonly #mutex = new WriteQueue();
+  readonly #transaction = new TransactionScope<IntentTransaction>('lancedb');
   readonly #intents: IntentLog;
   #nextRecovery = 0;
   #recovering: Promise<void> | undefined;
@@ -204,10 +201,12 @@ export class LanceStore implements MemoryStore {
       write: (table, ids, operation) => this.#write(table, ids, operation),
       upsertRows: (table, rows) => this.#upsertRows(table, rows),
     };
-    this.opinions = new LanceCollection(host, this.#names.opinions);
-    this.procedures = new LanceCollection(host, this.#names.procedures);
-    this.sessions = new LanceCollection(host, this.#names.sessions);
-    this.entities = new LanceCollection(host, this.#names.entities);
+    this.#records = {
+      opinion: new LanceCollection<Opinion>(host, this.#names.opinions),
+      procedure: new LanceCollection<Procedure>(host, this.#names.procedures),
+      session: new LanceCollection<Session>(host, this.#names.sessions),
+      entity: new LanceCollection<Entity>(host, this.#names.entities),
+    };
     this.#intents = new IntentLog({
       name: `${settings.tableName}_intents`,
       local: isLocalUri(settings.uri),
@@ -229,6 +228,32 @@ export class LanceStore implements MemoryStore {
       // See CommitLock: on a directory a collision is detected and retried, so writers never wait.
       isLocalUri(settings.uri) ? undefined : (commit) => this.#underWriteLock(commit),
     );
+  }
+
+  get<K extends PortRecordKind>(kind: K, ids: readonly string[]): Promise<StoredRecord<K>[]> {
+    if (kind === 'memory') return this.#getMemories(ids) as Promise<StoredRecord<K>[]>;
+    return this.#collection(kind).get(ids) as Promise<StoredRecord<K>[]>;
+  }
+
+  put<K extends PortRecordKind>(kind: K, records: readonly WrittenRecord<K>[]): Promise<void> {
+    if (kind === 'memory') return this.#putMemories(records as readonly MemoryRecord[]);
+    return this.#collection(kind).upsert(records as never);
+  }
+
+  delete(kind: PortRecordKind, ids: readonly string[]): Promise<number> {
+    if (kind === 'memory') return this.#deleteMemories(ids);
+    return this.#collection(kind).delete(ids);
+  }
+
+  list<K extends PortRecordKind>(kind: K, query?: ListQuery<K>): Promise<StoredRecord<K>[]> {
+    if (kind === 'memory') return this.#listMemories(query as ListMemoriesQuery) as Promise<StoredRecord<K>[]>;
+    return this.#collection(kind).list(query as RecordListQuery) as Promise<StoredRecord<K>[]>;
+  }
+
+  #collection(kind: PortRecordKind): LanceCollection<{ id: string; scope: Memory['scope'] }> {
+    const found = (this.#records as Record<string, LanceCollection<{ id: string; scope: Memory['scope'] }>>)[kind];
+    if (!found) throw storeError(`unknown record kind ${JSON.stringify(kind)}`);
+    return found;
   }
 
   /** Where the tables live: a directory or an object-store URI. */
@@ -350,8 +375,9 @@ export class LanceStore implements MemoryStore {
 
   #assertOpen(): void {
     // While closing, calls started before close() (and those they make) carry on.
-    if (this.#closed || (this.#closing && !this.#transaction.getStore() && !this.#calls.inside)) {
-      throw storeError(`store at ${this.#settings.uri} is closed`, {
+    if (this.#closed || (this.#closing && !this.#transaction.current() && !this.#calls.inside)) {
+      throw closedStoreError(this.#settings.uri, {
+        component: 'lancedb',
         suggestion: 'Create a new store with createLanceStore().',
       });
     }
@@ -377,7 +403,7 @@ export class LanceStore implements MemoryStore {
   async #writeNow<R>(name: string, ids: readonly string[], operation: (table: LanceTable) => Promise<R>): Promise<R> {
     await this.#connect();
     const table = await this.#table(name);
-    const transaction = this.#transaction.getStore();
+    const transaction = this.#transaction.current();
     if (transaction) {
       // The rows' state before the write is on disk before the write: a kill from here on is undone.
       await this.#wrap(() => this.#intents.note(transaction, table, ids));
@@ -430,7 +456,7 @@ export class LanceStore implements MemoryStore {
    * Never from inside a transaction, which holds the write lock recovery takes.
    */
   async #recoverDue(): Promise<void> {
-    if (this.#transaction.getStore()) return;
+    if (this.#transaction.current()) return;
     if (this.#recovering) return this.#recovering;
     if (Date.now() < this.#nextRecovery) return;
     this.#nextRecovery = Date.now() + RECOVERY_CHECK_MS;
@@ -491,7 +517,7 @@ export class LanceStore implements MemoryStore {
   async #upsertRows(table: LanceTable, rows: readonly object[]): Promise<void> {
     const ids = rows.map((row) => (row as { id: string }).id);
     const data = await this.#arrowRows(table, rows);
-    const transaction = this.#transaction.getStore();
+    const transaction = this.#transaction.current();
     const known = transaction ? this.#intents.knownAbsent(transaction, table.name, ids) : undefined;
     const absent = known ?? (await table.countRows(sqlIn('id', ids))) === 0;
     if (absent) await table.add(data);
@@ -582,7 +608,7 @@ export class LanceStore implements MemoryStore {
 
   // ---- memories ----
 
-  getMemories(ids: readonly string[]): Promise<Memory[]> {
+  #getMemories(ids: readonly string[]): Promise<Memory[]> {
     return this.#read(this.#names.memories, async (table) => {
       if (ids.length === 0) return [];
       const byId = await this.#memoryRowsById(table, [...new Set(ids)]);
@@ -639,7 +665,7 @@ export class LanceStore implements MemoryStore {
     return latest;
   }
 
-  async upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
+  async #putMemories(records: readonly MemoryRecord[]): Promise<void> {
     this.#assertOpen();
     // Check and convert the whole batch first: nothing is written unless all of it can be.
     const latest = this.#memoryRows(records);
@@ -650,7 +676,7 @@ export class LanceStore implements MemoryStore {
     });
   }
 
-  deleteMemories(ids: readonly string[]): Promise<number> {
+  #deleteMemories(ids: readonly string[]): Promise<number> {
     const unique = [...new Set(ids)];
     return this.#write(this.#names.memories, unique, async (table) => {
       if (unique.length === 0) return 0;
@@ -679,11 +705,11 @@ export class LanceStore implements MemoryStore {
         .filter((id) => after === undefined || id > after)
         .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
         .slice(0, limit);
-      return ids.length === 0 ? [] : this.getMemories(ids);
+      return ids.length === 0 ? [] : this.#getMemories(ids);
     });
   }
 
-  listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
+  #listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
     return this.#read(this.#names.memories, async (table) => {
       const column = ORDER_COLUMNS[query.orderBy ?? 'createdAt'];
       const sign = query.direction === 'asc' ? 1 : -1;
@@ -724,7 +750,7 @@ export class LanceStore implements MemoryStore {
     });
   }
 
-  countMemories(filter?: MemoryFilter): Promise<number> {
+  count(filter?: MemoryFilter): Promise<number> {
     return this.#read(this.#names.memories, (table) => table.countRows(memoryWhere(filter) ?? undefined));
   }
 
@@ -748,7 +774,7 @@ export class LanceStore implements MemoryStore {
     if (unique.length === 0) return;
     // Inside a transaction the update is part of it (and rolls back with it); outside, accesses
     // are gathered and written together (see PendingAccess).
-    if (this.#transaction.getStore()) {
+    if (this.#transaction.current()) {
       await this.#write(this.#names.memories, unique, async (table) => {
         await table.update({
           where: sqlIn('id', unique),
@@ -937,11 +963,7 @@ export class LanceStore implements MemoryStore {
   // ---- transactions, stats, maintenance, close ----
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#transaction.getStore()) {
-      throw storeError('transaction() was called inside a running transaction; transactions do not nest', {
-        suggestion: 'Make the writes directly inside the outer transaction.',
-      });
-    }
+    this.#transaction.refuseNested();
     this.#assertOpen();
     return this.#calls.run(() => this.#transactionNow(work));
   }
@@ -1039,7 +1061,7 @@ export class LanceStore implements MemoryStore {
    */
   async optimize(options: { vectorIndex?: boolean } = {}): Promise<void> {
     // A round takes the write lock on object storage, which the transaction holds.
-    if (this.#transaction.getStore()) {
+    if (this.#transaction.current()) {
       throw storeError('optimize() was called inside a running transaction', {
         suggestion: 'Call optimize() after the transaction has finished.',
       });
@@ -1063,7 +1085,7 @@ export class LanceStore implements MemoryStore {
     this.#closing = true;
     // Every call started before close() finishes first — a queued write, a running transaction,
     // a read between two LanceDB calls; from inside one that would deadlock.
-    if (!this.#transaction.getStore() && !this.#calls.inside) {
+    if (!this.#transaction.current() && !this.#calls.inside) {
       await this.#calls.settled();
       const release = await this.#mutex.acquire();
       release();

@@ -1,5 +1,5 @@
 import type { Scope } from '../../core/spec/memory.js';
-import type { RecordCollection } from '../../core/spec/store.js';
+import type { RecordListQuery } from '../../core/spec/store.js';
 import { encodeStoredText } from '../../core/text/stored-text.js';
 import type { SqliteDatabase } from './sqlite-driver.js';
 import { scopeCondition } from './sqlite-filter.js';
@@ -16,8 +16,8 @@ type Scoped = { id: string; scope: Scope };
 // column keeps its escaped form; the JSON document keeps the record exactly.
 const idsParam = (ids: readonly string[]): string => JSON.stringify(ids.map(encodeStoredText));
 
-/** A RecordCollection stored as JSON documents, with the scope in columns for filtering. */
-export class SqliteCollection<T extends Scoped> implements RecordCollection<T> {
+/** Records of one kind other than memory, stored as JSON documents, with the scope in columns for filtering. */
+export class SqliteCollection<T extends Scoped> {
   readonly #host: SqliteHost;
   readonly #table: string;
 
@@ -65,7 +65,7 @@ export class SqliteCollection<T extends Scoped> implements RecordCollection<T> {
     );
   }
 
-  list(options: { scope?: Scope; limit?: number; offset?: number } = {}): Promise<T[]> {
+  list(options: RecordListQuery = {}): Promise<T[]> {
     return this.#host.read((db) => {
       const condition = scopeCondition(options.scope, 'r');
       const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit));

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname } from 'node:path';
 import { StoreError } from '../../core/spec/errors.js';
 import type { Memory } from '../../core/spec/memory.js';
@@ -8,19 +7,26 @@ import type {
   EmbedderIdentity,
   LexicalSearchQuery,
   ListMemoriesQuery,
+  ListQuery,
   MemoryFilter,
   MemoryRecord,
   MemoryStore,
   RecordedEmbedder,
+  RecordKind,
+  RecordListQuery,
   SearchHit,
   StoreCapabilities,
   StoreCheck,
+  StoredRecord,
   StoreStats,
   UnembeddedQuery,
   VectorSearchQuery,
+  WrittenRecord,
 } from '../../core/spec/store.js';
+import { closedStoreError } from '../../core/store-kit/closed-state.js';
+import { TransactionScope } from '../../core/store-kit/transaction-scope.js';
+import { WriteQueue } from '../../core/store-kit/write-queue.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
-import { Mutex } from '../../core/utils/mutex.js';
 import { dropSnapshot, writeSnapshot } from './search-index/index-snapshot.js';
 import { SearchIndex, type SearchIndexStats } from './search-index/search-index.js';
 import { loadVectorKernel, type VectorKernel } from './search-index/vector-kernel.js';
@@ -77,6 +83,8 @@ function storeError(message: string, options: { suggestion?: string; cause?: unk
   return new StoreError(message, { component: COMPONENT, ...options });
 }
 
+type OtherKind = Exclude<RecordKind, 'memory'>;
+
 /**
  * A MemoryStore in one SQLite file, searched through an in-process index derived from it
  * (BM25 postings and int8 vectors, see SearchIndex); no SQLite extension is loaded.
@@ -84,7 +92,7 @@ function storeError(message: string, options: { suggestion?: string; cause?: unk
  * @group Adapters
  */
 export class SqliteStore implements MemoryStore {
-  readonly specificationVersion = 'v1' as const;
+  readonly specificationVersion = 'v2' as const;
   readonly name = 'sqlite';
   /**
    * Transactions are SQLite's (`BEGIN IMMEDIATE` … `COMMIT`): atomic across every table, and
@@ -92,22 +100,15 @@ export class SqliteStore implements MemoryStore {
    * they are serialised by SQLite's write lock, and readers see only committed data.
    */
   readonly capabilities: StoreCapabilities = {
-    lexicalSearch: true,
-    vectorSearch: true,
     persistent: true,
     transactions: 'atomic',
     crossProcess: 'serialised',
-    multiProcess: true,
-    durableTransactions: true,
   };
-  readonly opinions: SqliteCollection<Opinion>;
-  readonly procedures: SqliteCollection<Procedure>;
-  readonly sessions: SqliteCollection<Session>;
-  readonly entities: SqliteCollection<Entity>;
+  readonly #records: { [K in OtherKind]: SqliteCollection<StoredRecord<K>> };
 
   readonly #settings: SqliteStoreSettings;
-  readonly #mutex = new Mutex();
-  readonly #inTransaction = new AsyncLocalStorage<boolean>();
+  readonly #mutex = new WriteQueue();
+  readonly #inTransaction = new TransactionScope(COMPONENT);
   #db: SqliteDatabase | undefined;
   #connecting: Promise<SqliteDatabase> | undefined;
   #kernel: VectorKernel | undefined;
@@ -126,10 +127,45 @@ export class SqliteStore implements MemoryStore {
       read: <T>(operation: (db: SqliteDatabase) => T) => this.#read(operation),
       write: <T>(operation: (db: SqliteDatabase) => T) => this.#write(operation),
     };
-    this.opinions = new SqliteCollection(host, 'opinions');
-    this.procedures = new SqliteCollection(host, 'procedures');
-    this.sessions = new SqliteCollection(host, 'sessions');
-    this.entities = new SqliteCollection(host, 'entities');
+    this.#records = {
+      opinion: new SqliteCollection<Opinion>(host, 'opinions'),
+      procedure: new SqliteCollection<Procedure>(host, 'procedures'),
+      session: new SqliteCollection<Session>(host, 'sessions'),
+      entity: new SqliteCollection<Entity>(host, 'entities'),
+    };
+  }
+
+  get<K extends RecordKind>(kind: K, ids: readonly string[]): Promise<StoredRecord<K>[]> {
+    if (kind === 'memory') return this.#getMemories(ids) as Promise<StoredRecord<K>[]>;
+    return this.#collection(kind).get(ids) as Promise<StoredRecord<K>[]>;
+  }
+
+  put<K extends RecordKind>(kind: K, records: readonly WrittenRecord<K>[]): Promise<void> {
+    if (kind === 'memory') return this.#putMemories(records as readonly MemoryRecord[]);
+    return this.#collection(kind).upsert(records as never);
+  }
+
+  delete(kind: RecordKind, ids: readonly string[]): Promise<number> {
+    if (kind === 'memory') return this.#deleteMemories(ids);
+    return this.#collection(kind).delete(ids);
+  }
+
+  list<K extends RecordKind>(kind: K, query?: ListQuery<K>): Promise<StoredRecord<K>[]> {
+    if (kind === 'memory') return this.#listMemories(query as ListMemoriesQuery) as Promise<StoredRecord<K>[]>;
+    return this.#collection(kind).list(query as RecordListQuery) as Promise<StoredRecord<K>[]>;
+  }
+
+  #collection(kind: RecordKind): SqliteCollection<{ id: string; scope: Memory['scope'] }> {
+    const found = (this.#records as Record<string, SqliteCollection<{ id: string; scope: Memory['scope'] }>>)[kind];
+    if (!found) throw storeError(`unknown record kind ${JSON.stringify(kind)}`);
+    return found;
+  }
+
+  #closedError(): StoreError {
+    return closedStoreError(this.#settings.path, {
+      component: COMPONENT,
+      suggestion: 'Create a new store with createSqliteStore().',
+    });
   }
 
   /** How vectors are scanned (known once the store has connected; `javascript` before). */
@@ -153,7 +189,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   async #connect(): Promise<SqliteDatabase> {
-    if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
+    if (this.#closed) throw this.#closedError();
     if (this.#db) return this.#db;
     this.#connecting ??= (async () => {
       const { db, readOnly } = await openConnection(this.#settings);
@@ -190,10 +226,10 @@ export class SqliteStore implements MemoryStore {
   async #write<T>(operation: (db: SqliteDatabase) => T): Promise<T> {
     const db = await this.#connect();
     this.#refuseWrites();
-    if (this.#inTransaction.getStore()) return this.#wrap(() => operation(db));
+    if (this.#inTransaction.inside) return this.#wrap(() => operation(db));
     const release = await this.#mutex.acquire();
     try {
-      if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
+      if (this.#closed) throw this.#closedError();
       this.#refuseWrites();
       const immediate = db.transaction(() => operation(db)) as unknown as { immediate(): T };
       return this.#wrap(() => immediate.immediate());
@@ -347,7 +383,7 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
-  getMemories(ids: readonly string[]): Promise<Memory[]> {
+  #getMemories(ids: readonly string[]): Promise<Memory[]> {
     return this.#read((db) => {
       const rows = db
         .prepare(`SELECT ${MEMORY_SELECT} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`)
@@ -362,7 +398,7 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
-  upsertMemories(records: readonly MemoryRecord[]): Promise<void> {
+  #putMemories(records: readonly MemoryRecord[]): Promise<void> {
     return this.#write((db) => {
       const dimensions = this.#dimensions;
       records.forEach(({ memory, embedding }, index) => {
@@ -424,7 +460,7 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
-  deleteMemories(ids: readonly string[]): Promise<number> {
+  #deleteMemories(ids: readonly string[]): Promise<number> {
     return this.#write((db) => {
       const rowids = db
         .prepare('SELECT rowid FROM memories WHERE id IN (SELECT value FROM json_each(?))')
@@ -452,7 +488,7 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
-  listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
+  #listMemories(query: ListMemoriesQuery = {}): Promise<Memory[]> {
     return this.#read((db) => {
       const condition = memoryCondition(query.filter);
       const column = ORDER_COLUMNS[query.orderBy ?? 'createdAt'];
@@ -468,7 +504,7 @@ export class SqliteStore implements MemoryStore {
     });
   }
 
-  countMemories(filter?: MemoryFilter): Promise<number> {
+  count(filter?: MemoryFilter): Promise<number> {
     return this.#read((db) => {
       const condition = memoryCondition(filter);
       return db
@@ -544,16 +580,12 @@ export class SqliteStore implements MemoryStore {
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#inTransaction.getStore()) {
-      throw storeError('transaction() was called inside a running transaction; transactions do not nest', {
-        suggestion: 'Make the writes directly inside the outer transaction.',
-      });
-    }
+    this.#inTransaction.refuseNested();
     const db = await this.#connect();
     this.#refuseWrites();
     const release = await this.#mutex.acquire();
     try {
-      if (this.#closed) throw storeError(`store at ${this.#settings.path} is closed`);
+      if (this.#closed) throw this.#closedError();
       this.#refuseWrites();
       this.#wrap(() => db.exec('BEGIN IMMEDIATE'));
       try {

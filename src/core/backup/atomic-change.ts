@@ -1,6 +1,6 @@
 /**
  * Bulk changes (restore, import, clear), written as all-or-nothing as the store allows — and
- * refused where that would be nothing. A store that stages changes (`capabilities.stagedChanges`,
+ * refused where that would be nothing. A store that stages changes (it has `stageChange`,
  * e.g. LanceDB, whose transactions are undone only while the process lives) gets the change
  * staged apart and switched in by one crash-safe commit. Any other store runs it in one
  * `transaction()`: with `capabilities.transactions` `atomic` (SQLite, in-memory) it is
@@ -12,13 +12,8 @@
  * @module
  */
 import type { Scope } from '../spec/memory.js';
-import type {
-  MemoryRecord,
-  MemoryStore,
-  RecordCollection,
-  RecordCollectionKey,
-  StagedRemovals,
-} from '../spec/store.js';
+import type { MemoryRecord, MemoryStore, RecordCollectionKey, StagedRemovals } from '../spec/store.js';
+import { type CoreStore, coreStore, type RecordCollection } from '../store/store-facade.js';
 import { assertBulkChangeSafe, stagesChanges } from '../utils/store-capabilities.js';
 import { deleteScope } from './backup-clear.js';
 
@@ -61,11 +56,12 @@ export interface AtomicChangeResult<T> {
  * another scope).
  */
 export async function changeAtomically<T>(
-  store: MemoryStore,
+  given: MemoryStore | CoreStore,
   options: AtomicChangeOptions,
   work: (writer: BulkWriter) => Promise<T>,
 ): Promise<AtomicChangeResult<T>> {
-  if (stagesChanges(store)) {
+  const store = coreStore(given);
+  if (stagesChanges(store.port)) {
     const staged = await store.stageChange!(options.replace ? { replace: options.replace } : {});
     try {
       const result = await work(staged);
@@ -75,7 +71,7 @@ export async function changeAtomically<T>(
       await staged.abort();
     }
   }
-  assertBulkChangeSafe(store, options.replace ? 'a restore or clear' : 'an import');
+  assertBulkChangeSafe(store.port, options.replace ? 'a restore or clear' : 'an import');
   return store.transaction(async () => {
     const removed = options.replace
       ? await deleteScope(store, options.replace.scope)

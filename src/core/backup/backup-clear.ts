@@ -4,7 +4,7 @@
  * @module
  */
 import type { Scope } from '../spec/memory.js';
-import type { MemoryStore, RecordCollection } from '../spec/store.js';
+import type { CoreStore, RecordCollection } from '../store/store-facade.js';
 import { pagesOf } from '../utils/pages.js';
 import { type BackupCounts, emptyCounts } from './backup-manifest.js';
 
@@ -32,7 +32,7 @@ async function deleteInChunks(ids: readonly string[], remove: (chunk: string[]) 
  * the exact scope of the memories they count, so every record that counted a deleted
  * memory lies in `scope` and goes with it.
  */
-export async function deleteScope(store: MemoryStore, scope: Scope | undefined): Promise<BackupCounts> {
+export async function deleteScope(store: CoreStore, scope: Scope | undefined): Promise<BackupCounts> {
   const counts = emptyCounts();
   const ids = await allIds(
     (offset) =>

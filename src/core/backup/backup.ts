@@ -11,7 +11,8 @@ import { scopeMatches } from '../search/memory-filter.js';
 import { isEmptyScope } from '../search/scope-boundary.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Scope } from '../spec/memory.js';
-import type { EmbedderIdentity, MemoryRecord, MemoryStore, RecordCollection } from '../spec/store.js';
+import type { EmbedderIdentity, MemoryRecord } from '../spec/store.js';
+import { type CoreStore, coreStore, type RecordCollection, type StoreLike } from '../store/store-facade.js';
 import { type BulkWriter, changeAtomically } from './atomic-change.js';
 import { type DumpItem, idOfItem, lineLabel } from './backup-dump.js';
 import { DEFAULT_KEEP, pruneBackups, sanitizeBackupName, stamp } from './backup-files.js';
@@ -128,7 +129,8 @@ export interface RestoreReport {
  * @throws ValidationError for a bad `keep`; StoreError when the directory cannot be written
  * (no partial file is left behind).
  */
-export async function createBackup(store: MemoryStore, options: CreateBackupOptions): Promise<BackupInfo> {
+export async function createBackup(given: StoreLike, options: CreateBackupOptions): Promise<BackupInfo> {
+  const store = coreStore(given);
   const keep = options.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1) {
     throw new ValidationError([{ field: 'keep', message: `expected an integer of at least 1 (got ${keep})` }], {
@@ -165,14 +167,14 @@ export async function createBackup(store: MemoryStore, options: CreateBackupOpti
  * scope of what they count) — as one all-or-nothing change, also when the process is killed.
  * Resolves to how many of each were deleted.
  */
-export async function clearStore(store: MemoryStore, options: { scope?: Scope } = {}): Promise<BackupCounts> {
+export async function clearStore(store: StoreLike, options: { scope?: Scope } = {}): Promise<BackupCounts> {
   const scope = isEmptyScope(options.scope) ? undefined : options.scope;
   const { removed } = await changeAtomically(store, { replace: { scope } }, async () => undefined);
   return removed;
 }
 
 /** Refuse items that would replace, by id, a memory or record outside `scope`. */
-async function refuseForeignIds(store: MemoryStore, items: readonly DumpItem[], scope: Scope): Promise<void> {
+async function refuseForeignIds(store: CoreStore, items: readonly DumpItem[], scope: Scope): Promise<void> {
   const byKey = new Map<DumpItem['key'], Map<string, number>>();
   for (const item of items) {
     const lines = byKey.get(item.key) ?? new Map<string, number>();
@@ -244,7 +246,8 @@ function sameManifest(a: ScannedBackup, b: ScannedBackup): boolean {
  * @throws ValidationError without `confirm: true`, or when the archive fails any check;
  * NotFoundError when `path` does not exist.
  */
-export async function restoreBackup(store: MemoryStore, path: string, options: RestoreOptions): Promise<RestoreReport> {
+export async function restoreBackup(given: StoreLike, path: string, options: RestoreOptions): Promise<RestoreReport> {
+  const store = coreStore(given);
   if (options?.confirm !== true) {
     throw new ValidationError(
       [{ field: 'confirm', message: `expected true: restoring replaces all current data (got ${options?.confirm})` }],

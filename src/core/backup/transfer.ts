@@ -17,9 +17,9 @@ import { isEmptyScope } from '../search/scope-boundary.js';
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
 import { memorySchema, type Scope } from '../spec/memory.js';
 import { entitySchema, opinionSchema, procedureSchema, sessionSchema } from '../spec/records.js';
-import type { EmbedderIdentity, MemoryFilter, MemoryRecord, MemoryStore, RecordCollection } from '../spec/store.js';
+import type { EmbedderIdentity, MemoryFilter, MemoryRecord } from '../spec/store.js';
+import { type CoreStore, coreStore, type RecordCollection, type StoreLike } from '../store/store-facade.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';
-import { countMemories, storeStats } from '../utils/store-fallbacks.js';
 import { toValidationIssues } from '../utils/validate.js';
 import { type BulkWriter, changeAtomically } from './atomic-change.js';
 import { canonicalJson, decodeEmbedding, encodeEmbedding } from './transfer-encoding.js';
@@ -138,10 +138,10 @@ function recordLine(type: CollectionType, record: AnyRecord): string {
   return `{"type":"${type}","record":${canonicalJson(record)}}`;
 }
 
-async function countRecords(store: MemoryStore, filter: MemoryFilter | undefined, pageSize: number) {
+async function countRecords(store: CoreStore, filter: MemoryFilter | undefined, pageSize: number) {
   const scope = filter?.scope;
   if (isEmptyScope(scope)) {
-    const stats = await storeStats(store);
+    const stats = await store.stats();
     return stats.opinions + stats.procedures + stats.sessions + stats.entities;
   }
   let total = 0;
@@ -166,10 +166,11 @@ export interface ExportedLine {
  * {@link exportRecords}, with each line's type beside it, so a caller can tally the lines
  * without parsing them again.
  */
-export async function* exportLines(store: MemoryStore, options: ExportOptions = {}): AsyncGenerator<ExportedLine> {
+export async function* exportLines(given: StoreLike, options: ExportOptions = {}): AsyncGenerator<ExportedLine> {
+  const store = coreStore(given);
   const { filter, embedder, onProgress } = options;
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE));
-  const total = onProgress ? (await countMemories(store, filter)) + (await countRecords(store, filter, pageSize)) : 0;
+  const total = onProgress ? (await store.countMemories(filter)) + (await countRecords(store, filter, pageSize)) : 0;
   let done = 0;
   const progress = () => onProgress?.(done, Math.max(total, done));
 
@@ -208,7 +209,7 @@ export async function* exportLines(store: MemoryStore, options: ExportOptions = 
  * for await (const line of exportRecords(store, { embedder })) out.write(`${line}\n`);
  * ```
  */
-export async function* exportRecords(store: MemoryStore, options: ExportOptions = {}): AsyncGenerator<string> {
+export async function* exportRecords(store: StoreLike, options: ExportOptions = {}): AsyncGenerator<string> {
   for await (const line of exportLines(store, options)) yield line.text;
 }
 
@@ -317,7 +318,7 @@ function firstLines(pairs: readonly [string, number][]): Map<string, number> {
  * with its error. Read against the live store: what this import wrote before is in scope.
  */
 async function foreignIdLines(
-  store: MemoryStore,
+  store: CoreStore,
   batch: PendingBatch,
   scope: Scope,
 ): Promise<Map<number, ValidationError>> {
@@ -378,10 +379,11 @@ class FatalLine {
  * are skipped with `onInvalid: 'skip'`), and always for a file of a newer format version.
  */
 export async function importRecords(
-  store: MemoryStore,
+  given: StoreLike,
   lines: ImportLines,
   options: ImportOptions,
 ): Promise<ImportResult> {
+  const store = coreStore(given);
   if (!isIterable(lines)) {
     throw new ValidationError(
       [{ field: 'lines', message: `${importLinesSchema.description ?? 'expected lines of text'}` }],

@@ -201,7 +201,7 @@ function composeClient(
 ): MemoryClient {
   const features = composeFeatures(engine, shared, own.schedules);
   const client: MemoryClient = {
-    store: engine.store,
+    store: engine.store.port,
     embedder: engine.embedder,
     scope: engine.scope ? { ...engine.scope } : undefined,
     ...features,

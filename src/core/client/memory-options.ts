@@ -13,14 +13,14 @@ import type { Clock, IdGenerator, Logger } from '../spec/runtime.js';
 import type { MemoryStore } from '../spec/store.js';
 import { parseOptions } from '../utils/parse-options.js';
 
-function port<T>(what: string, required: readonly string[]) {
+function port<T>(what: string, required: readonly string[], version = 'v1') {
   return z.custom<T>(
     (value) =>
       typeof value === 'object' &&
       value !== null &&
-      (value as { specificationVersion?: unknown }).specificationVersion === 'v1' &&
+      (value as { specificationVersion?: unknown }).specificationVersion === version &&
       required.every((member) => member in value),
-    { message: `expected a ${what} implementing specificationVersion 'v1' (members: ${required.join(', ')})` },
+    { message: `expected a ${what} implementing specificationVersion '${version}' (members: ${required.join(', ')})` },
   );
 }
 
@@ -41,7 +41,11 @@ const withMethod = <T>(what: string, method: string) =>
 export const memoryOptionsSchema = z
   .object({
     /** Where memories live. Default: the SQLite store at `<home>/memoir.sqlite`. */
-    store: port<MemoryStore>('MemoryStore', ['open', 'upsertMemories', 'getMemories', 'listMemories']).optional(),
+    store: port<MemoryStore>(
+      'MemoryStore',
+      ['open', 'close', 'get', 'put', 'delete', 'list', 'getEmbeddings'],
+      'v2',
+    ).optional(),
     /** Turns text into vectors. Default: the local hashing embedder (offline, no download). */
     embedder: port<Embedder>('Embedder', ['id', 'dimensions', 'embed']).optional(),
     /**

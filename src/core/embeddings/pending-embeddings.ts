@@ -4,7 +4,6 @@ import type { Memory } from '../spec/memory.js';
 import type { MemoryFilter } from '../spec/store.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages, PAGE_SIZE } from '../utils/pages.js';
-import { countMemories } from '../utils/store-fallbacks.js';
 
 // A memory "pending" an embedding is simply one the store holds no embedding for: the store
 // itself is the queue, so it survives a restart, and memories imported or restored from
@@ -247,7 +246,7 @@ function createPendingEmbeddings(engine: MemoryEngine): PendingEmbeddings {
     async complete(options = {}) {
       const batchSize = options.batchSize ?? PAGE_SIZE;
       const startedAt = deferrals;
-      const total = options.onProgress ? await countMemories(store, filter()) : 0;
+      const total = options.onProgress ? await store.countMemories(filter()) : 0;
       let embedded = 0;
       let seen = 0;
       for await (const page of memoryPages(store, filter(), batchSize)) {

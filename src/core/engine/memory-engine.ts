@@ -7,6 +7,7 @@ import type { LanguageModel } from '../spec/language-model.js';
 import type { Scope } from '../spec/memory.js';
 import type { Clock, IdGenerator, Logger } from '../spec/runtime.js';
 import type { EmbedderIdentity, MemoryStore } from '../spec/store.js';
+import { type CoreStore, coreStore } from '../store/store-facade.js';
 import { LruCache } from '../utils/lru-cache.js';
 import { createConsoleLogger, randomIds, systemClock } from '../utils/runtime-defaults.js';
 import type { MemoirEvents } from './events.js';
@@ -87,8 +88,8 @@ export interface EngineMetrics {
  * reaches into another's closure.
  */
 export interface MemoryEngine {
-  /** The store in use. */
-  readonly store: MemoryStore;
+  /** The store in use, as the core's view of it (built once; natives where the store has them). */
+  readonly store: CoreStore;
   /** The embedder in use. */
   readonly embedder: Embedder;
   /**
@@ -186,7 +187,7 @@ export function wrapError(error: unknown, component: string): MemoirError {
 /** Build the engine from parsed options, taking the parts not given from `defaults`. */
 export function createMemoryEngine(settings: EngineOptions, defaults: EngineDefaults): MemoryEngine {
   const logger = settings.logger ?? createConsoleLogger();
-  const store = settings.store ?? defaults.store({ home: settings.home, logger });
+  const store = coreStore(settings.store ?? defaults.store({ home: settings.home, logger }));
   const embedder = settings.embedder ?? defaults.embedder();
   const clock = settings.clock ?? systemClock;
   const events = new EventEmitter<MemoirEvents>();

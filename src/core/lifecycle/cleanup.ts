@@ -7,9 +7,8 @@ import {
 import { checkNow, invalid, removeMemories } from '../retention/removal.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { Logger } from '../spec/runtime.js';
-import type { MemoryStore } from '../spec/store.js';
+import { coreStore, type StoreLike } from '../store/store-facade.js';
 import { memoryPages, PAGE_SIZE } from '../utils/pages.js';
-import { storeStats } from '../utils/store-fallbacks.js';
 import { DAY_MS } from '../utils/time.js';
 
 const textEncoder = new TextEncoder();
@@ -84,7 +83,8 @@ export interface CleanupResult {
  * const { deleted, bytesFreed } = await cleanup(store, { retentionDays: 30, now: Date.now() });
  * ```
  */
-export async function cleanup(store: MemoryStore, options: CleanupOptions): Promise<CleanupResult> {
+export async function cleanup(given: StoreLike, options: CleanupOptions): Promise<CleanupResult> {
+  const store = coreStore(given);
   const { retentionDays, now, scope, logger, backupFirst, dryRun = false } = options;
   const appliesTo = options.appliesTo ?? DEFAULT_RETENTION_ORIGINS;
   if (!(Number.isFinite(retentionDays) && retentionDays > 0)) {
@@ -118,7 +118,7 @@ export async function cleanup(store: MemoryStore, options: CleanupOptions): Prom
   }
   await backupFirst?.();
 
-  const before = (await storeStats(store)).bytes;
+  const before = (await store.stats()).bytes;
   const { victims, estimate } = await store.transaction(async () => {
     const victims: Memory[] = [];
     let estimate = 0;
@@ -132,7 +132,7 @@ export async function cleanup(store: MemoryStore, options: CleanupOptions): Prom
     return { victims, estimate };
   });
 
-  const after = (await storeStats(store)).bytes;
+  const after = (await store.stats()).bytes;
   return report(
     {
       deleted: victims.length,

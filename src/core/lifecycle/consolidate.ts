@@ -2,7 +2,8 @@ import { isProtected, originOf } from '../retention/protection.js';
 import { checkNow, invalid, removeMemories } from '../retention/removal.js';
 import { searchVector } from '../search/native-or-scan.js';
 import type { JsonValue, Memory, Metadata, Scope } from '../spec/memory.js';
-import type { MemoryFilter, MemoryStore } from '../spec/store.js';
+import type { MemoryFilter } from '../spec/store.js';
+import { coreStore, type StoreLike } from '../store/store-facade.js';
 import { negateAlike } from '../text/negation.js';
 import { numbersAlike } from '../text/stated-numbers.js';
 import { memoryPages } from '../utils/pages.js';
@@ -95,7 +96,8 @@ const isObservation = (memory: Memory): boolean => memory.category === 'screen' 
  * `{ at, ids, count }` appended to `metadata.consolidated`. Everything runs in one
  * `store.transaction`, with entity and session tallies updated for the deleted memories.
  */
-export async function consolidate(store: MemoryStore, options: ConsolidateOptions): Promise<ConsolidateResult> {
+export async function consolidate(given: StoreLike, options: ConsolidateOptions): Promise<ConsolidateResult> {
+  const store = coreStore(given);
   const { threshold = 0.95, scope, now, category, dryRun = false } = options;
   if (!(Number.isFinite(threshold) && threshold > 0 && threshold <= 1)) {
     throw invalid('consolidate', 'threshold', 'expected a cosine similarity in (0, 1]');

@@ -5,8 +5,7 @@ import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { readProcedureFiles } from '../procedure-files/procedure-directory.js';
 import { ProcedureFileError, parseProcedureFile } from '../procedure-files/procedure-file.js';
 import { MemoirError } from '../spec/errors.js';
-import { type ResolvedStoreCapabilities, resolveCapabilities } from '../utils/store-capabilities.js';
-import { storeStats } from '../utils/store-fallbacks.js';
+import type { ResolvedStoreCapabilities } from '../utils/store-capabilities.js';
 
 /**
  * What `doctor()` found.
@@ -78,7 +77,7 @@ export interface DoctorApi {
 async function probe(engine: MemoryEngine): Promise<Pick<DoctorReport, 'ok' | 'problems' | 'suggestion'>> {
   try {
     await engine.ready('doctor');
-    await storeStats(engine.store);
+    await engine.store.stats();
     return { ok: true, problems: [], suggestion: undefined };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -119,7 +118,7 @@ export function createDoctorApi(engine: MemoryEngine): DoctorApi {
       const whole = backups.find((backup) => backup.scope === null && backup.problem === null);
       return {
         store: store.name,
-        capabilities: resolveCapabilities(store),
+        capabilities: store.capabilities,
         method: checked ? 'check' : 'probe',
         ...verdict,
         details: checked?.details ?? {},

@@ -11,7 +11,6 @@ import { isEmptyScope } from '../search/scope-boundary.js';
 import { ValidationError } from '../spec/errors.js';
 import { embeddingText } from '../text/memory-text.js';
 import { memoryPages } from '../utils/pages.js';
-import { countMemories, resetEmbeddings } from '../utils/store-fallbacks.js';
 import { parseInput } from '../utils/validate.js';
 import { type CleanupResult, cleanup } from './cleanup.js';
 import { type ConsolidateResult, consolidate } from './consolidate.js';
@@ -176,9 +175,9 @@ export function createMaintenanceApi(engine: MemoryEngine, settings: Maintenance
         },
       );
     }
-    await engine.reopen(() => resetEmbeddings(store, engine.identity()));
+    await engine.reopen(() => store.resetEmbeddings(engine.identity()));
     await engine.ready('reindex');
-    const total = await countMemories(store);
+    const total = await store.countMemories();
     let done = 0;
     try {
       for await (const page of memoryPages(store, undefined, batchSize)) {

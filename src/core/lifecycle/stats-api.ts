@@ -3,10 +3,10 @@ import { type PipelineStats, snapshotStats } from '../engine/pipeline-stats.js';
 import { type AsyncMembers, drained } from '../engine/track-calls.js';
 import { type Tally, topTallies } from '../shared/session-summaries.js';
 import type { Memory, Scope } from '../spec/memory.js';
-import type { RecordCollection, StoreStats } from '../spec/store.js';
+import type { StoreStats } from '../spec/store.js';
+import type { RecordCollection } from '../store/store-facade.js';
 import { memoryPages, pagesOf } from '../utils/pages.js';
-import { type ResolvedStoreCapabilities, resolveCapabilities } from '../utils/store-capabilities.js';
-import { storeStats as readStoreStats } from '../utils/store-fallbacks.js';
+import type { ResolvedStoreCapabilities } from '../utils/store-capabilities.js';
 
 /**
  * What `stats()` reports.
@@ -129,11 +129,11 @@ export function createStatsApi(engine: MemoryEngine, settings: { maxSizeMb: numb
             procedures: await countRecords(store.procedures, engine.scope),
             entities: await countRecords(store.entities, engine.scope),
           }
-        : await readStoreStats(store);
+        : await store.stats();
       const sessionMemories = sessions.reduce((sum, session) => sum + session.memoryCount, 0);
       return {
         ...storeStats,
-        capabilities: resolveCapabilities(store),
+        capabilities: store.capabilities,
         pipeline: snapshotStats(metrics.pipeline),
         byKind,
         byCategory,

@@ -10,7 +10,6 @@ import { type Memory, type MemoryPatch, memoryPatchSchema, timeInputSchema } fro
 import type { Entity } from '../spec/records.js';
 import { embeddingText } from '../text/memory-text.js';
 import { idSchema, idsSchema, MAX_BATCH } from '../utils/common-schemas.js';
-import { countMemories } from '../utils/store-fallbacks.js';
 import { parseInput } from '../utils/validate.js';
 import type { WorkspaceJournal } from '../workspace-format/workspace-journal.js';
 
@@ -254,8 +253,7 @@ export function createMemoriesApi(engine: MemoryEngine, settings: { journal?: Wo
     const scope = narrowScope(engine.scope, options.scope);
     if (scope === null) return 0;
     const now = engine.clock.now();
-    return countMemories(
-      store,
+    return store.countMemories(
       toStoreFilter(options, scope, options.includeInvalid ? undefined : new Date(now).toISOString(), now),
     );
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Scope } from '../spec/memory.js';
-import type { MemoryStore } from '../spec/store.js';
+import { coreStore, type StoreLike } from '../store/store-facade.js';
 import { parseInput } from '../utils/validate.js';
 import { percent, positiveInt, round3, scopeFilter, scopeOption, succeeded, toolOf } from './action-memories.js';
 
@@ -72,9 +72,10 @@ const analyzeOptionsSchema = z
  * Throws a ValidationError for bad options (any metric other than `success_rate`).
  */
 export async function analyzePatterns(
-  store: MemoryStore,
+  given: StoreLike,
   options: AnalyzePatternsOptions = {},
 ): Promise<PatternAnalysis> {
+  const store = coreStore(given);
   const settings = parseInput(analyzeOptionsSchema, options, 'analyzePatterns', 'options');
   const memories = await store.listMemories({
     filter: { ...scopeFilter(settings.scope), categories: [settings.category] },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Memory, MemoryInput, Scope } from '../spec/memory.js';
-import type { MemoryStore } from '../spec/store.js';
+import { coreStore, type StoreLike } from '../store/store-facade.js';
 import { DAY_MS } from '../utils/time.js';
 import { parseInput } from '../utils/validate.js';
 
@@ -107,10 +107,8 @@ function containsRun(outer: readonly string[], inner: readonly string[]): boolea
  * Sorted by confidence, then length, then repeats (all descending), then steps.
  * Throws a ValidationError for bad options.
  */
-export async function detectWorkflows(
-  store: MemoryStore,
-  options: DetectWorkflowsOptions,
-): Promise<DetectedWorkflow[]> {
+export async function detectWorkflows(given: StoreLike, options: DetectWorkflowsOptions): Promise<DetectedWorkflow[]> {
+  const store = coreStore(given);
   const settings = parseInput(detectOptionsSchema, options, 'detectWorkflows', 'options');
   const since = new Date(settings.now - settings.windowDays * DAY_MS).toISOString();
   const until = new Date(settings.now).toISOString();

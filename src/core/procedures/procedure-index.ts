@@ -9,7 +9,7 @@ import {
 import { scopeMatches } from '../search/memory-filter.js';
 import type { Scope } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
-import type { MemoryStore } from '../spec/store.js';
+import type { CoreStore } from '../store/store-facade.js';
 
 // The files are the source of truth; the store's `procedures` collection is their index
 // (the seed's `procedure_embeddings` table, in whatever store the client has): each record
@@ -55,7 +55,7 @@ export interface BrokenProcedureFile {
 
 /** What a sync needs from the engine. */
 export interface IndexContext {
-  store: MemoryStore;
+  store: CoreStore;
   directory: string;
   /** The client's scope: only its procedures are read and indexed. */
   scope: Scope | undefined;

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { searchVector } from '../search/native-or-scan.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Memory, Scope } from '../spec/memory.js';
-import type { MemoryFilter, MemoryStore } from '../spec/store.js';
-import { countMemories } from '../utils/store-fallbacks.js';
+import type { MemoryFilter } from '../spec/store.js';
+import { coreStore, type StoreLike } from '../store/store-facade.js';
 import { parseInput } from '../utils/validate.js';
 import { positiveInt, scopeFilter, scopeOption } from './action-memories.js';
 
@@ -59,7 +59,8 @@ function suggestable(memory: Memory): boolean {
  * if the store returns them; memories without an embedding are never suggested.
  * Throws a ValidationError for bad options.
  */
-export async function suggest(store: MemoryStore, context: string, options: SuggestOptions): Promise<Suggestion[]> {
+export async function suggest(given: StoreLike, context: string, options: SuggestOptions): Promise<Suggestion[]> {
+  const store = coreStore(given);
   const settings = parseInput(suggestOptionsSchema, options, 'suggest', 'options');
   const text = parseInput(z.string().trim().min(1, 'expected a non-empty string'), context, 'suggest', 'context');
   const [vector] = await settings.embed([text]);
@@ -71,7 +72,7 @@ export async function suggest(store: MemoryStore, context: string, options: Sugg
   const filter: MemoryFilter = { ...scopeFilter(settings.scope), categories: ['action', 'workflow'] };
 
   const scored: Array<{ memory: Memory; score: number }> = [];
-  const total = await countMemories(store, filter);
+  const total = await store.countMemories(filter);
   let limit = Math.min(Math.max(settings.k * 4, 20), Math.max(total, 1));
   // Failed actions share the category filter, so widen the search until k pass or none are left.
   for (;;) {

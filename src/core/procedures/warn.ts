@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Memory, Scope } from '../spec/memory.js';
-import type { MemoryStore } from '../spec/store.js';
+import { coreStore, type StoreLike } from '../store/store-facade.js';
 import { stableJson } from '../utils/stable-json.js';
 import { parseInput } from '../utils/validate.js';
 import { percent, round3, scopeFilter, scopeOption, succeeded, times, toolOf } from './action-memories.js';
@@ -74,10 +74,11 @@ const plannedActionSchema = z
  * worked once this tool had failed. Throws a ValidationError for a malformed action.
  */
 export async function warn(
-  store: MemoryStore,
+  given: StoreLike,
   action: PlannedAction,
   options: { scope?: Scope } = {},
 ): Promise<ActionWarning> {
+  const store = coreStore(given);
   const planned = parseInput(plannedActionSchema, action, 'warn', 'action');
   const scope = parseInput(scopeOption, options?.scope, 'warn', 'options.scope');
   const wanted = planned.parameters === undefined ? null : stableJson(planned.parameters);

@@ -4,7 +4,7 @@ import { slugify } from '../procedure-files/procedure-file.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Memory, Scope } from '../spec/memory.js';
 import type { Procedure } from '../spec/records.js';
-import type { MemoryStore } from '../spec/store.js';
+import { coreStore, type StoreLike } from '../store/store-facade.js';
 import { stableJson } from '../utils/stable-json.js';
 import { parseInput } from '../utils/validate.js';
 import { scopeFilter, scopeOption, succeeded, toolOf } from './action-memories.js';
@@ -51,11 +51,12 @@ function stepOf(memory: Memory): string {
  * successful actions.
  */
 export async function workflowFromSession(
-  store: MemoryStore,
+  given: StoreLike,
   sessionId: string,
   name: string,
   options: WorkflowFromSessionOptions,
 ): Promise<Procedure> {
+  const store = coreStore(given);
   const parsed = parseInput(fromSessionSchema, { sessionId, name, options }, 'workflowFromSession');
   const scope = parsed.options.scope;
   const memories = await store.listMemories({

@@ -8,7 +8,8 @@
 import { supersededIds } from '../search/memory-versions.js';
 import { searchLexical } from '../search/native-or-scan.js';
 import type { Memory } from '../spec/memory.js';
-import type { MemoryFilter, MemoryStore } from '../spec/store.js';
+import type { MemoryFilter } from '../spec/store.js';
+import type { CoreStore } from '../store/store-facade.js';
 import { sameKey } from '../supersession/decide.js';
 import { loadParser } from '../supersession/reading/parser.js';
 import { type AskedSlot, mayAskSlot, readQuestion } from '../supersession/reading/read-question.js';
@@ -42,7 +43,7 @@ const describe = (claim: StoredClaim) =>
 export async function withAskedSlots(
   query: string,
   found: readonly Ranked[],
-  store: MemoryStore,
+  store: CoreStore,
   filter: MemoryFilter,
   cite: (memory: Memory) => string,
 ): Promise<Ranked[]> {

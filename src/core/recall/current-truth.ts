@@ -8,7 +8,7 @@
 import { supersededIds, validAt } from '../search/memory-versions.js';
 import { insideScope } from '../search/scope-boundary.js';
 import type { Memory, Scope } from '../spec/memory.js';
-import type { MemoryStore } from '../spec/store.js';
+import type { CoreStore } from '../store/store-facade.js';
 import type { RecallResult } from './recall-result.js';
 
 type Ranked = Omit<RecallResult, 'tokens'>;
@@ -79,7 +79,7 @@ function lifted(
  */
 export async function applyCurrentTruth(
   ranked: readonly Ranked[],
-  store: MemoryStore,
+  store: CoreStore,
   settings: TruthSettings,
   k: number,
   cite: (memory: Memory) => string,

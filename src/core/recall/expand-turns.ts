@@ -1,6 +1,6 @@
 import { TURN_WINDOW, turnGroupKey, turnOf } from '../conversation/session-turns.js';
 import type { Memory } from '../spec/memory.js';
-import type { MemoryStore } from '../spec/store.js';
+import type { CoreStore } from '../store/store-facade.js';
 import type { RecallResult } from './recall-result.js';
 
 /**
@@ -25,7 +25,7 @@ export type ExpandMode = (typeof EXPAND_MODES)[number];
  */
 export async function expandTurns<R extends Pick<RecallResult, 'memory' | 'turns'>>(
   results: readonly R[],
-  store: MemoryStore,
+  store: CoreStore,
   mode: ExpandMode,
 ): Promise<R[]> {
   if (mode === 'turn') return [...results];

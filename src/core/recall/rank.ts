@@ -1,7 +1,8 @@
 import { searchLexical, searchVector } from '../search/native-or-scan.js';
 import { citationOf } from '../shared/format-context.js';
 import type { Memory } from '../spec/memory.js';
-import type { MemoryFilter, MemoryStore, SearchHit } from '../spec/store.js';
+import type { MemoryFilter, SearchHit } from '../spec/store.js';
+import type { CoreStore } from '../store/store-facade.js';
 import { foldText } from '../text/analyze.js';
 import type { LruCache } from '../utils/lru-cache.js';
 import { DAY_MS } from '../utils/time.js';
@@ -12,7 +13,7 @@ import type { Boost, ListEvidence, RecallResult } from './recall-result.js';
 
 /** What the ranking needs from the engine. */
 export interface RankingContext {
-  store: MemoryStore;
+  store: CoreStore;
   /** Embeds texts with the client's embedder (batched, checked, under the engine's deadline). */
   embed: (texts: readonly string[]) => Promise<Float32Array[]>;
   ranking: ResolvedRankingOptions;

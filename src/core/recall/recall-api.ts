@@ -7,7 +7,6 @@ import { resolveTimeBound, toStoreFilter } from '../search/filter-options.js';
 import { narrowScope } from '../search/scope-boundary.js';
 import { citationOf, type FormatContextOptions, formatContext } from '../shared/format-context.js';
 import type { Memory, Scope } from '../spec/memory.js';
-import { recordAccess } from '../utils/store-fallbacks.js';
 import { loadTokenCounter } from '../utils/token-counter.js';
 import { parseInput } from '../utils/validate.js';
 import { withAskedSlots } from './asked-slot.js';
@@ -208,7 +207,7 @@ export function createRecallApi(engine: MemoryEngine, settings: RecallSettings):
     }
     const recalledIds = response.results.map((result) => result.memory.id);
     if (recalledIds.length > 0) {
-      engine.background('recordAccess', () => recordAccess(engine.store, recalledIds, accessedAt));
+      engine.background('recordAccess', () => engine.store.recordAccess(recalledIds, accessedAt));
     }
     const durationMs = performance.now() - started;
     engine.metrics.recall.count++;

@@ -1,5 +1,6 @@
 /** Which of the seed's recall kinds a query asks for: lexical, entity, temporal or opinion. */
-import type { MemoryFilter, MemoryStore } from '../spec/store.js';
+import type { MemoryFilter } from '../spec/store.js';
+import type { CoreStore } from '../store/store-facade.js';
 import { type TimeCue, timeCueOf } from '../utils/time-cues.js';
 
 /** The recall kinds. `auto` (the default) reads the kind from the query. */
@@ -35,7 +36,7 @@ const OPINION_QUESTION = [
 ];
 
 /** The stored spelling of an entity a name refers to, when any memory in `filter` mentions it. */
-async function knownEntity(store: MemoryStore, filter: MemoryFilter, name: string): Promise<string | undefined> {
+async function knownEntity(store: CoreStore, filter: MemoryFilter, name: string): Promise<string | undefined> {
   const bare = name
     .trim()
     .replace(/^(?:the|a|an)\s+/i, '')
@@ -69,7 +70,7 @@ function temporal(cue: TimeCue): RecallIntent {
 export async function recallIntentOf(
   query: string,
   requested: (typeof RECALL_INTENTS)[number],
-  context: { store: MemoryStore; filter: MemoryFilter; now: number },
+  context: { store: CoreStore; filter: MemoryFilter; now: number },
 ): Promise<RecallIntent> {
   const lexical: RecallIntent = { kind: 'lexical', searchText: query };
   if (requested === 'lexical') return lexical;

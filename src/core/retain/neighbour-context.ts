@@ -1,6 +1,7 @@
 import { TURN_KEY, turnGroupKey, turnOf } from '../conversation/session-turns.js';
 import type { Memory, Scope } from '../spec/memory.js';
-import type { MemoryRecord, MemoryStore } from '../spec/store.js';
+import type { MemoryRecord } from '../spec/store.js';
+import type { CoreStore } from '../store/store-facade.js';
 
 /** Earlier turns read per retain beyond the window: enough to survive a few memories of one millisecond. */
 const TAIL_SLACK = 32;
@@ -12,12 +13,7 @@ const INSTANT_PAGE = 500;
  * Read newest first by creation time; when that read is all one instant (a large batch) the
  * rest of that instant is read too, so the numbering never loses its place.
  */
-export async function sessionTail(
-  store: MemoryStore,
-  sessionId: string,
-  scope: Scope,
-  count: number,
-): Promise<Memory[]> {
+export async function sessionTail(store: CoreStore, sessionId: string, scope: Scope, count: number): Promise<Memory[]> {
   const filter = { sessionId, scope };
   const limit = count + TAIL_SLACK;
   const newest = (size: number, offset = 0) =>
@@ -58,7 +54,7 @@ const joinAround = (texts: readonly string[], at: number, window: number) =>
  * take part.
  */
 export async function addNeighbourContext(
-  store: MemoryStore,
+  store: CoreStore,
   memories: Memory[],
   inputs: readonly { context?: string }[],
   window: number,

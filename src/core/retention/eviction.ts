@@ -1,7 +1,7 @@
 import type { Memory, Scope } from '../spec/memory.js';
-import type { MemoryFilter, MemoryStore } from '../spec/store.js';
+import type { MemoryFilter } from '../spec/store.js';
+import { coreStore, type StoreLike } from '../store/store-facade.js';
 import { memoryPages } from '../utils/pages.js';
-import { countMemories } from '../utils/store-fallbacks.js';
 import { DEFAULT_RETENTION_ORIGINS, importanceScore, mayExpire, type RetentionOrigin } from './protection.js';
 import { checkNow, invalid, removeMemories } from './removal.js';
 
@@ -47,7 +47,8 @@ function worse(a: Ranked, b: Ranked): number {
  *
  * @returns The ids of the deleted memories, lowest-ranked first.
  */
-export async function evictForRoom(store: MemoryStore, options: EvictOptions): Promise<string[]> {
+export async function evictForRoom(given: StoreLike, options: EvictOptions): Promise<string[]> {
+  const store = coreStore(given);
   const { maxMemories, incoming, now, scope } = options;
   const appliesTo = options.appliesTo ?? DEFAULT_RETENTION_ORIGINS;
   if (!(Number.isInteger(maxMemories) && maxMemories >= 0)) {
@@ -58,7 +59,7 @@ export async function evictForRoom(store: MemoryStore, options: EvictOptions): P
   }
   checkNow('evictForRoom', now);
   const filter: MemoryFilter = scope ? { scope } : {};
-  const count = await countMemories(store, filter);
+  const count = await store.countMemories(filter);
   const need = count + incoming - maxMemories;
   if (need <= 0 || appliesTo.length === 0) return [];
 

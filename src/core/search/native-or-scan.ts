@@ -1,26 +1,31 @@
-import type { LexicalSearchQuery, MemoryStore, SearchHit, VectorSearchQuery } from '../spec/store.js';
+import type { Memory } from '../spec/memory.js';
+import type { LexicalSearchQuery, SearchHit, VectorSearchQuery } from '../spec/store.js';
 import { Bm25Index } from '../text/bm25-index.js';
 import { lexicalText } from '../text/memory-text.js';
 import { topHits } from '../utils/top-hits.js';
 import { cosineSimilarity } from './vector-math.js';
 
+/** What a search reads: the core's view of a store (typed here by shape, as search sits below it). */
+interface SearchableStore {
+  searchLexical?(query: LexicalSearchQuery): Promise<SearchHit[]>;
+  searchVector?(query: VectorSearchQuery): Promise<SearchHit[]>;
+  listMemories(query?: { filter?: LexicalSearchQuery['filter'] }): Promise<Memory[]>;
+  getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>>;
+}
+
 /**
- * The one place that decides whether a store searches natively. A store searches natively
- * when it announces the capability and implements the method: the flag is the port's
- * promise, so a method without the flag (a wrapper forwarding to a store that lacks it,
- * say) is not called, and a flag without the method falls back instead of failing.
+ * The one place that decides whether a store searches natively: when it has the method.
+ * Presence is the port's promise, so a wrapper defines a search only when the store it wraps has it.
  */
-export function searchesNatively(store: MemoryStore, search: 'lexical' | 'vector'): boolean {
-  return search === 'lexical'
-    ? store.capabilities.lexicalSearch === true && typeof store.searchLexical === 'function'
-    : store.capabilities.vectorSearch === true && typeof store.searchVector === 'function';
+export function searchesNatively(store: SearchableStore, search: 'lexical' | 'vector'): boolean {
+  return search === 'lexical' ? typeof store.searchLexical === 'function' : typeof store.searchVector === 'function';
 }
 
 /**
  * Lexical (BM25) search, best first: the store's own when it has one, else BM25 over the
  * matching memories indexed on the fly — slow on a large store, but correct on the smallest.
  */
-export async function searchLexical(store: MemoryStore, query: LexicalSearchQuery): Promise<SearchHit[]> {
+export async function searchLexical(store: SearchableStore, query: LexicalSearchQuery): Promise<SearchHit[]> {
   if (searchesNatively(store, 'lexical')) return store.searchLexical!(query);
   const index = new Bm25Index();
   for (const memory of await store.listMemories({ filter: query.filter })) index.add(memory.id, lexicalText(memory));
@@ -33,7 +38,7 @@ export async function searchLexical(store: MemoryStore, query: LexicalSearchQuer
  * matching `query.filter` passes them as `loaded`, and the scan reads nothing more.
  */
 export async function searchVector(
-  store: MemoryStore,
+  store: SearchableStore,
   query: VectorSearchQuery,
   loaded?: ReadonlyMap<string, Float32Array>,
 ): Promise<SearchHit[]> {

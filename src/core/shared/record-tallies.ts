@@ -1,6 +1,6 @@
 import type { Memory, Scope } from '../spec/memory.js';
 import type { Entity, Session } from '../spec/records.js';
-import type { MemoryStore } from '../spec/store.js';
+import type { CoreStore } from '../store/store-facade.js';
 import { foldText } from '../text/analyze.js';
 
 /** URL- and file-safe key of an entity name: `The Castle` → `the-castle`. */
@@ -40,7 +40,7 @@ function countBy<K>(keys: Iterable<K>): Map<K, number> {
   return counts;
 }
 
-async function tallyEntities(store: MemoryStore, memories: readonly Memory[], sign: 1 | -1, now: string) {
+async function tallyEntities(store: CoreStore, memories: readonly Memory[], sign: 1 | -1, now: string) {
   const mentions = memories.flatMap((memory) =>
     memory.entities.map((name) => ({ id: entityId(memory.scope, name), name, scope: memory.scope })),
   );
@@ -74,7 +74,7 @@ async function tallyEntities(store: MemoryStore, memories: readonly Memory[], si
   if (deletes.length > 0) await store.entities.delete(deletes);
 }
 
-async function tallySessions(store: MemoryStore, memories: readonly Memory[], sign: 1 | -1, now: string) {
+async function tallySessions(store: CoreStore, memories: readonly Memory[], sign: 1 | -1, now: string) {
   const withSession = memories.filter((memory) => memory.sessionId !== null);
   if (withSession.length === 0) return;
   const keyOf = (memory: Memory) => sessionRecordId(memory.scope, memory.sessionId!);
@@ -103,7 +103,7 @@ async function tallySessions(store: MemoryStore, memories: readonly Memory[], si
  * Keep entity and session records in step with memories being added (`sign` 1) or
  * removed (`sign` -1). Runs inside the caller's transaction.
  */
-export async function applyTallies(store: MemoryStore, memories: readonly Memory[], sign: 1 | -1, now: string) {
+export async function applyTallies(store: CoreStore, memories: readonly Memory[], sign: 1 | -1, now: string) {
   await tallyEntities(store, memories, sign, now);
   await tallySessions(store, memories, sign, now);
 }

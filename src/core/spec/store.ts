@@ -53,14 +53,14 @@ export interface UnembeddedQuery {
 }
 
 /**
- * Sort keys for {@link MemoryStore.listMemories}.
+ * Sort keys of {@link ListMemoriesQuery}.
  *
  * @group Ports
  */
 export type MemoryOrder = 'occurredAt' | 'createdAt' | 'updatedAt' | 'importance';
 
 /**
- * Arguments of {@link MemoryStore.listMemories}.
+ * Arguments of {@link MemoryStore.list} for memories.
  *
  * @group Ports
  */
@@ -138,11 +138,12 @@ export interface MemoryRecord {
  * - `atomic`: every write of the transaction is applied, or none is — when `work` rejects and,
  *   for a persistent store, when the process is killed part-way (the store's own journal undoes
  *   a transaction that never committed the next time the data is opened).
- * - `per-table`: each write call (one batch on one table) is applied whole, and a transaction
+ * - `per-table`: each write call (one batch of one kind) is applied whole, and a transaction
  *   whose `work` rejects is undone while the process lives; a process killed part-way (or an undo
- *   that fails) can leave the writes on some tables and not on others.
+ *   that fails) can leave the writes on some kinds and not on others.
  * - `none`: each write call is applied whole, but a transaction whose `work` rejects keeps the
- *   writes made before the rejection; `transaction()` only serialises.
+ *   writes made before the rejection; transactions only serialise. This is what memoir assumes of
+ *   a store without `transaction()`: it then serialises the store's writes itself.
  *
  * @group Ports
  */
@@ -163,55 +164,138 @@ export type TransactionGuarantee = 'atomic' | 'per-table' | 'none';
 export type CrossProcessGuarantee = 'serialised' | 'per-write' | 'none';
 
 /**
- * What a store can do natively and what it guarantees. Absent flags mean `false`, and absent
- * guarantees the weakest value (`none`), except where a deprecated flag says more (see each).
- * The core relies only on what is declared here: it falls back where a member is missing and
- * refuses, with a StoreError naming the capability, what it cannot do safely without it.
+ * What a store guarantees — only the promises that change what memoir does. What a store can
+ * do (search natively, stage changes, count…) is never declared here: memoir detects it by the
+ * presence of the optional member. Absent fields read as the weakest value.
  *
  * @group Ports
  */
 export interface StoreCapabilities {
-  /** `searchLexical` is implemented (BM25 or equivalent). Default is `false`. */
-  readonly lexicalSearch?: boolean;
-  /** `searchVector` is implemented. Default is `false`. */
-  readonly vectorSearch?: boolean;
-  /** Data survives `close()` and a new process. Default is `false`. */
+  /** Data survives `close()` and a new process. Default `false`. */
   readonly persistent?: boolean;
   /**
-   * How far one `transaction()` hangs together (see {@link TransactionGuarantee}). Bulk changes
-   * (restore, import, clear) need `atomic` or `per-table` (or `stagedChanges`) and are refused
-   * on `none`; every other operation that writes more than once (retain, forget, deleteSession,
-   * consolidate…) is as all-or-nothing as this says. Absent: `atomic` when the deprecated
-   * `durableTransactions` is true, else `none`.
+   * How far one `transaction()` hangs together (see {@link TransactionGuarantee}). Read only when
+   * the store has `transaction()`; without it the guarantee is `none`. Bulk changes (restore,
+   * import, clear) need `atomic` or `per-table` (or `stageChange`) and are refused on `none`;
+   * every other operation that writes more than once (retain, forget, consolidate…) is as
+   * all-or-nothing as this says. Default `none`.
    */
   readonly transactions?: TransactionGuarantee;
-  /**
-   * What holds when several processes open the same data (see {@link CrossProcessGuarantee}).
-   * Absent: `per-write` when the deprecated `multiProcess` is true, else `none`.
-   */
+  /** What holds when several processes open the same data (see {@link CrossProcessGuarantee}). Default `none`. */
   readonly crossProcess?: CrossProcessGuarantee;
-  /**
-   * Several processes may open the same data at once. Default is `false`.
-   *
-   * @deprecated Declare `crossProcess`, which also says whether their transactions are isolated.
-   * Read as `crossProcess !== 'none'`.
-   */
-  readonly multiProcess?: boolean;
-  /**
-   * `transaction()` stays all-or-nothing when the process is killed part-way. Default is `false`.
-   *
-   * @deprecated Declare `transactions: 'atomic'` (on a persistent store that means it survives a
-   * kill). Read only when `transactions` is absent.
-   */
-  readonly durableTransactions?: boolean;
-  /**
-   * `stageChange` is implemented: a bulk change (restore, import, clear) is written apart from
-   * the live data and switched in by one commit whose outcome survives a crash (rolled forward
-   * on the next open). The core uses it instead of `transaction()` for bulk changes, so they are
-   * all-or-nothing on a store whose transactions are not. Default is `false`.
-   */
-  readonly stagedChanges?: boolean;
 }
+
+/**
+ * Which records of a kind other than `memory` to list: those of a scope (same matching as
+ * {@link MemoryFilter.scope}), ordered by id ascending, paged.
+ *
+ * @group Ports
+ */
+export interface RecordListQuery {
+  /** Only records of this scope; absent or `{}`: every scope. */
+  scope?: Scope;
+  /** Maximum records. Default: all. */
+  limit?: number;
+  /** Records to skip. Default 0. */
+  offset?: number;
+}
+
+/**
+ * The kinds of record a store holds, each with what `get` and `list` return, what `put`
+ * takes and what `list` is asked. Memories are the main kind; the others are records keyed by
+ * their `id` that memoir keeps beside them.
+ *
+ * @group Ports
+ */
+export interface StoreRecordKinds {
+  /** Memories: `put` takes each with its embedding; `list` filters, orders and pages. */
+  memory: {
+    /** What `get` and `list` return. */
+    record: Memory;
+    /** What `put` takes. */
+    write: MemoryRecord;
+    /** What `list` is asked. */
+    query: ListMemoriesQuery;
+  };
+  /** Opinions. */
+  opinion: {
+    /** What `get` and `list` return. */
+    record: Opinion;
+    /** What `put` takes. */
+    write: Opinion;
+    /** What `list` is asked. */
+    query: RecordListQuery;
+  };
+  /** Procedures. */
+  procedure: {
+    /** What `get` and `list` return. */
+    record: Procedure;
+    /** What `put` takes. */
+    write: Procedure;
+    /** What `list` is asked. */
+    query: RecordListQuery;
+  };
+  /** Sessions. */
+  session: {
+    /** What `get` and `list` return. */
+    record: Session;
+    /** What `put` takes. */
+    write: Session;
+    /** What `list` is asked. */
+    query: RecordListQuery;
+  };
+  /** Entities. */
+  entity: {
+    /** What `get` and `list` return. */
+    record: Entity;
+    /** What `put` takes. */
+    write: Entity;
+    /** What `list` is asked. */
+    query: RecordListQuery;
+  };
+}
+
+/**
+ * A kind of record: `memory`, `opinion`, `procedure`, `session` or `entity`.
+ *
+ * @group Ports
+ */
+export type RecordKind = keyof StoreRecordKinds;
+
+/**
+ * Every kind of record, memories first.
+ *
+ * @group Ports
+ */
+export const RECORD_KINDS: readonly RecordKind[] = Object.freeze([
+  'memory',
+  'opinion',
+  'procedure',
+  'session',
+  'entity',
+]);
+
+/**
+ * What `get` and `list` return for a kind: `StoredRecord<'opinion'>` is {@link Opinion}.
+ *
+ * @group Ports
+ */
+export type StoredRecord<K extends RecordKind> = StoreRecordKinds[K]['record'];
+
+/**
+ * What `put` takes for a kind: a {@link MemoryRecord} for `memory`, the record itself otherwise.
+ *
+ * @group Ports
+ */
+export type WrittenRecord<K extends RecordKind> = StoreRecordKinds[K]['write'];
+
+/**
+ * What `list` is asked for a kind: a {@link ListMemoriesQuery} for `memory`, a
+ * {@link RecordListQuery} otherwise.
+ *
+ * @group Ports
+ */
+export type ListQuery<K extends RecordKind> = StoreRecordKinds[K]['query'];
 
 /** The record collections of a store, by their property name on {@link MemoryStore}. */
 export type RecordCollectionKey = 'opinions' | 'procedures' | 'sessions' | 'entities';
@@ -310,7 +394,11 @@ export interface EmbedderIdentity {
   dimensions: number;
 }
 
-/** The embedder a store records, as {@link MemoryStore.recordedEmbedder} reads it. */
+/**
+ * The embedder a store records, as {@link MemoryStore.recordedEmbedder} reads it.
+ *
+ * @group Ports
+ */
 export interface RecordedEmbedder extends EmbedderIdentity {
   /**
    * Whether the store holds any embedding. Only then does `open()` refuse another embedder;
@@ -320,167 +408,156 @@ export interface RecordedEmbedder extends EmbedderIdentity {
 }
 
 /**
- * Key-value access to one kind of record (opinions, procedures, sessions, entities).
- * Records are keyed by their `id`.
+ * Persistence for memories and the records around them: one record space keyed by kind and
+ * id. memoir's engine talks to storage only through this interface, and derives everything
+ * else (counts, stats, access counts, search without a native index, bulk changes) from it.
+ * The contracts on `memoir/testing/contracts` are what an implementation must pass, and
+ * `memoir/store-kit` holds the machinery most stores need (write queue, nesting guard, closed
+ * state, filter/order/page helpers).
  *
- * @group Ports
- */
-export interface RecordCollection<
-  T extends {
-    /** The record's key. */
-    id: string;
-  },
-> {
-  /** The records with these ids, in the given order; missing ids are left out. */
-  get(ids: readonly string[]): Promise<T[]>;
-  /** Insert or replace each record by id. All or nothing. */
-  upsert(records: readonly T[]): Promise<void>;
-  /** Delete by id; resolves to the number deleted. Unknown ids are ignored. */
-  delete(ids: readonly string[]): Promise<number>;
-  /** Records of a scope (same matching as {@link MemoryFilter.scope}), ordered by id. */
-  list(options?: { scope?: Scope; limit?: number; offset?: number }): Promise<T[]>;
-}
-
-/**
- * Persistence for memories and the records around them. memoir's engine talks to
- * storage only through this interface; the contract suite in `tests/contracts/`
- * is what an implementation must pass.
+ * Required are `open`, `close`, `get`, `put`, `delete`, `list` and `getEmbeddings`. Every other
+ * member is an optional native that memoir uses when it is PRESENT (nothing is declared for it),
+ * with a derived fallback — or, for `resetEmbeddings`, a StoreError naming the member — when it
+ * is not. A wrapper store defines an optional member only when the store it wraps has it.
  *
- * Required are the members basic retain, recall and forget need (`open`, get / upsert /
- * delete / list memories, `getEmbeddings`, the four record collections, `transaction`,
- * `close`); the optional ones are used when present (and, for search and staged changes,
- * declared in {@link StoreCapabilities}), with a slower fallback or a StoreError naming the
- * missing member when they are not. A wrapper store defines an optional member only when the
- * store it wraps has it.
- *
- * Stores never validate domain rules (the engine does); they store what they are given
- * and answer queries exactly.
+ * Stores never validate domain rules (the engine does); they store what they are given and
+ * answer queries exactly. Every call on a closed store rejects with a StoreError.
  *
  * @group Ports
  */
 export interface MemoryStore {
   /** Version of this interface the store implements. */
-  readonly specificationVersion: 'v1';
+  readonly specificationVersion: 'v2';
   /** Short name used in error messages, e.g. `in-memory` or `sqlite`. */
   readonly name: string;
-  /** What the store does natively; the engine falls back for the rest. */
+  /** What the store guarantees (see {@link StoreCapabilities}); `{}` is the weakest. */
   readonly capabilities: StoreCapabilities;
 
   /**
    * Called once by the engine before first use with the embedder in use. A store that
-   * already holds vectors from a different embedder must reject with a StoreError
-   * whose suggestion says how to reindex; otherwise it records the identity.
+   * already holds vectors from a different embedder (another id or dimensions) must reject
+   * with a StoreError whose suggestion says how to reindex; otherwise it records the identity.
    */
   open(embedder: EmbedderIdentity): Promise<void>;
+  /**
+   * Release resources once the writes already started have finished. Every later call rejects
+   * with a StoreError; calling `close()` twice is harmless.
+   */
+  close(): Promise<void>;
 
+  /**
+   * The records of `kind` with these ids, in the order asked; missing ids are left out and an id
+   * asked twice is returned twice. Memories come without their embedding (see `getEmbeddings`).
+   * Returned records are copies: changing one changes nothing stored.
+   */
+  get<K extends RecordKind>(kind: K, ids: readonly string[]): Promise<StoredRecord<K>[]>;
+  /**
+   * Insert or replace records of `kind` by id (an upsert); a later record with the same id in
+   * the batch wins. Atomic: on failure none of the batch is visible. A memory record carries its
+   * embedding (or null, which removes a stored one); an embedding whose length differs from the
+   * store's recorded dimensions is refused with a StoreError.
+   */
+  put<K extends RecordKind>(kind: K, records: readonly WrittenRecord<K>[]): Promise<void>;
+  /** Hard-delete records of `kind` by id (a memory with its embedding); resolves to the number deleted. Unknown ids are ignored. */
+  delete(kind: RecordKind, ids: readonly string[]): Promise<number>;
+  /**
+   * Records of `kind`, paged. Memories: those matching `query.filter` (see {@link MemoryFilter};
+   * `memoryMatches` from `memoir/store-kit` is the reference), ordered by `query.orderBy` (default
+   * `createdAt`, timestamps compared as instants) in `query.direction` (default `desc`), ties by id
+   * ascending. Other kinds: those of `query.scope`, ordered by id ascending. Then `offset`, then `limit`.
+   */
+  list<K extends RecordKind>(kind: K, query?: ListQuery<K>): Promise<StoredRecord<K>[]>;
+  /** Stored embeddings by memory id; memories without one, and unknown ids, are left out. */
+  getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>>;
+
+  /**
+   * Lexical (keyword) search, best first. Must return only memories matching `filter`, and only
+   * ones sharing at least one term with the text. Optional: without it memoir ranks with BM25
+   * over the matching memories, read on every recall.
+   */
+  searchLexical?(query: LexicalSearchQuery): Promise<SearchHit[]>;
+  /**
+   * Nearest neighbours by cosine similarity, best first. Must return only embedded memories
+   * matching `filter`. Optional: without it memoir scans the matching memories' embeddings.
+   */
+  searchVector?(query: VectorSearchQuery): Promise<SearchHit[]>;
+  /**
+   * Run `work` as one transaction: its writes are applied together as far as
+   * `capabilities.transactions` says, and the rejection of `work` is passed on. Transactions do
+   * not nest (a nested call rejects with a StoreError) and are serialised with the other writes of
+   * this process; calls made inside `work` are not queued behind it. Optional: without it memoir
+   * serialises the store's writes in a queue of its own and assumes the guarantee `none`.
+   */
+  transaction?<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Start a bulk change staged apart from the live data (see {@link StagedChange}). Optional:
+   * memoir then runs bulk changes (restore, import, clear) in one `transaction()`, and refuses
+   * them when the store's transactions are `none`.
+   */
+  stageChange?(options?: StageChangeOptions): Promise<StagedChange>;
+  /** Number of memories matching a filter. Optional: without it memoir counts by paging through `list('memory')`. */
+  count?(filter?: MemoryFilter): Promise<number>;
+  /**
+   * Memories matching `filter` with no stored embedding, in id order, starting after `after`.
+   * Optional: without it memoir pages through the matching memories and their embeddings.
+   */
+  listUnembedded?(query: UnembeddedQuery): Promise<Memory[]>;
+  /**
+   * Record that recall returned these memories: add 1 to `accessCount` (once per id per call) and
+   * set `lastAccessedAt` to `at`, without changing `updatedAt`. Optional: without it memoir reads
+   * the memories and their embeddings and puts them back in one transaction — correct in one
+   * process, but an increment can be lost to another process writing the same memory.
+   */
+  recordAccess?(ids: readonly string[], at: string): Promise<void>;
+  /**
+   * Counts and sizes. Optional: without it memoir counts by paging through every kind and
+   * estimates `bytes` from their JSON and embeddings.
+   */
+  stats?(): Promise<StoreStats>;
+  /**
+   * Drop every stored embedding and record `embedder` as the store's embedder, so that `reindex`
+   * can re-embed with a different model. Memories themselves are kept. Optional: without it
+   * `reindex()` re-embeds only the memories missing an embedding, and a full reindex is refused
+   * with a StoreError naming this member.
+   */
+  resetEmbeddings?(embedder: EmbedderIdentity): Promise<void>;
   /**
    * The embedder recorded by the last `open()` or `resetEmbeddings()`, and whether the store
    * holds embeddings; null when none was recorded yet. Reads without checking or recording
    * anything, and may be called before `open()`, so a caller can choose the embedder to open
-   * with: the `memoir` command opens a store built with another embedder under that
-   * embedder's identity for the commands that need no vectors (stats, list, export…).
-   * Optional: without it such a store can only be opened with its own embedder.
+   * with. Optional: without it such a store can only be opened with its own embedder.
    */
   recordedEmbedder?(): Promise<RecordedEmbedder | null>;
-
   /**
-   * Drop every stored embedding and record `embedder` as the store's embedder, so that
-   * `reindex` can re-embed with a different model. Memories themselves are kept.
-   * Optional: without it `reindex()` re-embeds only the memories missing an embedding
-   * (`onlyMissing`), and a full reindex is refused with a StoreError naming this member.
-   */
-  resetEmbeddings?(embedder: EmbedderIdentity): Promise<void>;
-
-  /** The memories with these ids, in the given order; missing ids are left out. */
-  getMemories(ids: readonly string[]): Promise<Memory[]>;
-  /**
-   * Insert or replace memories by id, with their embeddings. Atomic: on failure none
-   * of the batch is visible.
-   */
-  upsertMemories(records: readonly MemoryRecord[]): Promise<void>;
-  /** Hard-delete by id; resolves to the number deleted. Unknown ids are ignored. */
-  deleteMemories(ids: readonly string[]): Promise<number>;
-  /** Memories matching a filter, sorted and paged. */
-  listMemories(query?: ListMemoriesQuery): Promise<Memory[]>;
-  /**
-   * Number of memories matching a filter. Optional: without it memoir counts by paging through
-   * `listMemories`, a pass over the matching memories each time.
-   */
-  countMemories?(filter?: MemoryFilter): Promise<number>;
-  /** Stored embeddings by memory id; memories without one are left out. */
-  getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>>;
-  /**
-   * Memories matching `filter` with no stored embedding, in id order, starting after
-   * `after`. Optional: without it, memoir finds them by paging through every memory, which
-   * costs a pass over the whole store each time a client opens.
-   */
-  listUnembedded?(query: UnembeddedQuery): Promise<Memory[]>;
-  /**
-   * Record that recall returned these memories: add 1 to `accessCount` and set
-   * `lastAccessedAt` to `at`. Does not change `updatedAt`. Optional: without it memoir reads
-   * the memories and their embeddings and writes them back in one `transaction()` — correct in
-   * one process, but an increment can be lost to another process writing the same memory.
-   */
-  recordAccess?(ids: readonly string[], at: string): Promise<void>;
-
-  /**
-   * Lexical (keyword) search, best first. Present when `capabilities.lexicalSearch`.
-   * Must return only memories matching `filter`, and only ones sharing at least one term.
-   */
-  searchLexical?(query: LexicalSearchQuery): Promise<SearchHit[]>;
-  /**
-   * Nearest neighbours by cosine similarity, best first. Present when
-   * `capabilities.vectorSearch`. Must return only embedded memories matching `filter`.
-   */
-  searchVector?(query: VectorSearchQuery): Promise<SearchHit[]>;
-
-  /** Opinions. */
-  readonly opinions: RecordCollection<Opinion>;
-  /** Procedures. */
-  readonly procedures: RecordCollection<Procedure>;
-  /** Sessions. */
-  readonly sessions: RecordCollection<Session>;
-  /** Entities. */
-  readonly entities: RecordCollection<Entity>;
-
-  /**
-   * Run `work` as one transaction: its writes are applied together as far as
-   * `capabilities.transactions` says — all or nothing (`atomic`), undone on a rejection while the
-   * process lives (`per-table`), or only serialised (`none`). The rejection of `work` is passed
-   * on. Transactions do not nest and are serialised with the other writes of this process;
-   * `capabilities.crossProcess` says what holds against other processes. A store with no
-   * transactions implements it as `work()` behind its write queue and declares `none`.
-   */
-  transaction<T>(work: () => Promise<T>): Promise<T>;
-  /**
-   * Start a bulk change staged apart from the live data (see {@link StagedChange}). Present
-   * when `capabilities.stagedChanges`; a store without it runs bulk changes in one
-   * `transaction()`, which is then as all-or-nothing as `capabilities.transactions` says, and
-   * refused when that is `none`.
-   */
-  stageChange?(options?: StageChangeOptions): Promise<StagedChange>;
-  /**
-   * Counts and sizes. Optional: without it memoir counts by paging through the memories and
-   * records and estimates `bytes` from their JSON and embeddings.
-   */
-  stats?(): Promise<StoreStats>;
-  /**
-   * Check the stored data for damage (integrity of files and indexes) without changing
-   * anything. Resolves with what was found rather than rejecting for damage, and works even
-   * when the store cannot open because of it, so `doctor()` can report on it. Optional: a
-   * store without it is checked by opening it and reading its counts.
+   * Check the stored data for damage without changing anything. Resolves with what was found
+   * rather than rejecting for damage, and works even when the store cannot open because of it.
+   * Optional: a store without it is checked by opening it and reading its counts.
    */
   check?(): Promise<StoreCheck>;
-  /** Release resources. Further calls reject with a StoreError. Calling twice is harmless. */
-  close(): Promise<void>;
 }
 
 /**
- * A {@link MemoryStore} with every optional member memoir falls back for when it is missing
- * (counts, access recording, embedding reset, stats) — what memoir's own stores are, so code
- * holding one calls them directly.
+ * The optional members of {@link MemoryStore}, by name.
  *
  * @group Ports
  */
-export type CompleteMemoryStore = MemoryStore &
-  Required<Pick<MemoryStore, 'countMemories' | 'recordAccess' | 'resetEmbeddings' | 'stats'>>;
+export type OptionalStoreMember =
+  | 'searchLexical'
+  | 'searchVector'
+  | 'transaction'
+  | 'stageChange'
+  | 'count'
+  | 'listUnembedded'
+  | 'recordAccess'
+  | 'stats'
+  | 'resetEmbeddings'
+  | 'recordedEmbedder'
+  | 'check';
+
+/**
+ * A {@link MemoryStore} known to have the optional members `M`: what a store's factory returns,
+ * so code holding it calls those members without checking for them.
+ *
+ * @group Ports
+ */
+export type MemoryStoreWith<M extends OptionalStoreMember> = MemoryStore & Required<Pick<MemoryStore, M>>;

@@ -1,5 +1,11 @@
 import type { Memory } from '../spec/memory.js';
-import type { MemoryFilter, MemoryStore } from '../spec/store.js';
+import type { ListMemoriesQuery, MemoryFilter } from '../spec/store.js';
+
+/** What a pass over memories reads from: the core's view of a store, or anything listing memories the same way. */
+export interface MemoryLister {
+  /** Memories matching a filter, sorted and paged. */
+  listMemories(query?: ListMemoriesQuery): Promise<Memory[]>;
+}
 
 /** Page size for full passes over a store: large enough to amortise a query, small enough to stay lean. */
 export const PAGE_SIZE = 1_000;
@@ -21,7 +27,7 @@ export async function* pagesOf<T>(
 
 /** Every memory matching `filter`, in pages, oldest `createdAt` first. */
 export function memoryPages(
-  store: MemoryStore,
+  store: MemoryLister,
   filter: MemoryFilter | undefined,
   pageSize: number = PAGE_SIZE,
 ): AsyncGenerator<Memory[]> {

@@ -1,18 +1,17 @@
 import { StoreError } from '../spec/errors.js';
-import type { CrossProcessGuarantee, MemoryStore, TransactionGuarantee } from '../spec/store.js';
+import type { CrossProcessGuarantee, MemoryStore, OptionalStoreMember, TransactionGuarantee } from '../spec/store.js';
 
 /**
- * What a store declares, every flag resolved: absent flags read as their documented default
- * (the deprecated `durableTransactions` and `multiProcess` only when the new ones are absent),
- * and a search or staging flag counts only when its method is there too. Shown by `doctor()`
- * and `stats()`.
+ * What a store offers and guarantees, resolved: the optional natives by their presence, the
+ * guarantees as declared (absent ones as their weakest value; `transactions` is `none` for a
+ * store without `transaction()`, whatever it declares). Shown by `doctor()` and `stats()`.
  *
  * @group Backups and maintenance
  */
 export interface ResolvedStoreCapabilities {
-  /** Lexical search runs in the store (else BM25 over a scan). */
+  /** The store has `searchLexical` (else memoir ranks with BM25 over a scan). */
   lexicalSearch: boolean;
-  /** Vector search runs in the store (else an exact scan). */
+  /** The store has `searchVector` (else memoir scans the embeddings). */
   vectorSearch: boolean;
   /** Data survives `close()` and a new process. */
   persistent: boolean;
@@ -20,53 +19,66 @@ export interface ResolvedStoreCapabilities {
   transactions: TransactionGuarantee;
   /** What holds between processes opening the same data. */
   crossProcess: CrossProcessGuarantee;
-  /** Bulk changes are staged and switched in by one crash-safe commit. */
+  /** The store has `stageChange`: bulk changes are staged and switched in by one crash-safe commit. */
   stagedChanges: boolean;
-  /** The optional port members the store lacks, which memoir replaces with a slower fallback or refuses. */
+  /** The optional port members the store lacks, which memoir derives, replaces with a slower fallback or refuses. */
   missing: string[];
 }
 
-/** Optional members the core falls back for (or refuses without), by name. */
-const OPTIONAL_MEMBERS = [
-  'countMemories',
-  'recordAccess',
-  'resetEmbeddings',
-  'stats',
+/** Every optional member of the port, by name. */
+const OPTIONAL_MEMBERS: readonly OptionalStoreMember[] = [
+  'searchLexical',
+  'searchVector',
+  'transaction',
+  'stageChange',
+  'count',
   'listUnembedded',
+  'recordAccess',
+  'stats',
+  'resetEmbeddings',
   'recordedEmbedder',
   'check',
-] as const;
+];
 
-/** How far the store's transactions hang together, as declared (see {@link TransactionGuarantee}). */
+const TRANSACTION_GUARANTEES: readonly string[] = ['atomic', 'per-table', 'none'];
+const CROSS_PROCESS_GUARANTEES: readonly string[] = ['serialised', 'per-write', 'none'];
+
+/** True when the store has the optional member `member`: presence is all memoir asks. */
+export function hasNative(store: MemoryStore, member: OptionalStoreMember): boolean {
+  return typeof store[member] === 'function';
+}
+
+/**
+ * How far the store's transactions hang together: as declared when it has `transaction()`,
+ * `none` without it (memoir then only serialises its writes).
+ */
 export function transactionGuarantee(store: MemoryStore): TransactionGuarantee {
-  const { transactions, durableTransactions } = store.capabilities;
-  if (transactions === 'atomic' || transactions === 'per-table' || transactions === 'none') return transactions;
-  return durableTransactions === true ? 'atomic' : 'none';
+  const declared = store.capabilities.transactions;
+  if (!hasNative(store, 'transaction') || declared === undefined) return 'none';
+  return TRANSACTION_GUARANTEES.includes(declared) ? declared : 'none';
 }
 
 /** What the store guarantees between processes, as declared (see {@link CrossProcessGuarantee}). */
 export function crossProcessGuarantee(store: MemoryStore): CrossProcessGuarantee {
-  const { crossProcess, multiProcess } = store.capabilities;
-  if (crossProcess === 'serialised' || crossProcess === 'per-write' || crossProcess === 'none') return crossProcess;
-  return multiProcess === true ? 'per-write' : 'none';
+  const declared = store.capabilities.crossProcess;
+  return declared !== undefined && CROSS_PROCESS_GUARANTEES.includes(declared) ? declared : 'none';
 }
 
-/** True when the store stages bulk changes: it declares `stagedChanges` and has `stageChange`. */
+/** True when the store stages bulk changes: it has `stageChange`. */
 export function stagesChanges(store: MemoryStore): boolean {
-  return store.capabilities.stagedChanges === true && typeof store.stageChange === 'function';
+  return hasNative(store, 'stageChange');
 }
 
 /** Every capability of the store, resolved (see {@link ResolvedStoreCapabilities}). */
 export function resolveCapabilities(store: MemoryStore): ResolvedStoreCapabilities {
-  const { capabilities } = store;
   return {
-    lexicalSearch: capabilities.lexicalSearch === true && typeof store.searchLexical === 'function',
-    vectorSearch: capabilities.vectorSearch === true && typeof store.searchVector === 'function',
-    persistent: capabilities.persistent === true,
+    lexicalSearch: hasNative(store, 'searchLexical'),
+    vectorSearch: hasNative(store, 'searchVector'),
+    persistent: store.capabilities.persistent === true,
     transactions: transactionGuarantee(store),
     crossProcess: crossProcessGuarantee(store),
     stagedChanges: stagesChanges(store),
-    missing: OPTIONAL_MEMBERS.filter((member) => typeof store[member] !== 'function'),
+    missing: OPTIONAL_MEMBERS.filter((member) => !hasNative(store, member)),
   };
 }
 
@@ -78,11 +90,11 @@ export function resolveCapabilities(store: MemoryStore): ResolvedStoreCapabiliti
 export function assertBulkChangeSafe(store: MemoryStore, operation: string): void {
   if (stagesChanges(store) || transactionGuarantee(store) !== 'none') return;
   throw new StoreError(
-    `${operation} needs a store whose transactions are undone on failure (capabilities.transactions 'atomic' or 'per-table') or that stages changes (capabilities.stagedChanges); the ${store.name} store declares transactions 'none'`,
+    `${operation} needs a store with a transaction() undone on failure (capabilities.transactions 'atomic' or 'per-table') or a stageChange(); the ${store.name} store has ${hasNative(store, 'transaction') ? "transactions 'none'" : 'neither'}`,
     {
       component: store.name,
       suggestion:
-        'Use a store that declares atomic transactions (sqlite, in-memory) or staged changes (lancedb), or give this store a transaction() that undoes its writes on failure and declare it.',
+        'Use a store with atomic transactions (sqlite, in-memory) or staged changes (lancedb), or give this store a transaction() that undoes its writes on failure and declare it.',
     },
   );
 }

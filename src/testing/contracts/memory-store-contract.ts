@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 import {
-  type CompleteMemoryStore,
   type EmbedderIdentity,
   type LexicalSearchQuery,
   type Memory,
@@ -8,7 +7,6 @@ import {
   type MemoryOrder,
   type MemoryStore,
   memoryMatches,
-  type RecordCollection,
   type Scope,
   type SearchHit,
   StoreError,
@@ -16,26 +14,34 @@ import {
 } from '../../index.js';
 import { changeAtomically } from '../bulk-change.js';
 import { day, makeEntity, makeMemory, makeOpinion, makeProcedure, makeSession } from '../records.js';
-import { completeStore, resolveStoreCapabilities } from '../store-seams.js';
+import { type DerivedStore, derivedStore, type RecordCollection } from '../store-seams.js';
 import { axisVector, cosineSimilarity, normalize, unitVector } from '../vectors.js';
 import { type ContractSkip, contractTests } from './contract-skips.js';
 
 /**
- * The optional parts of the store port a store offers. The tests of a part it does not offer
- * are skipped (their titles say why), and the first test checks that the store's
- * `capabilities` and methods say the same. Each part is expected unless set to `false`.
+ * The optional natives of the store port a store has. The tests that need a native it lacks
+ * are skipped (their titles say why), and the first test checks that the store's members are
+ * exactly what is said here. The optimisations memoir derives when they are absent (`count`,
+ * `recordAccess`, `stats`…) need no entry: the contract checks the store's
+ * own when present and memoir's derived one when not.
  *
  * @group Testing
  */
 export interface StoreContractCapabilities {
-  /** `searchLexical` and `capabilities.lexicalSearch` (default `true`). */
+  /** `resetEmbeddings()` (default `true`; without it memoir refuses a full reindex). */
+  resetEmbeddings?: boolean;
+  /** `searchLexical` (default `true`). */
   lexicalSearch?: boolean;
-  /** `searchVector` and `capabilities.vectorSearch` (default `true`). */
+  /** `searchVector` (default `true`). */
   vectorSearch?: boolean;
   /** `check()`, an integrity check that finds a healthy store ok (default `true`). */
   check?: boolean;
-  /** `listUnembedded` (default `true`). */
+  /** `listUnembedded` (default `true`; without it the contract checks memoir's derived listing). */
   listUnembedded?: boolean;
+  /** `transaction()` (default `true`; without it memoir serialises the writes and bulk changes need `stageChange`). */
+  transaction?: boolean;
+  /** `stageChange()` (default `false`). */
+  stageChange?: boolean;
 }
 
 /**
@@ -66,19 +72,19 @@ const EMBEDDER: EmbedderIdentity = { id: 'contract-embedder', dimensions: DIMS }
 const idsOf = (items: readonly { id: string }[]): string[] => items.map((item) => item.id);
 const sorted = (values: readonly string[]): string[] => [...values].sort();
 
-function lexicalSearch(store: MemoryStore, query: LexicalSearchQuery): Promise<SearchHit[]> {
+function lexicalSearch(store: DerivedStore, query: LexicalSearchQuery): Promise<SearchHit[]> {
   if (!store.searchLexical) throw new Error(`${store.name} has no searchLexical; skip this test with a reason`);
   return store.searchLexical(query);
 }
 
-function vectorSearch(store: MemoryStore, query: VectorSearchQuery): Promise<SearchHit[]> {
+function vectorSearch(store: DerivedStore, query: VectorSearchQuery): Promise<SearchHit[]> {
   if (!store.searchVector) throw new Error(`${store.name} has no searchVector; skip this test with a reason`);
   return store.searchVector(query);
 }
 
 /** Upsert memories, each with `embed(memory, index)` (a seeded unit vector by default). */
 async function seed(
-  store: MemoryStore,
+  store: DerivedStore,
   memories: readonly Memory[],
   embed: (memory: Memory, index: number) => Float32Array | null = (_, index) => unitVector(DIMS, index + 1),
 ): Promise<void> {
@@ -252,6 +258,9 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
     vectorSearch: true,
     check: true,
     listUnembedded: true,
+    resetEmbeddings: true,
+    transaction: true,
+    stageChange: false,
     ...options.capabilities,
   };
   // What each optional part is called in a skipped test's title; undefined when offered.
@@ -260,10 +269,14 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
   const LEXICAL = missing('lexicalSearch', 'lexical search (searchLexical)');
   const VECTOR = missing('vectorSearch', 'vector search (searchVector)');
   const CHECK = missing('check', 'integrity check (check)');
-  const UNEMBEDDED = missing('listUnembedded', 'listUnembedded');
+  const RESET = missing('resetEmbeddings', 'resetEmbeddings');
+  // Bulk changes need a transaction() undone on failure or a stageChange(); memoir refuses them otherwise.
+  const BULK =
+    offers.transaction || offers.stageChange ? undefined : 'transaction() or stageChange(), which bulk changes need';
   const { test, checkSkipList } = contractTests(`MemoryStore contract: ${options.name}`, options.skip);
-  // Optional members a store lacks are memoir's fallbacks, so the contract checks those too.
-  let store: CompleteMemoryStore;
+  // The store as memoir's core sees it: the port under the names the tests call, and memoir's
+  // derived members where the store has no native one, so the contract checks those too.
+  let store: DerivedStore;
 
   /** Check one filter against every operation that takes one. */
   async function expectFilter(filter: MemoryFilter, expected: readonly string[]): Promise<void> {
@@ -286,7 +299,7 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
 
   function recordCollectionTests<T extends { id: string; scope: Scope }>(
     label: string,
-    pick: (store: MemoryStore) => RecordCollection<T>,
+    pick: (store: DerivedStore) => RecordCollection<T>,
     make: (overrides: { id: string; scope?: Scope }) => T,
     change: (record: T) => T,
   ): void {
@@ -355,7 +368,7 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
 
   describe(`MemoryStore contract: ${options.name}`, () => {
     beforeEach(async () => {
-      store = completeStore(await options.create());
+      store = derivedStore(await options.create());
       await store.open(EMBEDDER);
     });
 
@@ -364,28 +377,38 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
     });
 
     describe('basics', () => {
-      test('declares specificationVersion v1, a name, and capabilities matching its methods', async () => {
-        expect(store.specificationVersion).toBe('v1');
-        expect(store.name.length).toBeGreaterThan(0);
-        expect(typeof store.searchLexical === 'function').toBe(store.capabilities.lexicalSearch === true);
-        expect(typeof store.searchVector === 'function').toBe(store.capabilities.vectorSearch === true);
-        // The parts the contract was told the store offers are the parts it declares.
-        expect(store.capabilities.lexicalSearch === true, 'capabilities.lexicalSearch').toBe(offers.lexicalSearch);
-        expect(store.capabilities.vectorSearch === true, 'capabilities.vectorSearch').toBe(offers.vectorSearch);
-        expect(typeof store.check === 'function', 'check()').toBe(offers.check);
-        expect(typeof store.listUnembedded === 'function', 'listUnembedded()').toBe(offers.listUnembedded);
+      test('declares specificationVersion v2, a name, and the optional natives it was said to have', async () => {
+        const port = store.port;
+        expect(port.specificationVersion).toBe('v2');
+        expect(port.name.length).toBeGreaterThan(0);
+        for (const required of ['open', 'close', 'get', 'put', 'delete', 'list', 'getEmbeddings'] as const) {
+          expect(typeof port[required], `${required}()`).toBe('function');
+        }
+        // Presence is the whole declaration: what the contract was told is what the store has.
+        expect(typeof port.searchLexical === 'function', 'searchLexical()').toBe(offers.lexicalSearch);
+        expect(typeof port.searchVector === 'function', 'searchVector()').toBe(offers.vectorSearch);
+        expect(typeof port.check === 'function', 'check()').toBe(offers.check);
+        expect(typeof port.listUnembedded === 'function', 'listUnembedded()').toBe(offers.listUnembedded);
+        expect(typeof port.transaction === 'function', 'transaction()').toBe(offers.transaction);
+        expect(typeof port.resetEmbeddings === 'function', 'resetEmbeddings()').toBe(offers.resetEmbeddings);
+        expect(typeof port.stageChange === 'function', 'stageChange()').toBe(offers.stageChange);
       });
 
-      test('declares its transaction and cross-process guarantees, consistent with the deprecated flags', async () => {
-        const { transactions, crossProcess, durableTransactions, multiProcess } = store.capabilities;
-        // A store that declares neither is taken at its deprecated flags, or at 'none'.
-        const resolved = resolveStoreCapabilities(store);
-        expect(['atomic', 'per-table', 'none']).toContain(resolved.transactions);
-        expect(['serialised', 'per-write', 'none']).toContain(resolved.crossProcess);
-        if (transactions !== undefined) expect(resolved.transactions).toBe(transactions);
-        if (crossProcess !== undefined) expect(resolved.crossProcess).toBe(crossProcess);
-        if (durableTransactions === true) expect(resolved.transactions).toBe('atomic');
-        if (multiProcess !== undefined) expect(multiProcess).toBe(resolved.crossProcess !== 'none');
+      test('declares only guarantees, each a known value; transactions none without transaction()', async () => {
+        const declared = store.port.capabilities;
+        const known = ['persistent', 'transactions', 'crossProcess'];
+        expect(
+          Object.keys(declared).filter((key) => !known.includes(key)),
+          'flags besides the guarantees',
+        ).toEqual([]);
+        if (declared.transactions !== undefined)
+          expect(['atomic', 'per-table', 'none']).toContain(declared.transactions);
+        if (declared.crossProcess !== undefined) {
+          expect(['serialised', 'per-write', 'none']).toContain(declared.crossProcess);
+        }
+        const resolved = store.capabilities;
+        expect(resolved.transactions).toBe(offers.transaction ? (declared.transactions ?? 'none') : 'none');
+        expect(resolved.crossProcess).toBe(declared.crossProcess ?? 'none');
       });
 
       test('a fresh store is empty', async () => {
@@ -479,7 +502,7 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
           expect(idsOf(hits)).toEqual(['a']);
           await expectStoreError(store.open(EMBEDDER));
         },
-        VECTOR,
+        VECTOR && RESET ? `${VECTOR} and ${RESET}` : (VECTOR ?? RESET),
       );
     });
 
@@ -540,25 +563,21 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         expect((await store.getEmbeddings(['a'])).size).toBe(0);
       });
 
-      test(
-        'listUnembedded pages through memories without a vector, in id order, within the filter',
-        async () => {
-          await seed(
-            store,
-            ['e1', 'n3', 'n1', 'n4', 'n2'].map((id) =>
-              makeMemory({ id, scope: id === 'n4' ? { userId: 'other' } : { userId: 'me' } }),
-            ),
-            (memory) => (memory.id.startsWith('e') ? axisVector(DIMS, 0) : null),
-          );
-          const mine = { scope: { userId: 'me' } };
-          expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 2 }))).toEqual(['n1', 'n2']);
-          expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 2, after: 'n2' }))).toEqual(['n3']);
-          expect(idsOf(await store.listUnembedded!({ limit: 10 }))).toEqual(['n1', 'n2', 'n3', 'n4']);
-          await seed(store, [makeMemory({ id: 'n1', scope: { userId: 'me' } })], () => axisVector(DIMS, 1));
-          expect(idsOf(await store.listUnembedded!({ filter: mine, limit: 10 }))).toEqual(['n2', 'n3']);
-        },
-        UNEMBEDDED,
-      );
+      test('listUnembedded pages through memories without a vector, in id order, within the filter', async () => {
+        await seed(
+          store,
+          ['e1', 'n3', 'n1', 'n4', 'n2'].map((id) =>
+            makeMemory({ id, scope: id === 'n4' ? { userId: 'other' } : { userId: 'me' } }),
+          ),
+          (memory) => (memory.id.startsWith('e') ? axisVector(DIMS, 0) : null),
+        );
+        const mine = { scope: { userId: 'me' } };
+        expect(idsOf(await store.listUnembedded({ filter: mine, limit: 2 }))).toEqual(['n1', 'n2']);
+        expect(idsOf(await store.listUnembedded({ filter: mine, limit: 2, after: 'n2' }))).toEqual(['n3']);
+        expect(idsOf(await store.listUnembedded({ limit: 10 }))).toEqual(['n1', 'n2', 'n3', 'n4']);
+        await seed(store, [makeMemory({ id: 'n1', scope: { userId: 'me' } })], () => axisVector(DIMS, 1));
+        expect(idsOf(await store.listUnembedded({ filter: mine, limit: 10 }))).toEqual(['n2', 'n3']);
+      });
 
       test('delete returns the count and ignores unknown ids', async () => {
         await seed(
@@ -1230,68 +1249,87 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         opinions: sorted(idsOf(await store.opinions.list())),
       });
 
-      test('declares stagedChanges exactly when it has stageChange', async () => {
-        expect(typeof store.stageChange === 'function').toBe(store.capabilities.stagedChanges === true);
+      test('stages changes exactly when it has stageChange', async () => {
+        expect(typeof store.stageChange === 'function').toBe(store.capabilities.stagedChanges);
       });
 
-      test('a bulk change that fails part-way applies nothing, not even what it wrote first', async () => {
-        await seedOld();
-        const before = await snapshot();
-        const failure = new Error('the archive changed while it was read');
-        const error = await changeAtomically(store, { replace: { scope: ALICE } }, async (writer) => {
-          await writer.upsertMemories([
-            {
-              memory: makeMemory({ id: 'new-a1', content: 'new alice', scope: ALICE }),
-              embedding: unitVector(DIMS, 7),
-            },
-          ]);
-          await writer.upsertRecords('opinions', [makeOpinion({ id: 'op-new', scope: ALICE })]);
-          throw failure;
-        }).catch((caught: unknown) => caught);
-        expect(error).toBe(failure);
-        expect(await snapshot()).toEqual(before);
-      });
+      test(
+        'a bulk change that fails part-way applies nothing, not even what it wrote first',
+        async () => {
+          await seedOld();
+          const before = await snapshot();
+          const failure = new Error('the archive changed while it was read');
+          const error = await changeAtomically(store, { replace: { scope: ALICE } }, async (writer) => {
+            await writer.upsertMemories([
+              {
+                memory: makeMemory({ id: 'new-a1', content: 'new alice', scope: ALICE }),
+                embedding: unitVector(DIMS, 7),
+              },
+            ]);
+            await writer.upsertRecords('opinions', [makeOpinion({ id: 'op-new', scope: ALICE })]);
+            throw failure;
+          }).catch((caught: unknown) => caught);
+          expect(error).toBe(failure);
+          expect(await snapshot()).toEqual(before);
+        },
+        BULK,
+      );
 
-      test('a replacing change swaps one scope for the new data at once and reports what it removed', async () => {
-        await seedOld();
-        const { result, removed } = await changeAtomically(store, { replace: { scope: ALICE } }, async (writer) => {
-          await writer.upsertMemories([
-            {
-              memory: makeMemory({ id: 'new-a1', content: 'new alice', scope: ALICE }),
-              embedding: unitVector(DIMS, 7),
-            },
-            { memory: makeMemory({ id: 'old-a2', content: 'old alice two, replaced', scope: ALICE }), embedding: null },
-          ]);
-          await writer.upsertRecords('opinions', [makeOpinion({ id: 'op-new', scope: ALICE })]);
-          return 'done';
-        });
-        expect(result).toBe('done');
-        expect(removed).toEqual({ memories: 2, opinions: 1, procedures: 0, sessions: 0, entities: 0 });
-        expect(await snapshot()).toEqual({ memories: ['new-a1', 'old-a2', 'old-b1'], opinions: ['op-b', 'op-new'] });
-        expect((await store.getMemories(['old-a2']))[0]!.content).toBe('old alice two, replaced');
-        expect([...(await store.getEmbeddings(['new-a1', 'old-a2'])).keys()]).toEqual(['new-a1']);
-      });
+      test(
+        'a replacing change swaps one scope for the new data at once and reports what it removed',
+        async () => {
+          await seedOld();
+          const { result, removed } = await changeAtomically(store, { replace: { scope: ALICE } }, async (writer) => {
+            await writer.upsertMemories([
+              {
+                memory: makeMemory({ id: 'new-a1', content: 'new alice', scope: ALICE }),
+                embedding: unitVector(DIMS, 7),
+              },
+              {
+                memory: makeMemory({ id: 'old-a2', content: 'old alice two, replaced', scope: ALICE }),
+                embedding: null,
+              },
+            ]);
+            await writer.upsertRecords('opinions', [makeOpinion({ id: 'op-new', scope: ALICE })]);
+            return 'done';
+          });
+          expect(result).toBe('done');
+          expect(removed).toEqual({ memories: 2, opinions: 1, procedures: 0, sessions: 0, entities: 0 });
+          expect(await snapshot()).toEqual({ memories: ['new-a1', 'old-a2', 'old-b1'], opinions: ['op-b', 'op-new'] });
+          expect((await store.getMemories(['old-a2']))[0]!.content).toBe('old alice two, replaced');
+          expect([...(await store.getEmbeddings(['new-a1', 'old-a2'])).keys()]).toEqual(['new-a1']);
+        },
+        BULK,
+      );
 
-      test('an adding change (import) keeps what is there and replaces by id, a later write winning', async () => {
-        await seedOld();
-        await changeAtomically(store, {}, async (writer) => {
-          await writer.upsertMemories([
-            { memory: makeMemory({ id: 'x', content: 'first', scope: BOB }), embedding: null },
-          ]);
-          await writer.upsertMemories([
-            { memory: makeMemory({ id: 'x', content: 'second', scope: BOB }), embedding: null },
-          ]);
-        });
-        expect((await snapshot()).memories).toEqual(['old-a1', 'old-a2', 'old-b1', 'x']);
-        expect((await store.getMemories(['x']))[0]!.content).toBe('second');
-      });
+      test(
+        'an adding change (import) keeps what is there and replaces by id, a later write winning',
+        async () => {
+          await seedOld();
+          await changeAtomically(store, {}, async (writer) => {
+            await writer.upsertMemories([
+              { memory: makeMemory({ id: 'x', content: 'first', scope: BOB }), embedding: null },
+            ]);
+            await writer.upsertMemories([
+              { memory: makeMemory({ id: 'x', content: 'second', scope: BOB }), embedding: null },
+            ]);
+          });
+          expect((await snapshot()).memories).toEqual(['old-a1', 'old-a2', 'old-b1', 'x']);
+          expect((await store.getMemories(['x']))[0]!.content).toBe('second');
+        },
+        BULK,
+      );
 
-      test('a clear of everything removes every memory and record', async () => {
-        await seedOld();
-        const { removed } = await changeAtomically(store, { replace: {} }, async () => undefined);
-        expect(removed.memories).toBe(3);
-        expect(await snapshot()).toEqual({ memories: [], opinions: [] });
-      });
+      test(
+        'a clear of everything removes every memory and record',
+        async () => {
+          await seedOld();
+          const { removed } = await changeAtomically(store, { replace: {} }, async () => undefined);
+          expect(removed.memories).toBe(3);
+          expect(await snapshot()).toEqual({ memories: [], opinions: [] });
+        },
+        BULK,
+      );
 
       test('staged writes stay invisible until commit, and abort drops them', async () => {
         if (!store.stageChange) return;
@@ -1337,7 +1375,7 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
 
       // What `transactions: 'atomic'` and `'per-table'` both promise while the process lives.
       test('transaction rolls back every write on rejection and passes the rejection on', async () => {
-        if (resolveStoreCapabilities(store).transactions === 'none') return;
+        if (store.capabilities.transactions === 'none') return;
         await seed(store, [
           makeMemory({ id: 'keep', content: 'original apricot' }),
           makeMemory({ id: 'gone', content: 'doomed plum' }),
@@ -1440,7 +1478,7 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
         await expect(outcome).rejects.toBe(failure);
         await outside;
         const kept = idsOf(await store.getMemories(['inside', 'outside']));
-        if (resolveStoreCapabilities(store).transactions === 'none') expect(kept).toContain('outside');
+        if (store.capabilities.transactions === 'none') expect(kept).toContain('outside');
         else expect(kept).toEqual(['outside']);
       });
     });
@@ -1499,10 +1537,10 @@ export function runMemoryStoreContract(options: MemoryStoreContractOptions): voi
           calls.push(['searchVector', () => vectorSearch(store, { vector: unitVector(DIMS, 1), limit: 1 })]);
         }
         for (const [label, pick] of [
-          ['opinions', (s: MemoryStore) => s.opinions],
-          ['procedures', (s: MemoryStore) => s.procedures],
-          ['sessions', (s: MemoryStore) => s.sessions],
-          ['entities', (s: MemoryStore) => s.entities],
+          ['opinions', (s: DerivedStore) => s.opinions],
+          ['procedures', (s: DerivedStore) => s.procedures],
+          ['sessions', (s: DerivedStore) => s.sessions],
+          ['entities', (s: DerivedStore) => s.entities],
         ] as const) {
           const collection = pick(store) as RecordCollection<{ id: string }>;
           calls.push([`${label}.get`, () => collection.get(['x'])]);

@@ -6,8 +6,10 @@ import {
   createMemory,
   type Memory,
   type MemoryClient,
+  type MemoryRecord,
   type MemoryStore,
   NotFoundError,
+  type RecordKind,
   type Scope,
   ValidationError,
 } from '../../index.js';
@@ -63,37 +65,39 @@ function recordingStore(base: MemoryStore) {
     for (const record of records) note(how, ownerOf(record.scope));
     return records;
   };
-  const wrapCollection = (name: 'opinions' | 'procedures' | 'sessions' | 'entities') => {
-    const collection = base[name] as MemoryStore['sessions'];
-    return {
-      get: async (ids: readonly string[]) => noteRecords(`${name}.get`, await collection.get(ids)),
-      list: async (options?: Parameters<typeof collection.list>[0]) =>
-        noteRecords(`${name}.list`, await collection.list(options)),
-      upsert: async (records: Parameters<typeof collection.upsert>[0]) => {
-        noteRecords(`${name}.upsert`, records);
-        return collection.upsert(records);
-      },
-      delete: async (ids: readonly string[]) => {
-        noteRecords(`${name}.delete`, await collection.get(ids));
-        return collection.delete(ids);
-      },
-    };
-  };
-  const collections = {
-    opinions: wrapCollection('opinions'),
-    procedures: wrapCollection('procedures'),
-    sessions: wrapCollection('sessions'),
-    entities: wrapCollection('entities'),
-  };
+  const recordsOf = (kind: RecordKind, records: readonly unknown[]): Array<{ id: string; scope: Scope }> =>
+    kind === 'memory'
+      ? (records as readonly MemoryRecord[]).map((record) => record.memory)
+      : (records as Array<{ id: string; scope: Scope }>);
   const store = new Proxy(base, {
     get(target, property) {
-      if (property in collections) return collections[property as keyof typeof collections];
+      // A wrapper has an optional member only when the store it wraps has it.
+      if (typeof property === 'string' && !(property in target)) return undefined;
       switch (property) {
-        case 'getMemories':
-          return async (ids: readonly string[]) => noteMemories('getMemories', await target.getMemories(ids));
-        case 'listMemories':
-          return async (query: Parameters<MemoryStore['listMemories']>[0]) =>
-            noteMemories('listMemories', await target.listMemories(query));
+        case 'get':
+        case 'list':
+          return async (kind: RecordKind, query: never) => {
+            const found = await (target[property] as (kind: RecordKind, query: never) => Promise<unknown[]>)(
+              kind,
+              query,
+            );
+            if (kind === 'memory') noteMemories(`${property}(memory)`, found as Memory[]);
+            else noteRecords(`${property}(${kind})`, found as Array<{ scope: Scope }>);
+            return found;
+          };
+        case 'put':
+          return async (kind: RecordKind, records: readonly never[]) => {
+            const written = recordsOf(kind, records);
+            if (kind === 'memory') noteMemories('put(memory)', written as unknown as Memory[]);
+            else noteRecords(`put(${kind})`, written);
+            return target.put(kind, records);
+          };
+        case 'delete':
+          return async (kind: RecordKind, ids: readonly string[]) => {
+            if (kind === 'memory') noteIds('delete(memory)', ids);
+            else noteRecords(`delete(${kind})`, await target.get(kind, ids));
+            return target.delete(kind, ids);
+          };
         case 'searchLexical':
         case 'searchVector':
           return async (query: never) => {
@@ -110,19 +114,10 @@ function recordingStore(base: MemoryStore) {
             noteIds('getEmbeddings', found.keys());
             return found;
           };
-        case 'upsertMemories':
-          return async (records: Parameters<MemoryStore['upsertMemories']>[0]) => {
-            noteMemories(
-              'upsertMemories',
-              records.map((record) => record.memory),
-            );
-            return target.upsertMemories(records);
-          };
-        case 'deleteMemories':
         case 'recordAccess':
-          return async (ids: readonly string[], ...rest: unknown[]) => {
+          return async (ids: readonly string[], at: string) => {
             noteIds(property, ids);
-            return (target[property] as (ids: readonly string[], ...rest: unknown[]) => Promise<unknown>)(ids, ...rest);
+            return target.recordAccess!(ids, at);
           };
       }
       const value = Reflect.get(target, property, target);

@@ -22,7 +22,7 @@ import type { Embedder } from '../../spec/embedder.js';
 import type { LanguageModel } from '../../spec/language-model.js';
 import type { Memory, MemoryKind, Scope } from '../../spec/memory.js';
 import type { Logger } from '../../spec/runtime.js';
-import type { MemoryStore } from '../../spec/store.js';
+import type { CoreStore } from '../../store/store-facade.js';
 import { embeddingText } from '../../text/memory-text.js';
 import { dedupSimilarity } from './dedup-threshold.js';
 
@@ -72,7 +72,7 @@ export function transcriptToExtract(conversation: ParsedConversation, maxChars: 
 
 /** Everything the pipeline needs from the client. */
 export interface PipelineContext {
-  store: MemoryStore;
+  store: CoreStore;
   embedder: Embedder;
   model: LanguageModel;
   settings: ExtractionSettings;

@@ -12,7 +12,8 @@ import { MemoirError, StoreError } from '../../spec/errors.js';
 import type { LanguageModel } from '../../spec/language-model.js';
 import type { Memory, MemoryInput, Metadata, Scope } from '../../spec/memory.js';
 import type { Logger } from '../../spec/runtime.js';
-import type { MemoryRecord, MemoryStore } from '../../spec/store.js';
+import type { MemoryRecord } from '../../spec/store.js';
+import type { CoreStore } from '../../store/store-facade.js';
 import { embeddingText } from '../../text/memory-text.js';
 import type { WorkspaceJournal } from '../../workspace-format/workspace-journal.js';
 import { conversationTurns } from './conversation-turns.js';
@@ -67,7 +68,7 @@ export interface ConversationRetainResult {
 
 /** The client's parts the conversation path uses. */
 export interface ConversationContext {
-  store: MemoryStore;
+  store: CoreStore;
   embedder: Embedder;
   model: LanguageModel | undefined;
   settings: ExtractionSettings;
@@ -311,7 +312,7 @@ export async function extractSafely(
 }
 
 export async function commit(
-  store: MemoryStore,
+  store: CoreStore,
   outcome: ExtractionOutcome,
   now: string,
   transcripts: readonly MemoryRecord[] = [],

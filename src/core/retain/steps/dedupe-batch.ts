@@ -1,7 +1,8 @@
 import type { MemorySkippedEvent } from '../../engine/events.js';
 import { ValidationError } from '../../spec/errors.js';
 import type { Memory } from '../../spec/memory.js';
-import type { MemoryRecord, MemoryStore } from '../../spec/store.js';
+import type { MemoryRecord } from '../../spec/store.js';
+import type { CoreStore } from '../../store/store-facade.js';
 
 /** What the batch keeps after duplicates are skipped. */
 export interface DedupedBatch {
@@ -20,7 +21,7 @@ export interface DedupedBatch {
  * transaction.
  */
 export async function dedupeBatch(
-  store: MemoryStore,
+  store: CoreStore,
   batch: {
     memories: readonly Memory[];
     vectors: ReadonlyArray<Float32Array | null>;
