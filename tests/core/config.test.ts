@@ -268,6 +268,10 @@ describe('loadConfig', () => {
     });
     expect(sources).toEqual({
       home: { kind: 'env', variable: 'MEMOIR_HOME' },
+      store: { kind: 'default' },
+      userId: { kind: 'default' },
+      agentId: { kind: 'default' },
+      namespace: { kind: 'default' },
       retentionDays: { kind: 'default' },
       maxSizeMb: { kind: 'file', path },
       maxMemories: { kind: 'default' },
@@ -279,6 +283,7 @@ describe('loadConfig', () => {
       logLevel: { kind: 'default' },
       captureEnabled: { kind: 'override' },
       mcpTools: { kind: 'default' },
+      mcpToken: { kind: 'default' },
       embedderProvider: { kind: 'default' },
       embedderModel: { kind: 'default' },
       embedderBaseUrl: { kind: 'default' },
@@ -287,6 +292,8 @@ describe('loadConfig', () => {
       model: { kind: 'default' },
       baseUrl: { kind: 'default' },
       apiKeyEnv: { kind: 'default' },
+      visionModel: { kind: 'default' },
+      visionBaseUrl: { kind: 'default' },
       proceduresEnabled: { kind: 'default' },
       proceduresReflectionModel: { kind: 'default' },
       proceduresMinToolCalls: { kind: 'default' },
