@@ -230,22 +230,22 @@ export class LanceStore implements MemoryStore {
     );
   }
 
-  get<K extends PortRecordKind>(kind: K, ids: readonly string[]): Promise<StoredRecord<K>[]> {
+  async get<K extends PortRecordKind>(kind: K, ids: readonly string[]): Promise<StoredRecord<K>[]> {
     if (kind === 'memory') return this.#getMemories(ids) as Promise<StoredRecord<K>[]>;
     return this.#collection(kind).get(ids) as Promise<StoredRecord<K>[]>;
   }
 
-  put<K extends PortRecordKind>(kind: K, records: readonly WrittenRecord<K>[]): Promise<void> {
+  async put<K extends PortRecordKind>(kind: K, records: readonly WrittenRecord<K>[]): Promise<void> {
     if (kind === 'memory') return this.#putMemories(records as readonly MemoryRecord[]);
     return this.#collection(kind).upsert(records as never);
   }
 
-  delete(kind: PortRecordKind, ids: readonly string[]): Promise<number> {
+  async delete(kind: PortRecordKind, ids: readonly string[]): Promise<number> {
     if (kind === 'memory') return this.#deleteMemories(ids);
     return this.#collection(kind).delete(ids);
   }
 
-  list<K extends PortRecordKind>(kind: K, query?: ListQuery<K>): Promise<StoredRecord<K>[]> {
+  async list<K extends PortRecordKind>(kind: K, query?: ListQuery<K>): Promise<StoredRecord<K>[]> {
     if (kind === 'memory') return this.#listMemories(query as ListMemoriesQuery) as Promise<StoredRecord<K>[]>;
     return this.#collection(kind).list(query as RecordListQuery) as Promise<StoredRecord<K>[]>;
   }

@@ -297,7 +297,12 @@ export type WrittenRecord<K extends RecordKind> = StoreRecordKinds[K]['write'];
  */
 export type ListQuery<K extends RecordKind> = StoreRecordKinds[K]['query'];
 
-/** The record collections of a store, by their property name on {@link MemoryStore}. */
+/**
+ * The record kinds other than memory by their plural names, as a {@link StagedChange} and
+ * {@link StagedRemovals} name them (`opinions` holds records of kind `opinion`).
+ *
+ * @group Ports
+ */
 export type RecordCollectionKey = 'opinions' | 'procedures' | 'sessions' | 'entities';
 
 /**
