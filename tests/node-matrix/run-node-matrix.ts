@@ -189,7 +189,19 @@ async function runGroup(nodes: CachedNode[], extra: string[]): Promise<Outcome[]
         : await steps(
             [
               ['node', ['--version']],
-              ['npx', ['vitest', 'run', '--maxWorkers=1', ...suitesOf(node.version)]],
+              // The matrix runs at a low priority beside npm test, so a test waits longer for a core there:
+              // its timeouts are generous (it checks what works on each Node, not how fast).
+              [
+                'npx',
+                [
+                  'vitest',
+                  'run',
+                  '--maxWorkers=1',
+                  '--testTimeout=150000',
+                  '--hookTimeout=180000',
+                  ...suitesOf(node.version),
+                ],
+              ],
             ],
             checkout,
             lineEnv(node),
