@@ -1,6 +1,6 @@
 // npm run bench:guard [-- --record --why "<reason>"]
 //
-// A speed guard of about 30 s for CI: retain and recall of the SQLite and in-memory stores at
+// A speed guard of about 35 s for CI: retain and recall of the SQLite and in-memory stores at
 // 20,000 memories, and recall over 1,000 (the fixed cost of a call), each as a ratio to a
 // baseline measured in the same run, against the ratios recorded in bench/guard-baseline.json.
 // It exits 1 when any ratio is more than 1.5× worse than its record. The machine is shared, so
@@ -211,7 +211,8 @@ const { verdicts, exitCode } = judgeRatios(measured, recorded.ratios);
 console.log(
   [
     `memoir bench:guard — ${today} — ${machine}`,
-    `${sizeLabel} memories (retain in batches of 1,000: median of ${retainRatios.sqlite.length} per-batch ratios), recall k=10: median of ${rounds} rounds of ${perRound} queries; ratios recorded ${recorded.recordedAt} on ${recorded.machine} (${recorded.why})`,
+    `${sizeLabel} memories (retain in batches of 1,000: median of ${retainRatios.sqlite.length} per-batch ratios), recall k=10: median of ${rounds} rounds of ${perRound} queries`,
+    `ratios recorded ${recorded.recordedAt} on ${recorded.machine}; why: ${recorded.why}`,
     '',
     formatVerdicts(verdicts),
     '',
