@@ -7,22 +7,23 @@
 // vec0 table), and recall's two raw queries against them (FTS5 bm25 and vec0 KNN, 100
 // candidates each). Ratios are memoir / baseline for time (below 1 = faster).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSqliteStore, type SqliteStore } from '../src/adapters/sqlite/index.js';
-import type { SqliteDatabase, SqliteDatabaseConstructor } from '../src/adapters/sqlite/sqlite-driver.js';
-import { migrate } from '../src/adapters/sqlite/sqlite-schema.js';
-import { analyzeTerms } from '../src/core/text/analyze.js';
-import {
-  createInMemoryStore,
-  createLocalEmbedder,
-  createMemory,
-  type MemoryClient,
-  type MemoryInput,
-} from '../src/index.js';
+import { createInMemoryStore, createLocalEmbedder, createMemory, type MemoryClient } from '../src/index.js';
 import { percentiles } from './latency.js';
+import {
+  BATCH,
+  CANDIDATES,
+  inBatches,
+  machineDescription,
+  openBaselineSearch,
+  openBaselineWriter,
+  recallLatencies,
+  timeRetainBatch,
+  warmRecall,
+} from './scale-measures.js';
 import { generateMemories, syntheticQueries } from './synthetic-memories.js';
 
 const { values } = parseArgs({
@@ -37,137 +38,35 @@ const { values } = parseArgs({
 const sizes = values.sizes.split(',').map(Number);
 const queryCount = Number(values.queries);
 const inMemoryMax = Number(values['in-memory-max']);
-const require = createRequire(import.meta.url);
-const Database = require('better-sqlite3') as SqliteDatabaseConstructor;
-const sqliteVec = require('sqlite-vec') as { load(db: SqliteDatabase): void };
-const BATCH = 1000;
-const CANDIDATES = 100;
 const MB = 1024 ** 2;
 
 async function timeRetain(memory: MemoryClient, size: number) {
-  let batch: MemoryInput[] = [];
   let busy = 0;
-  for (const input of generateMemories(size)) {
-    batch.push(input);
-    if (batch.length < BATCH) continue;
-    const started = performance.now();
-    await memory.retain(batch);
-    busy += performance.now() - started;
-    batch = [];
-  }
-  if (batch.length > 0) {
-    const started = performance.now();
-    await memory.retain(batch);
-    busy += performance.now() - started;
-  }
+  for (const batch of inBatches(generateMemories(size))) busy += await timeRetainBatch(memory, batch);
   return size / (busy / 1000);
 }
 
 async function timeRecall(memory: MemoryClient, queries: string[]) {
-  const cold = performance.now();
-  await memory.recall(queries[0]!, { k: 10 });
-  const firstMs = performance.now() - cold;
-  for (const query of queries.slice(1, 11)) await memory.recall(query, { k: 10 }); // warm statements
-  const latencies: number[] = [];
-  for (const query of queries) {
-    const started = performance.now();
-    await memory.recall(query, { k: 10 });
-    latencies.push(performance.now() - started);
-  }
+  const firstMs = await warmRecall(memory, queries);
+  const latencies = await recallLatencies(memory, queries);
   await memory.flush();
   return { ...percentiles(latencies), firstMs };
 }
 
-// The rows memoir wrote, inserted raw into the tables SQLite search used before (schema 5:
-// FTS5 by trigger, vec0 beside the embeddings), in batches of the same size.
+// The rows memoir wrote, inserted raw into the schema-5 tables, in batches of the same size.
 function baselineRetain(source: string, target: string, dimensions: number) {
-  const from = new Database(source, { readonly: true });
-  const db = new Database(target);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  migrate(db, 5);
-  sqliteVec.load(db);
-  db.exec(`CREATE VIRTUAL TABLE memories_vec USING vec0(embedding float[${dimensions}] distance_metric=cosine)`);
-  // The columns both schemas have (schema 5 lacks the change sequence and the embedding flag).
-  const baselineColumns = new Set(
-    (db.prepare('PRAGMA table_info(memories)').all() as Array<{ name: string }>).map((column) => column.name),
-  );
-  const columns = (from.prepare('PRAGMA table_info(memories)').all() as Array<{ name: string }>)
-    .map((column) => column.name)
-    .filter((name) => name !== 'rowid' && baselineColumns.has(name));
-  const rows = from
-    .prepare(
-      `SELECT m.rowid AS rowid, ${columns.map((c) => `m.${c}`).join(', ')}, e.embedding AS embedding FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid ORDER BY m.rowid`,
-    )
-    .raw(true)
-    .iterate() as IterableIterator<unknown[]>;
-  const entities = from.prepare('SELECT entity_key FROM memory_entities WHERE memory_rowid = ?').pluck();
-  const insert = db.prepare(
-    `INSERT INTO memories (rowid, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`,
-  );
-  const insertEntity = db.prepare('INSERT INTO memory_entities (memory_rowid, entity_key) VALUES (?, ?)');
-  const insertEmbedding = db.prepare('INSERT INTO memory_embeddings (memory_rowid, embedding) VALUES (?, ?)');
-  const insertVector = db.prepare('INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)');
-  let busy = 0;
-  let count = 0;
-  const write = (batch: Array<{ row: unknown[]; entities: unknown[] }>) => {
-    const started = performance.now();
-    db.transaction(() => {
-      for (const { row, entities: keys } of batch) {
-        const rowid = row[0] as number;
-        const embedding = row[row.length - 1];
-        insert.run(...row.slice(0, -1));
-        for (const key of keys) insertEntity.run(rowid, key);
-        insertEmbedding.run(rowid, embedding);
-        insertVector.run(BigInt(rowid), embedding);
-      }
-    })();
-    busy += performance.now() - started;
-    count += batch.length;
-  };
-  let batch: Array<{ row: unknown[]; entities: unknown[] }> = [];
-  for (const row of rows) {
-    batch.push({ row, entities: entities.all(row[0]) });
-    if (batch.length === BATCH) {
-      write(batch);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) write(batch);
-  from.close();
-  db.close();
+  const writer = openBaselineWriter(source, target, dimensions);
+  const busy = writer.copyNewRows().reduce((sum, ms) => sum + ms, 0);
+  const count = writer.count;
+  writer.close();
   return count / (busy / 1000);
 }
 
 // Recall's two raw queries on the baseline file, nothing around them.
 async function baselineRecall(path: string, queries: string[]) {
-  const db = new Database(path, { readonly: true });
-  db.pragma(`mmap_size = ${1024 ** 3}`);
-  sqliteVec.load(db);
-  const embedder = createLocalEmbedder();
-  const prepared = await Promise.all(
-    queries.map(async (query) => ({
-      match: [...new Set(analyzeTerms(query))].map((term) => `"${term}"`).join(' OR '),
-      vector: Buffer.from((await embedder.embed([query]))[0]!.buffer),
-    })),
-  );
-  const lexical = db.prepare(
-    'SELECT rowid, bm25(memories_fts) AS score FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score LIMIT ?',
-  );
-  const vector = db.prepare('SELECT rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?');
-  for (const item of prepared.slice(0, 5)) {
-    lexical.all(item.match, CANDIDATES);
-    vector.all(item.vector, CANDIDATES);
-  }
-  const latencies: number[] = [];
-  for (const item of prepared) {
-    const started = performance.now();
-    lexical.all(item.match, CANDIDATES);
-    vector.all(item.vector, CANDIDATES);
-    latencies.push(performance.now() - started);
-  }
-  db.close();
+  const search = await openBaselineSearch(path, queries);
+  const latencies = search.latencies();
+  search.close();
   return percentiles(latencies);
 }
 
@@ -281,7 +180,7 @@ for (const size of sizes) {
 const fixed = (value: number | null, digits = 1) => (value === null ? '—' : value.toFixed(digits));
 const whole = (value: number | null) => (value === null ? '—' : Math.round(value).toLocaleString('en-US'));
 const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? '—' : (a / b).toFixed(2));
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+const machine = machineDescription();
 
 const lines = [
   `memoir bench:scale — ${new Date().toISOString().slice(0, 10)} — ${machine}`,
