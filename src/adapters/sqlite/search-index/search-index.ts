@@ -1,11 +1,10 @@
-import { cosineSimilarity } from '../../../core/search/vector-math.js';
 import type { MemoryFilter, SearchHit } from '../../../core/spec/store.js';
 import { topHits } from '../../../core/utils/top-hits.js';
 import type { SqliteDatabase } from '../sqlite-driver.js';
 import { memoryCondition } from '../sqlite-filter.js';
 import { blobToVector } from '../sqlite-rows.js';
 import { cachedStatement } from '../statement-cache.js';
-import { ExactVectors } from './exact-vectors.js';
+import { cosineWithNorms, type ExactVector, ExactVectors, exactVector } from './exact-vectors.js';
 import { fromJson, jsonBytes, part, readSnapshot, type SnapshotParts } from './index-snapshot.js';
 import { INDEXED_COLUMNS, type IndexedRow, indexedRowOf } from './indexed-row.js';
 import type { ScoringCorpus } from './lexical-postings.js';
@@ -391,7 +390,7 @@ export class SearchIndex {
     const table = this.#table;
     const exact = this.#exact;
     // This search's vectors, whatever the cache keeps of them once it is full.
-    const vectors = new Map<number, Float32Array>();
+    const vectors = new Map<number, ExactVector>();
     const missing: number[] = [];
     for (const slot of slots) {
       const kept = exact.get(slot);
@@ -409,15 +408,16 @@ export class SearchIndex {
         if (vectors.has(slot)) continue;
         const blob = blobs.get(table.rowids[slot]!);
         if (!blob) continue;
-        const read = blobToVector(blob);
+        const read = exactVector(blobToVector(blob));
         vectors.set(slot, read);
         exact.set(slot, read);
       }
     }
+    const query = exactVector(vector).squaredNorm;
     const hits: SearchHit[] = [];
     for (const slot of slots) {
       const stored = vectors.get(slot);
-      if (stored) hits.push({ id: table.ids[slot]!, score: cosineSimilarity(vector, stored) });
+      if (stored) hits.push({ id: table.ids[slot]!, score: cosineWithNorms(vector, query, stored) });
     }
     return topHits(hits, limit);
   }
