@@ -299,6 +299,38 @@ describe('the in-process search index', () => {
     await writer.close();
   });
 
+  it('rescores with the vector a memory has now, after another connection changed it', async () => {
+    const path = nextPath();
+    const reader = createSqliteStore({ path });
+    const writer = createSqliteStore({ path });
+    await reader.open({ id: 'e', dimensions: 4 });
+    await writer.open({ id: 'e', dimensions: 4 });
+    await writer.put('memory', [
+      { memory: makeMemory({ id: 'a', content: 'harbour pilots' }), embedding: unitVector(4, 1) },
+      { memory: makeMemory({ id: 'b', content: 'ferry times' }), embedding: unitVector(4, 2) },
+    ]);
+    // Twice: the second search rescores from the vectors the first one read.
+    for (let round = 0; round < 2; round++) {
+      const hits = await reader.searchVector!({ vector: unitVector(4, 1), limit: 2 });
+      expect(hits[0]).toMatchObject({ id: 'a' });
+      expect(hits[0]!.score).toBeCloseTo(1, 5);
+    }
+    await writer.put('memory', [
+      { memory: makeMemory({ id: 'a', content: 'harbour pilots' }), embedding: unitVector(4, 3) },
+    ]);
+    const after = await reader.searchVector!({ vector: unitVector(4, 1), limit: 2 });
+    expect(after.find((hit) => hit.id === 'a')?.score ?? 0).toBeLessThan(0.5);
+    await writer.resetEmbeddings({ id: 'e2', dimensions: 4 });
+    await writer.put('memory', [
+      { memory: makeMemory({ id: 'b', content: 'ferry times' }), embedding: unitVector(4, 1) },
+    ]);
+    expect(await reader.searchVector!({ vector: unitVector(4, 1), limit: 2 })).toEqual([
+      { id: 'b', score: expect.closeTo(1, 5) },
+    ]);
+    await reader.close();
+    await writer.close();
+  });
+
   it('forgets what a rolled-back transaction indexed', async () => {
     const store = createSqliteStore({ path: nextPath() });
     await store.open({ id: 'e', dimensions: 4 });

@@ -3,6 +3,7 @@ import type { RecordListQuery } from '../../core/spec/store.js';
 import { encodeStoredText } from '../../core/text/stored-text.js';
 import type { SqliteDatabase } from './sqlite-driver.js';
 import { scopeCondition } from './sqlite-filter.js';
+import { cachedStatement } from './statement-cache.js';
 
 /** How a collection reaches the store's connection, inside or outside a transaction. */
 export interface SqliteHost {
@@ -28,9 +29,10 @@ export class SqliteCollection<T extends Scoped> {
 
   get(ids: readonly string[]): Promise<T[]> {
     return this.#host.read((db) => {
-      const rows = db
-        .prepare(`SELECT id, data FROM ${this.#table} WHERE id IN (SELECT value FROM json_each(?))`)
-        .all(idsParam(ids)) as Array<{ id: string; data: string }>;
+      const rows = cachedStatement(
+        db,
+        `SELECT id, data FROM ${this.#table} WHERE id IN (SELECT value FROM json_each(?))`,
+      ).all(idsParam(ids)) as Array<{ id: string; data: string }>;
       const byId = new Map(rows.map((row) => [row.id, row.data]));
       return ids.flatMap((id) => {
         const data = byId.get(encodeStoredText(id));

@@ -46,6 +46,7 @@ import {
   vectorToBlob,
 } from './sqlite-rows.js';
 import { entityKey, newGeneration } from './sqlite-schema.js';
+import { cachedStatement } from './statement-cache.js';
 
 const COMPONENT = 'sqlite-store';
 
@@ -256,7 +257,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   #meta(db: SqliteDatabase, key: string): string | undefined {
-    return db.prepare('SELECT value FROM memoir_meta WHERE key = ?').pluck().get(key) as string | undefined;
+    return cachedStatement(db, 'SELECT value FROM memoir_meta WHERE key = ?', 'pluck').get(key) as string | undefined;
   }
 
   #setMeta(db: SqliteDatabase, key: string, value: string) {
@@ -385,9 +386,10 @@ export class SqliteStore implements MemoryStore {
 
   #getMemories(ids: readonly string[]): Promise<Memory[]> {
     return this.#read((db) => {
-      const rows = db
-        .prepare(`SELECT ${MEMORY_SELECT} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`)
-        .all(JSON.stringify(ids)) as MemoryRow[];
+      const rows = cachedStatement(
+        db,
+        `SELECT ${MEMORY_SELECT} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(ids)) as MemoryRow[];
       const byId = new Map(rows.map((row) => [row.id, row]));
       const found: Memory[] = [];
       for (const id of ids) {
@@ -516,11 +518,10 @@ export class SqliteStore implements MemoryStore {
 
   getEmbeddings(ids: readonly string[]): Promise<Map<string, Float32Array>> {
     return this.#read((db) => {
-      const rows = db
-        .prepare(
-          'SELECT m.id AS id, e.embedding AS embedding FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid WHERE m.id IN (SELECT value FROM json_each(?))',
-        )
-        .all(JSON.stringify(ids)) as Array<{ id: string; embedding: Uint8Array }>;
+      const rows = cachedStatement(
+        db,
+        'SELECT m.id AS id, e.embedding AS embedding FROM memories m JOIN memory_embeddings e ON e.memory_rowid = m.rowid WHERE m.id IN (SELECT value FROM json_each(?))',
+      ).all(JSON.stringify(ids)) as Array<{ id: string; embedding: Uint8Array }>;
       return new Map(rows.map((row) => [row.id, blobToVector(row.embedding)]));
     });
   }
@@ -546,7 +547,8 @@ export class SqliteStore implements MemoryStore {
     await this.#connect();
     if (this.#readOnly !== null) return;
     return this.#write((db) => {
-      db.prepare(
+      cachedStatement(
+        db,
         'UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN (SELECT value FROM json_each(?))',
       ).run(at, JSON.stringify([...new Set(ids)]));
     });

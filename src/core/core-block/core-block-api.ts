@@ -115,9 +115,17 @@ export interface CoreBlockReader {
   readWithinCall(options?: CoreBlockCallOptions): Promise<CoreBlockState>;
 }
 
+// Every recall reads the block by this key: the hash of a scope is worked out once per process.
+const scopeKeys = new Map<string, string>();
 function scopeKey(scope: Scope): string {
   const key = JSON.stringify([scope.agentId ?? null, scope.userId ?? null, scope.namespace ?? null]);
-  return `core-block:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+  let hashed = scopeKeys.get(key);
+  if (hashed === undefined) {
+    hashed = `core-block:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+    if (scopeKeys.size >= 1000) scopeKeys.clear();
+    scopeKeys.set(key, hashed);
+  }
+  return hashed;
 }
 
 function invalid(field: string, message: string, suggestion?: string): ValidationError {

@@ -1,9 +1,10 @@
-import { cosineSimilarity } from '../../../core/search/vector-math.js';
 import type { MemoryFilter, SearchHit } from '../../../core/spec/store.js';
 import { topHits } from '../../../core/utils/top-hits.js';
 import type { SqliteDatabase } from '../sqlite-driver.js';
 import { memoryCondition } from '../sqlite-filter.js';
 import { blobToVector } from '../sqlite-rows.js';
+import { cachedStatement } from '../statement-cache.js';
+import { cosineWithNorms, type ExactVector, ExactVectors, exactVector } from './exact-vectors.js';
 import { fromJson, jsonBytes, part, readSnapshot, type SnapshotParts } from './index-snapshot.js';
 import { INDEXED_COLUMNS, type IndexedRow, indexedRowOf } from './indexed-row.js';
 import type { ScoringCorpus } from './lexical-postings.js';
@@ -48,7 +49,7 @@ export interface SearchIndexStats {
 }
 
 const meta = (db: SqliteDatabase, key: string) =>
-  db.prepare('SELECT value FROM memoir_meta WHERE key = ?').pluck().get(key) as string | undefined;
+  cachedStatement(db, 'SELECT value FROM memoir_meta WHERE key = ?', 'pluck').get(key) as string | undefined;
 
 /**
  * The store's search index, held in process memory and derived from the file: BM25
@@ -64,6 +65,7 @@ export class SearchIndex {
   #table = new SlotTable();
   #postings = new LexicalPostings();
   #slab: VectorSlab;
+  readonly #exact: ExactVectors;
   #loaded = false;
   #knownSeq = 0;
   #generation: string | undefined;
@@ -88,6 +90,7 @@ export class SearchIndex {
     this.#kernel = kernel;
     this.#dimensions = dimensions;
     this.#slab = new VectorSlab(dimensions);
+    this.#exact = new ExactVectors(dimensions);
     this.#snapshotMinMemories = options.snapshotMinMemories ?? Number.POSITIVE_INFINITY;
     this.#scopedStatistics = options.scopedStatistics ?? false;
   }
@@ -166,6 +169,7 @@ export class SearchIndex {
   #load(db: SqliteDatabase, generation: string | undefined, floor: number): void {
     const started = performance.now();
     this.#version++;
+    this.#exact.clear();
     const restored = this.#restore(db, generation, floor);
     if (restored === null) this.#loadRows(db);
     else {
@@ -265,6 +269,7 @@ export class SearchIndex {
     this.#version++;
     this.#postings.remove(slot);
     this.#slab.clear(slot);
+    this.#exact.delete(slot);
   }
 
   #compile(db: SqliteDatabase, filter: MemoryFilter | undefined): SlotFilter {
@@ -383,18 +388,36 @@ export class SearchIndex {
   #rescore(db: SqliteDatabase, vector: Float32Array, slots: number[], limit: number): SearchHit[] {
     if (slots.length === 0) return [];
     const table = this.#table;
-    const rows = db
-      .prepare(
+    const exact = this.#exact;
+    // This search's vectors, whatever the cache keeps of them once it is full.
+    const vectors = new Map<number, ExactVector>();
+    const missing: number[] = [];
+    for (const slot of slots) {
+      const kept = exact.get(slot);
+      if (kept) vectors.set(slot, kept);
+      else missing.push(table.rowids[slot]!);
+    }
+    if (missing.length > 0) {
+      const rows = cachedStatement(
+        db,
         'SELECT memory_rowid, embedding FROM memory_embeddings WHERE memory_rowid IN (SELECT value FROM json_each(?))',
-      )
-      .raw(true)
-      .all(JSON.stringify(slots.map((slot) => table.rowids[slot]))) as Array<[number, Uint8Array]>;
-    const vectors = new Map(rows.map(([rowid, blob]) => [Number(rowid), blob]));
+        'raw',
+      ).all(JSON.stringify(missing)) as Array<[number, Uint8Array]>;
+      const blobs = new Map(rows.map(([rowid, blob]) => [Number(rowid), blob]));
+      for (const slot of slots) {
+        if (vectors.has(slot)) continue;
+        const blob = blobs.get(table.rowids[slot]!);
+        if (!blob) continue;
+        const read = exactVector(blobToVector(blob));
+        vectors.set(slot, read);
+        exact.set(slot, read);
+      }
+    }
+    const query = exactVector(vector).squaredNorm;
     const hits: SearchHit[] = [];
     for (const slot of slots) {
-      const blob = vectors.get(table.rowids[slot]!);
-      if (!blob) continue;
-      hits.push({ id: table.ids[slot]!, score: cosineSimilarity(vector, blobToVector(blob)) });
+      const stored = vectors.get(slot);
+      if (stored) hits.push({ id: table.ids[slot]!, score: cosineWithNorms(vector, query, stored) });
     }
     return topHits(hits, limit);
   }
