@@ -93,6 +93,15 @@ export const lanceStoreOptionsSchema = z
      * read sees every write another process has acknowledged. Default 0.
      */
     readConsistencyInterval: z.number().min(0).default(0),
+    /**
+     * Who answers `searchLexical` and `searchVector`: `memoir`, memoir's in-process index (BM25
+     * postings and int8 vectors with exact float32 rescoring, the SQLite store's, from
+     * memoir/store-kit) built from the table's rows on the first search and kept at the table's
+     * version; or `native`, LanceDB's own full-text and vector indexes. Default `native`.
+     */
+    search: z.enum(['memoir', 'native']).default('native'),
+    /** With `search: 'memoir'`: `auto` uses usearch's SIMD kernel when installed, `javascript` never. Default `auto`. */
+    vectorKernel: z.enum(['auto', 'javascript']).default('auto'),
     /** Vector index and background optimisation; see each field. */
     index: lanceIndexOptionsSchema.default(lanceIndexOptionsSchema.parse({})),
     /**
