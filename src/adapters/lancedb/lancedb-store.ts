@@ -230,7 +230,9 @@ export class LanceStore implements MemoryStore {
       () => this.#libraries!,
       (name) => this.#table(name),
       this.#names.memories,
-      settings.index,
+      // memoir's index answers vector searches: LanceDB's own vector index would be a second
+      // copy of every vector on disk (about 100 MiB at 100k) that no search reads.
+      settings.search === 'memoir' ? { ...settings.index, vector: 'none' } : settings.index,
       () => this.#dimensions,
       settings.logger,
       // See CommitLock: on a directory a collision is detected and retried, so writers never wait.
@@ -267,6 +269,11 @@ export class LanceStore implements MemoryStore {
   /** Where the tables live: a directory or an object-store URI. */
   get uri(): string {
     return this.#settings.uri;
+  }
+
+  /** Who answers searches: `memoir` (the in-process index) or `native` (LanceDB's indexes). */
+  get searchSettings(): 'memoir' | 'native' {
+    return this.#settings.search;
   }
 
   /** The vector index and maintenance settings in force (options with their defaults). */
@@ -851,7 +858,10 @@ export class LanceStore implements MemoryStore {
       if (terms.length === 0 || limit === 0) return [];
       if (this.#settings.search === 'memoir') {
         const index = await this.#memoirIndex();
-        return index ? index.searchLexical(table, terms, query.filter, limit) : [];
+        if (!index) return [];
+        const hits = await index.searchLexical(table, terms, query.filter, limit);
+        this.#addresses.note(index.addressesOf(hits));
+        return hits;
       }
       const { MatchQuery, Operator } = this.#libraries!.lancedb;
       const where = memoryWhere(query.filter);
@@ -886,7 +896,10 @@ export class LanceStore implements MemoryStore {
       if (limit === 0 || dimensions === null) return [];
       if (this.#settings.search === 'memoir') {
         const index = await this.#memoirIndex();
-        return index ? index.searchVector(table, vector, query.filter, limit) : [];
+        if (!index) return [];
+        const hits = await index.searchVector(table, vector, query.filter, limit);
+        this.#addresses.note(index.addressesOf(hits));
+        return hits;
       }
       // No `vector IS NOT NULL` here: LanceDB's vector search skips null vectors itself, and
       // the condition would make the prefilter read every vector (5× the query time at 50k).
