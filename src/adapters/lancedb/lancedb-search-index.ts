@@ -396,7 +396,8 @@ export class LanceSearchIndex {
       const key = this.#keys.get(hit.id);
       const slot = key === undefined ? undefined : table.slotOfRowid.get(key);
       const address = slot === undefined ? Number.NaN : (this.#side.address[slot] ?? Number.NaN);
-      if (!Number.isNaN(address)) rows.push({ id: hit.id, _rowid: address });
+      // As LanceDB gives addresses (u64 as bigint), so a take's rows are recognised as these.
+      if (!Number.isNaN(address)) rows.push({ id: hit.id, _rowid: BigInt(address) });
     }
     return rows;
   }

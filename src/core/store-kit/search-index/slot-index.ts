@@ -13,6 +13,19 @@ import { VectorSlab } from './vector-slab.js';
 /** Rows the int8 scan hands to float32 rescoring, at least; four times the limit when more. */
 export const RESCORE_AT_LEAST = 200;
 
+/** Below this many slots a vector search just scans. */
+const SAMPLE_FROM = 20_000;
+/** A filter passing less than this share of a sample is searched by gathering its slots. */
+const GATHER_BELOW_SHARE = 0.2;
+
+/** The share of 1,024 evenly spaced slots `usable` accepts. */
+function sampledShare(count: number, usable: (slot: number) => boolean): number {
+  const step = count / 1024;
+  let passed = 0;
+  for (let i = 0; i < 1024; i++) if (usable(Math.floor(i * step))) passed++;
+  return passed / 1024;
+}
+
 /**
  * The in-process search structures of one store, with nothing of where the rows come from:
  * the slot table (filter columns), BM25 postings and the int8 vector slab, and optionally
@@ -127,26 +140,27 @@ export class SlotIndex {
     const count = table.count;
     const wanted = Math.max(RESCORE_AT_LEAST, limit * 4);
     let k = Math.min(count, wanted + (count - table.live));
-    while (true) {
+    // A filter that passes few slots (one tenant of many) is found out on a sample first, so
+    // the whole matrix is not scanned twice (once to learn the share, once widened).
+    let gather = count > SAMPLE_FROM && sampledShare(count, usable) < GATHER_BELOW_SHARE;
+    while (!gather) {
       const rows = kernel.nearest(slab.matrix, count, d, query, k);
       const found: number[] = [];
       for (const slot of rows) if (usable(slot)) found.push(slot);
       const needed = Math.min(limit, table.live);
       if (found.length >= needed || k >= count) return found.slice(0, wanted);
       // Widen by the share the filter passed so far, once; a filter that passes few
-      // memories (one tenant of many) goes straight to scanning only those.
+      // memories goes straight to scanning only those.
       const share = Math.max(found.length, 1) / k;
       const next = Math.ceil((wanted / share) * 1.5);
-      if (next < count / 2) {
-        k = Math.max(k * 2, next);
-        continue;
-      }
-      const accepted: number[] = [];
-      for (let slot = 0; slot < count; slot++) if (usable(slot)) accepted.push(slot);
-      if (accepted.length <= wanted) return accepted;
-      const gathered = new Int8Array(accepted.length * d);
-      for (const [i, slot] of accepted.entries()) gathered.set(slab.matrix.subarray(slot * d, (slot + 1) * d), i * d);
-      return [...kernel.nearest(gathered, accepted.length, d, query, wanted)].map((i) => accepted[i]!);
+      if (next < count / 2) k = Math.max(k * 2, next);
+      else gather = true;
     }
+    const accepted: number[] = [];
+    for (let slot = 0; slot < count; slot++) if (usable(slot)) accepted.push(slot);
+    if (accepted.length <= wanted) return accepted;
+    const gathered = new Int8Array(accepted.length * d);
+    for (const [i, slot] of accepted.entries()) gathered.set(slab.matrix.subarray(slot * d, (slot + 1) * d), i * d);
+    return [...kernel.nearest(gathered, accepted.length, d, query, wanted)].map((i) => accepted[i]!);
   }
 }
