@@ -123,7 +123,12 @@ await writer.close();
 const ingestDiskMiB = diskBytes(uri) / 2 ** 20;
 // The store's own round (compaction, index fold, cleanup), with every old version removed now
 // rather than after keepVersionsMs: the table as it stays.
-const maintainer = createLanceStore({ uri, logger: quiet, index: { ...indexOption, keepVersionsMs: 0 } });
+const maintainer = createLanceStore({
+  uri,
+  logger: quiet,
+  index: { ...indexOption, keepVersionsMs: 0 },
+  ...searchOption,
+});
 await maintainer.optimize();
 await maintainer.close();
 const diskMiB = diskBytes(uri) / 2 ** 20;

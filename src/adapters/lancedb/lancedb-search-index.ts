@@ -94,7 +94,11 @@ function digestOf(row: IndexedFields): number {
   return hash | 0;
 }
 
-/** What the index holds and what building it cost, for the bench. */
+/**
+ * What memoir's in-process index over a LanceDB table holds and what building it cost.
+ *
+ * @group Adapters
+ */
 export interface LanceSearchIndexStats {
   /** Live memories indexed. */
   memories: number;
