@@ -26,6 +26,7 @@ describe('LanceDB vector index choice', () => {
 
   it('builds an IVF_HNSW_PQ index when asked, and scoped searches through it stay inside the scope', async () => {
     const store = createLanceStore({
+      search: 'native',
       uri: nextDir(),
       logger: { log() {} },
       index: { vector: 'ivf-hnsw-pq', vectorIndexMinRows: 256, background: false },
@@ -47,6 +48,7 @@ describe('LanceDB vector index choice', () => {
   it('trains the vector index again once the table holds twice the rows it was trained on', async () => {
     const built: unknown[] = [];
     const store = createLanceStore({
+      search: 'native',
       uri: nextDir(),
       logger: {
         log: (_level: string, message: string, data?: unknown) => /built the/.test(message) && built.push(data),
@@ -73,6 +75,7 @@ describe('LanceDB vector index choice', () => {
 
   it('probes more partitions than LanceDB allows by default (20) when nprobes asks for them', async () => {
     const store = createLanceStore({
+      search: 'native',
       uri: nextDir(),
       logger: { log() {} },
       index: { vectorIndexMinRows: 256, background: false, nprobes: 50 },
@@ -86,7 +89,11 @@ describe('LanceDB vector index choice', () => {
   });
 
   it('indexes the scope columns with bitmaps', async () => {
-    const store = createLanceStore({ uri: nextDir(), logger: { log() {} } });
+    const store = createLanceStore({
+      search: 'native',
+      uri: nextDir(),
+      logger: { log() {} },
+    });
     await store.open({ id: 'e', dimensions: 8 });
     const indexes = String((await store.check()).details?.indexes);
     for (const column of ['user_id', 'agent_id', 'namespace']) expect(indexes).toContain(`${column}_idx (Bitmap)`);

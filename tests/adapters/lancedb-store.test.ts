@@ -12,6 +12,21 @@ runMemoryStoreContract({
   capabilities: { stageChange: true },
 });
 
+// memoir's in-process index answers the searches: the cases that search (and those that change
+// what a search must see) run again; the rest do not depend on who searches.
+runMemoryStoreContract({
+  name: 'lancedb (search: memoir)',
+  create: () => createLanceStore({ uri: nextDir(), search: 'memoir' }),
+  capabilities: { stageChange: true },
+  skip: [
+    {
+      matching:
+        /^(?!(filter:|lexical:|vector:|unicode:|scope isolation: partial|a 100 KB|resetEmbeddings|transaction rolls back|a replacing change|declares))/,
+      reason: 'it does not search: run once, with the default search: native',
+    },
+  ],
+});
+
 runCurrentTruthContract({
   name: 'lancedb',
   create: () => {
@@ -65,6 +80,7 @@ describe('lancedb store specifics', () => {
   it('past the row threshold a vector index is built, and scoped searches neither leak nor come back short', async () => {
     const store = createLanceStore({
       uri: nextDir(),
+      search: 'native',
       logger: { log() {} },
       index: { vectorIndexMinRows: 256, exactSearchMaxRows: 0, background: false },
     });
@@ -89,5 +105,44 @@ describe('lancedb store specifics', () => {
 
   it('a bad option is a ConfigError naming the field', () => {
     expect(() => createLanceStore({ tableName: '1 bad' })).toThrow(/tableName/);
+    expect(() => createLanceStore({ search: 'fast' as never })).toThrow(/search/);
+  });
+
+  it("with search: 'memoir', a second store on the directory follows the first's writes and its own", async () => {
+    const uri = nextDir();
+    const openMemoir = async () => {
+      const store = createLanceStore({ uri, search: 'memoir', logger: { log() {} } });
+      await store.open({ id: 'e', dimensions: dims });
+      return store;
+    };
+    const writer = await openMemoir();
+    const reader = await openMemoir();
+    await writer.put('memory', [
+      { memory: makeMemory({ id: 'a', content: 'walnut harvest' }), embedding: unitVector(dims, 1) },
+      { memory: makeMemory({ id: 'b', content: 'pecan harvest' }), embedding: unitVector(dims, 2) },
+    ]);
+    const lexical = (store: typeof writer, text: string) =>
+      store.searchLexical({ text, limit: 5 }).then((hits) => hits.map((hit) => hit.id));
+    expect(await lexical(reader, 'walnut')).toEqual(['a']);
+    expect(await lexical(writer, 'harvest')).toHaveLength(2);
+    // The writer's own writes reach its index without a reload; the reader reloads at the new version.
+    await writer.put('memory', [
+      { memory: makeMemory({ id: 'a', content: 'almond' }), embedding: unitVector(dims, 3) },
+    ]);
+    await writer.delete('memory', ['b']);
+    expect(await lexical(writer, 'harvest')).toEqual([]);
+    expect(await lexical(writer, 'almond')).toEqual(['a']);
+    expect(writer.searchIndexStats()).toMatchObject({ memories: 1, loads: 1 });
+    expect(await lexical(reader, 'walnut harvest')).toEqual([]);
+    const nearest = await reader.searchVector({ vector: unitVector(dims, 3), limit: 1 });
+    expect(nearest).toEqual([{ id: 'a', score: expect.closeTo(1, 5) }]);
+    // The reader caught up on the changed rows rather than loading the table again.
+    expect(reader.searchIndexStats()).toMatchObject({ memories: 1, loads: 1 });
+    expect(reader.searchIndexStats()?.catchUps).toBeGreaterThan(0);
+    // A compaction moves rows but changes none: the index catches up and answers the same.
+    await writer.optimize();
+    expect(await lexical(reader, 'almond')).toEqual(['a']);
+    expect(await reader.get('memory', ['a'])).toMatchObject([{ content: 'almond' }]);
+    await Promise.all([writer.close(), reader.close()]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The LanceDB store: memories and records in LanceDB tables, on a local directory, object
- * storage (`s3://`, `gs://`, `az://`) or LanceDB Cloud. A native full-text (BM25) index, a
- * vector index built past a row threshold, scalar indexes on the scope columns.
+ * storage (`s3://`, `gs://`, `az://`) or LanceDB Cloud. Searches are answered by memoir's
+ * in-process index (`search: 'memoir'`) or by LanceDB's full-text index and a vector
+ * index built past a row threshold (`search: 'native'`, the default); scalar indexes on the scope columns.
  * `@lancedb/lancedb` and `apache-arrow` are optional peer dependencies, loaded when the
  * store first opens, never at import.
  *
@@ -14,6 +15,7 @@ import { LanceStore } from './lancedb-store.js';
 import { defaultLanceUri, type LanceStoreOptions, lanceStoreOptionsSchema } from './lancedb-store-options.js';
 
 export { LANCE_SCHEMA_VERSION } from './lancedb-schema.js';
+export type { LanceSearchIndexStats } from './lancedb-search-index.js';
 export type { LanceStore } from './lancedb-store.js';
 export type { LanceIndexSettings, LanceStoreOptions } from './lancedb-store-options.js';
 

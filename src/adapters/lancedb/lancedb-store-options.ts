@@ -93,6 +93,20 @@ export const lanceStoreOptionsSchema = z
      * read sees every write another process has acknowledged. Default 0.
      */
     readConsistencyInterval: z.number().min(0).default(0),
+    /**
+     * Who answers `searchLexical` and `searchVector`: `memoir`, memoir's in-process index (BM25
+     * postings and int8 vectors with exact float32 rescoring, the SQLite store's, from
+     * memoir/store-kit) built from the table's rows on the first search and kept at the table's
+     * version; or `native`, LanceDB's own full-text and vector indexes (and `index.vector`,
+     * which `memoir` does not build). Default `native` until memoir's index is snapshotted beside
+     * the table: without a snapshot every process builds it on its first search (4–12 s at 100k
+     * here), which each `memoir` command or server start would pay. `memoir` answers a recall
+     * at 100k in 0.78× one raw LanceDB hybrid query where `native` took 1.2–1.5×
+     * (docs/guides/lancedb.md): choose it for a long-running process over a large table.
+     */
+    search: z.enum(['memoir', 'native']).default('native'),
+    /** With `search: 'memoir'`: `auto` uses usearch's SIMD kernel when installed, `javascript` never. Default `auto`. */
+    vectorKernel: z.enum(['auto', 'javascript']).default('auto'),
     /** Vector index and background optimisation; see each field. */
     index: lanceIndexOptionsSchema.default(lanceIndexOptionsSchema.parse({})),
     /**

@@ -25,6 +25,7 @@ import type {
   WrittenRecord,
 } from '../../core/spec/store.js';
 import { closedStoreError } from '../../core/store-kit/closed-state.js';
+import { loadVectorKernel } from '../../core/store-kit/search-index/vector-kernel.js';
 import { TransactionScope } from '../../core/store-kit/transaction-scope.js';
 import { WriteQueue } from '../../core/store-kit/write-queue.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
@@ -48,6 +49,7 @@ import {
   tableNames,
   vectorSqlType,
 } from './lancedb-schema.js';
+import { LanceSearchIndex, type LanceSearchIndexStats } from './lancedb-search-index.js';
 import { hasStagedPlans, LanceStagedChange, recoverStagedChanges, type StagingHost } from './lancedb-staging.js';
 import type { LanceIndexSettings } from './lancedb-store-options.js';
 
@@ -98,6 +100,8 @@ export interface LanceStoreSettings {
   apiKey: string | undefined;
   region: string | undefined;
   readConsistencyInterval: number;
+  search: 'memoir' | 'native';
+  vectorKernel: 'auto' | 'javascript';
   index: LanceIndexSettings;
   commitRetries: number;
   metadataCacheBytes: number;
@@ -188,6 +192,8 @@ export class LanceStore implements MemoryStore {
   readonly #countCache = new Map<string, { count: number; until: number }>();
   /** Where the rows recent searches found sit, so reading them next is a take by address. */
   readonly #addresses = new RowAddresses();
+  /** memoir's in-process index, with `search: 'memoir'`; made on the first search. */
+  #searchIndex: LanceSearchIndex | undefined;
   #accessTimer: NodeJS.Timeout | undefined;
   #closing = false;
   #closed = false;
@@ -199,7 +205,9 @@ export class LanceStore implements MemoryStore {
     const host: LanceCollectionHost = {
       read: (table, operation) => this.#read(table, operation),
       write: (table, ids, operation) => this.#write(table, ids, operation),
-      upsertRows: (table, rows) => this.#upsertRows(table, rows),
+      upsertRows: async (table, rows) => {
+        await this.#upsertRows(table, rows);
+      },
     };
     this.#records = {
       opinion: new LanceCollection<Opinion>(host, this.#names.opinions),
@@ -222,7 +230,9 @@ export class LanceStore implements MemoryStore {
       () => this.#libraries!,
       (name) => this.#table(name),
       this.#names.memories,
-      settings.index,
+      // memoir's index answers vector searches: LanceDB's own vector index would be a second
+      // copy of every vector on disk (about 100 MiB at 100k) that no search reads.
+      settings.search === 'memoir' ? { ...settings.index, vector: 'none' } : settings.index,
       () => this.#dimensions,
       settings.logger,
       // See CommitLock: on a directory a collision is detected and retried, so writers never wait.
@@ -259,6 +269,11 @@ export class LanceStore implements MemoryStore {
   /** Where the tables live: a directory or an object-store URI. */
   get uri(): string {
     return this.#settings.uri;
+  }
+
+  /** Who answers searches: `memoir` (the in-process index) or `native` (LanceDB's indexes). */
+  get searchSettings(): 'memoir' | 'native' {
+    return this.#settings.search;
   }
 
   /** The vector index and maintenance settings in force (options with their defaults). */
@@ -514,14 +529,14 @@ export class LanceStore implements MemoryStore {
   }
 
   /** Insert or replace rows by id: a plain append when none of the ids is there yet. */
-  async #upsertRows(table: LanceTable, rows: readonly object[]): Promise<void> {
+  async #upsertRows(table: LanceTable, rows: readonly object[]): Promise<number> {
     const ids = rows.map((row) => (row as { id: string }).id);
     const data = await this.#arrowRows(table, rows);
     const transaction = this.#transaction.current();
     const known = transaction ? this.#intents.knownAbsent(transaction, table.name, ids) : undefined;
     const absent = known ?? (await table.countRows(sqlIn('id', ids))) === 0;
-    if (absent) await table.add(data);
-    else await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+    if (absent) return (await table.add(data)).version;
+    return (await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data)).version;
   }
 
   async #readMeta(meta: LanceTable, key: string): Promise<string | undefined> {
@@ -671,7 +686,8 @@ export class LanceStore implements MemoryStore {
     const latest = this.#memoryRows(records);
     await this.#write(this.#names.memories, [...latest.keys()], async (table) => {
       if (latest.size === 0) return;
-      await this.#upsertRows(table, [...latest.values()]);
+      const version = await this.#upsertRows(table, [...latest.values()]);
+      this.#searchIndex?.applyOwnWrite(version, { put: [...latest.values()] });
       this.#access.forget([...latest.keys()]);
     });
   }
@@ -682,7 +698,10 @@ export class LanceStore implements MemoryStore {
       if (unique.length === 0) return 0;
       const where = sqlIn('id', unique);
       const count = await table.countRows(where);
-      if (count > 0) await table.delete(where);
+      if (count > 0) {
+        const { version } = await table.delete(where);
+        this.#searchIndex?.applyOwnWrite(version, { deleted: unique });
+      }
       this.#access.forget(unique);
       return count;
     });
@@ -819,7 +838,9 @@ export class LanceStore implements MemoryStore {
         });
         if (rows.length === 0) return;
         const data = await this.#arrowRows(table, rows);
-        await table.mergeInsert('id').whenMatchedUpdateAll().execute(data);
+        // Access counts are nothing the search index holds: the version moves, the index stays.
+        const { version } = await table.mergeInsert('id').whenMatchedUpdateAll().execute(data);
+        this.#searchIndex?.applyOwnWrite(version, {});
       });
       this.#maintenance.noteAccessWrite(this.#names.memories);
     } catch (error) {
@@ -835,6 +856,13 @@ export class LanceStore implements MemoryStore {
       const terms = [...new Set(analyzeTerms(query.text))];
       const limit = Math.max(0, Math.floor(query.limit));
       if (terms.length === 0 || limit === 0) return [];
+      if (this.#settings.search === 'memoir') {
+        const index = await this.#memoirIndex();
+        if (!index) return [];
+        const hits = await index.searchLexical(table, terms, query.filter, limit);
+        this.#addresses.note(index.addressesOf(hits));
+        return hits;
+      }
       const { MatchQuery, Operator } = this.#libraries!.lancedb;
       const where = memoryWhere(query.filter);
       return withTies(limit, async (fetch) => {
@@ -866,6 +894,13 @@ export class LanceStore implements MemoryStore {
       }
       const limit = Math.max(0, Math.floor(query.limit));
       if (limit === 0 || dimensions === null) return [];
+      if (this.#settings.search === 'memoir') {
+        const index = await this.#memoirIndex();
+        if (!index) return [];
+        const hits = await index.searchVector(table, vector, query.filter, limit);
+        this.#addresses.note(index.addressesOf(hits));
+        return hits;
+      }
       // No `vector IS NOT NULL` here: LanceDB's vector search skips null vectors itself, and
       // the condition would make the prefilter read every vector (5× the query time at 50k).
       const where = memoryWhere(query.filter);
@@ -877,6 +912,26 @@ export class LanceStore implements MemoryStore {
       // The index came back short of a filter's rows: exact search never does.
       return withTies(limit, (fetch) => this.#nearest(table, vector, where, fetch, true));
     });
+  }
+
+  /**
+   * The in-process index for the current embedder's dimensions (a new one when they changed);
+   * null before the store has a vector column. The kernel is usearch's when it loads.
+   */
+  async #memoirIndex(): Promise<LanceSearchIndex | null> {
+    const dimensions = this.#dimensions;
+    if (dimensions === null) return null;
+    if (this.#searchIndex?.dimensions === dimensions) return this.#searchIndex;
+    const kernel = await loadVectorKernel(this.#settings.vectorKernel, (reason) =>
+      this.#settings.logger.log('debug', `lancedb: usearch not loaded, vector search runs in JavaScript: ${reason}`),
+    );
+    if (this.#searchIndex?.dimensions !== dimensions) this.#searchIndex = new LanceSearchIndex(kernel, dimensions);
+    return this.#searchIndex;
+  }
+
+  /** What memoir's in-process index holds (null with `search: 'native'` or before the first search). */
+  searchIndexStats(): LanceSearchIndexStats | null {
+    return this.#searchIndex?.stats() ?? null;
   }
 
   // Both answers change only as the table grows by many rows or an index is built, so they are

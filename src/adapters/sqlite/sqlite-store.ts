@@ -24,12 +24,12 @@ import type {
   WrittenRecord,
 } from '../../core/spec/store.js';
 import { closedStoreError } from '../../core/store-kit/closed-state.js';
+import { loadVectorKernel, type VectorKernel } from '../../core/store-kit/search-index/vector-kernel.js';
 import { TransactionScope } from '../../core/store-kit/transaction-scope.js';
 import { WriteQueue } from '../../core/store-kit/write-queue.js';
 import { analyzeTerms } from '../../core/text/analyze.js';
 import { dropSnapshot, writeSnapshot } from './search-index/index-snapshot.js';
 import { SearchIndex, type SearchIndexStats } from './search-index/search-index.js';
-import { loadVectorKernel, type VectorKernel } from './search-index/vector-kernel.js';
 import { checkSqliteFile, type SqliteFileCheck } from './sqlite-check.js';
 import { SqliteCollection } from './sqlite-collection.js';
 import { openConnection } from './sqlite-connection.js';

@@ -1,24 +1,5 @@
+import type { IndexedRow } from '../../../core/store-kit/search-index/indexed-row.js';
 import { decodeNullableText, decodeStoredText } from '../../../core/text/stored-text.js';
-
-/** What the search index reads of one memory: the columns it filters on, its terms, its vector. */
-export interface IndexedRow {
-  rowid: number;
-  id: string;
-  agentId: string | null;
-  userId: string | null;
-  namespace: string | null;
-  kind: string;
-  category: string;
-  sessionId: string | null;
-  bookmarked: boolean;
-  occurredAt: string;
-  validFrom: string;
-  validTo: string | null;
-  /** The analysed terms, space-separated, as stored in `lexical_terms`. */
-  terms: string;
-  /** The stored float32 vector, or null while the memory waits for its embedding. */
-  embedding: Float32Array | null;
-}
 
 /** Columns selected for an {@link IndexedRow}, from `memories m` left-joined to `memory_embeddings e`. */
 export const INDEXED_COLUMNS =

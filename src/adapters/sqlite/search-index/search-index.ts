@@ -1,19 +1,24 @@
 import type { MemoryFilter, SearchHit } from '../../../core/spec/store.js';
+import type { IndexedRow } from '../../../core/store-kit/search-index/indexed-row.js';
+import { LexicalPostings, type ScoringCorpus } from '../../../core/store-kit/search-index/lexical-postings.js';
+import {
+  compileSlotFilter,
+  type SlotFilter,
+  type SlotScope,
+} from '../../../core/store-kit/search-index/slot-filter.js';
+import { SlotTable } from '../../../core/store-kit/search-index/slot-table.js';
+import { fromJson, jsonBytes, part, type SnapshotParts } from '../../../core/store-kit/search-index/snapshot-parts.js';
+import { topSlots } from '../../../core/store-kit/search-index/top-slots.js';
+import type { VectorKernel } from '../../../core/store-kit/search-index/vector-kernel.js';
+import { VectorSlab } from '../../../core/store-kit/search-index/vector-slab.js';
 import { topHits } from '../../../core/utils/top-hits.js';
 import type { SqliteDatabase } from '../sqlite-driver.js';
 import { memoryCondition } from '../sqlite-filter.js';
 import { blobToVector } from '../sqlite-rows.js';
 import { cachedStatement } from '../statement-cache.js';
 import { cosineWithNorms, type ExactVector, ExactVectors, exactVector } from './exact-vectors.js';
-import { fromJson, jsonBytes, part, readSnapshot, type SnapshotParts } from './index-snapshot.js';
-import { INDEXED_COLUMNS, type IndexedRow, indexedRowOf } from './indexed-row.js';
-import type { ScoringCorpus } from './lexical-postings.js';
-import { LexicalPostings } from './lexical-postings.js';
-import { compileSlotFilter, type SlotFilter, type SlotScope } from './slot-filter.js';
-import { SlotTable } from './slot-table.js';
-import { topSlots } from './top-slots.js';
-import type { VectorKernel } from './vector-kernel.js';
-import { VectorSlab } from './vector-slab.js';
+import { readSnapshot } from './index-snapshot.js';
+import { INDEXED_COLUMNS, indexedRowOf } from './indexed-row.js';
 
 /** Rows the int8 scan hands to float32 rescoring, at least; four times the limit when more. */
 const RESCORE_AT_LEAST = 200;

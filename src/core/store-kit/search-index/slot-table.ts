@@ -1,10 +1,13 @@
 import { ensureCapacity } from './growable.js';
-import { bytesOf, fromJson, jsonBytes, part, type SnapshotParts, viewOf } from './index-snapshot.js';
 import type { IndexedRow } from './indexed-row.js';
 import { InternedStrings } from './interned.js';
+import { bytesOf, fromJson, jsonBytes, part, type SnapshotParts, viewOf } from './snapshot-parts.js';
 
 /** Milliseconds since the epoch of an ISO timestamp; NaN when it does not parse. */
 export const instant = (iso: string) => Date.parse(iso);
+
+/** Epoch milliseconds of a time a store gives as an ISO timestamp or already as milliseconds. */
+const millis = (at: string | number) => (typeof at === 'number' ? at : instant(at));
 
 /**
  * One slot per indexed memory, in columns: the fields filters test, as numbers. A replaced
@@ -61,9 +64,9 @@ export class SlotTable {
     this.category[slot] = this.strings.intern(row.category);
     this.session[slot] = this.strings.intern(row.sessionId);
     this.bookmarked[slot] = row.bookmarked ? 1 : 0;
-    this.occurredAt[slot] = instant(row.occurredAt);
-    this.validFrom[slot] = instant(row.validFrom);
-    this.validTo[slot] = row.validTo === null ? Number.NaN : instant(row.validTo);
+    this.occurredAt[slot] = millis(row.occurredAt);
+    this.validFrom[slot] = millis(row.validFrom);
+    this.validTo[slot] = row.validTo === null ? Number.NaN : millis(row.validTo);
     this.slotOfRowid.set(row.rowid, slot);
     this.live++;
     return slot;

@@ -1,5 +1,5 @@
 /** Typed arrays that double when full: the index grows one slot or posting at a time. */
-type TypedArray = Int8Array | Uint8Array | Uint16Array | Int32Array | Float64Array;
+type TypedArray = Int8Array | Uint8Array | Uint16Array | Int32Array | Float32Array | Float64Array;
 type TypedArrayConstructor<T extends TypedArray> = new (length: number) => T;
 
 /** A copy of `array` with room for at least `needed` elements (the same array when it already has). */

@@ -1,4 +1,4 @@
-import type { MemoryFilter } from '../../../core/spec/store.js';
+import type { MemoryFilter } from '../../spec/store.js';
 import { instant, type SlotTable } from './slot-table.js';
 
 /** The scope part of a filter: which slots are the tenant's, and a key naming that scope. */

@@ -1,5 +1,5 @@
 import { ensureCapacity } from './growable.js';
-import { bytesOf, part, type SnapshotParts, viewOf } from './index-snapshot.js';
+import { bytesOf, part, type SnapshotParts, viewOf } from './snapshot-parts.js';
 
 /**
  * Every slot's vector, normalised and quantised to int8 in one contiguous matrix for the

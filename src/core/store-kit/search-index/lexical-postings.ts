@@ -1,6 +1,6 @@
-import { BM25_B, BM25_K1, bm25Idf } from '../../../core/text/bm25-index.js';
+import { BM25_B, BM25_K1, bm25Idf } from '../../text/bm25-index.js';
 import { ensureCapacity } from './growable.js';
-import { bytesOf, fromJson, jsonBytes, part, type SnapshotParts, viewOf } from './index-snapshot.js';
+import { bytesOf, fromJson, jsonBytes, part, type SnapshotParts, viewOf } from './snapshot-parts.js';
 
 /** The corpus a scoped search takes its statistics from: the tenant's slots and their size. */
 export interface ScoringCorpus {

@@ -1,0 +1,455 @@
+import type { MemoryFilter, SearchHit } from '../../core/spec/store.js';
+import { ensureCapacity } from '../../core/store-kit/search-index/growable.js';
+import type { IndexedRow } from '../../core/store-kit/search-index/indexed-row.js';
+import { compileSlotFilter, type SlotFilter } from '../../core/store-kit/search-index/slot-filter.js';
+import { SlotIndex } from '../../core/store-kit/search-index/slot-index.js';
+import type { VectorKernel } from '../../core/store-kit/search-index/vector-kernel.js';
+import { decodeNullableText, decodeStoredText } from '../../core/text/stored-text.js';
+import type { LanceTable } from './lancedb-driver.js';
+import { memoryWhere, sqlIn } from './lancedb-filter.js';
+import type { AddressedRow } from './lancedb-row-addresses.js';
+import type { MemoryRow } from './lancedb-rows.js';
+
+/** Past this share of dead slots (replaced or deleted memories) the index is rebuilt. */
+const REBUILD_DEAD_SHARE = 0.25;
+
+/** The memories-table columns the index reads. */
+export const INDEXED_LANCE_COLUMNS = [
+  'id',
+  'agent_id',
+  'user_id',
+  'namespace',
+  'kind',
+  'category',
+  'source_session',
+  'bookmarked',
+  'occurred_at',
+  'valid_from',
+  'valid_to',
+  'updated_at',
+  'lexical_terms',
+  'vector',
+];
+
+/** An Arrow record batch as the index reads it. */
+interface ArrowBatch {
+  numRows: number;
+  getChild(name: string): ArrowColumn | null;
+}
+
+interface ArrowColumn {
+  get(index: number): unknown;
+  isValid(index: number): boolean;
+  data: ReadonlyArray<{ offset: number; children: ReadonlyArray<{ values: unknown }> }>;
+}
+
+/**
+ * Per slot, what the index keeps beside the slot table: the row's address at the version read
+ * (NaN for a row the store wrote since), so the rows a search finds are read next by address
+ * (see lancedb-row-addresses.ts: a hint only); and `updated_at`, `embedded` and a digest of
+ * the indexed columns, which a catch-up compares to find the rows that changed.
+ */
+class RowSide {
+  address = new Float64Array(0);
+  updated = new Float64Array(0);
+  embedded = new Uint8Array(0);
+  digest = new Int32Array(0);
+
+  reserve(slots: number): void {
+    this.digest = ensureCapacity(this.digest, slots, Int32Array);
+    this.address = ensureCapacity(this.address, slots, Float64Array);
+    this.updated = ensureCapacity(this.updated, slots, Float64Array);
+    this.embedded = ensureCapacity(this.embedded, slots, Uint8Array);
+  }
+
+  set(slot: number, address: number, updated: number, embedded: boolean, digest: number): void {
+    if (slot >= this.address.length) this.reserve(Math.max(16, slot * 2));
+    this.digest[slot] = digest;
+    this.address[slot] = address;
+    this.updated[slot] = updated;
+    this.embedded[slot] = embedded ? 1 : 0;
+  }
+}
+
+/** A 32-bit FNV-1a digest of a row's indexed columns but the vector: what a catch-up compares. */
+function digestOf(row: IndexedFields): number {
+  let hash = 0x811c9dc5;
+  const text = [
+    row.lexical_terms,
+    row.kind,
+    row.category,
+    row.agent_id ?? '\u0000',
+    row.user_id ?? '\u0000',
+    row.namespace ?? '\u0000',
+    row.source_session ?? '\u0000',
+    row.bookmarked ? '1' : '0',
+    String(row.occurred_at),
+    String(row.valid_from),
+    String(row.valid_to),
+  ].join('\u0001');
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}
+
+/**
+ * What memoir's in-process index over a LanceDB table holds and what building it cost.
+ *
+ * @group Adapters
+ */
+export interface LanceSearchIndexStats {
+  /** Live memories indexed. */
+  memories: number;
+  /** Full loads since the store opened. */
+  loads: number;
+  /** Catch-ups (a narrow scan and the changed rows) since the store opened. */
+  catchUps: number;
+  /** Milliseconds the last full load took. */
+  lastLoadMs: number;
+  /** The vector kernel in use. */
+  kernel: VectorKernel['name'];
+}
+
+type IndexedFields = Pick<
+  MemoryRow,
+  | 'id'
+  | 'agent_id'
+  | 'user_id'
+  | 'namespace'
+  | 'kind'
+  | 'category'
+  | 'source_session'
+  | 'bookmarked'
+  | 'occurred_at'
+  | 'valid_from'
+  | 'valid_to'
+  | 'lexical_terms'
+>;
+
+/**
+ * memoir's in-process search index (BM25 postings, int8 vectors with float32 rescoring; see
+ * memoir/store-kit's SlotIndex) over a LanceDB memories table. It reflects one table version:
+ * the store's own writes are applied as they commit when the commit is the very next version,
+ * and any other version (another process's write, a bulk change, a maintenance round, an undo)
+ * makes the next search reload it from the rows, so it never answers from a state the table
+ * was not in.
+ */
+export class LanceSearchIndex {
+  readonly #kernel: VectorKernel;
+  readonly dimensions: number;
+  #index: SlotIndex;
+  /** Each memory's key in the slot table, by id (assigned by the index: LanceDB rows have no stable number). */
+  #keys = new Map<string, number>();
+  #side = new RowSide();
+  #nextKey = 1;
+  /** The table version the index reflects; null before the first load. */
+  #version: number | null = null;
+  #loading: Promise<void> | undefined;
+  #loads = 0;
+  #catchUps = 0;
+  #lastLoadMs = 0;
+
+  constructor(kernel: VectorKernel, dimensions: number) {
+    this.#kernel = kernel;
+    this.dimensions = dimensions;
+    this.#index = new SlotIndex(dimensions, { keepFloats: true });
+  }
+
+  /** What the index holds now. */
+  stats(): LanceSearchIndexStats {
+    return {
+      memories: this.#index.table.live,
+      loads: this.#loads,
+      catchUps: this.#catchUps,
+      lastLoadMs: this.#lastLoadMs,
+      kernel: this.#kernel.name,
+    };
+  }
+
+  /**
+   * Bring the index to the table's current version: nothing when it is there; a full load the
+   * first time (or when too many slots are dead); otherwise a catch-up that compares each
+   * row's indexed columns (all but the vector, as a digest) and its `updated_at` and `embedded`
+   * with what the index holds and reads whole only the rows that differ, so a compaction or
+   * another process's retain costs a scan without vectors, not a rebuild. A vector replaced
+   * with none of those changing (the same memory re-embedded by another process without a new
+   * `updated_at`) is not seen until the next full load.
+   */
+  async sync(table: LanceTable): Promise<void> {
+    while (this.#loading) await this.#loading;
+    const current = await table.version();
+    if (this.#version === current && !this.#tooSparse()) return;
+    if (this.#loading) return this.sync(table);
+    const full = this.#version === null || this.#tooSparse();
+    this.#loading = (full ? this.#load(table, current) : this.#catchUp(table, current)).finally(() => {
+      this.#loading = undefined;
+    });
+    await this.#loading;
+  }
+
+  #tooSparse(): boolean {
+    const table = this.#index.table;
+    return table.count > 1000 && table.deadShare > REBUILD_DEAD_SHARE;
+  }
+
+  // Read at (or after) `version`: a write that lands during the scan shows as a version the
+  // index does not know, so the next search catches up again.
+  async #load(table: LanceTable, version: number): Promise<void> {
+    const started = performance.now();
+    const index = new SlotIndex(this.dimensions, { keepFloats: true });
+    const keys = new Map<string, number>();
+    const side = new RowSide();
+    const rows = await table.countRows();
+    index.reserve(rows);
+    side.reserve(rows);
+    await this.#read(table.query().select(INDEXED_LANCE_COLUMNS).withRowId(), index, keys, side);
+    this.#index = index;
+    this.#keys = keys;
+    this.#side = side;
+    this.#version = version;
+    this.#loads++;
+    this.#lastLoadMs = performance.now() - started;
+  }
+
+  async #catchUp(table: LanceTable, version: number): Promise<void> {
+    const index = this.#index;
+    const slots = index.table;
+    const side = this.#side;
+    const seen = new Uint8Array(slots.count);
+    const changed: string[] = [];
+    const narrow = INDEXED_LANCE_COLUMNS.filter((name) => name !== 'vector').concat('embedded');
+    for await (const batch of table.query().select(narrow).withRowId()) {
+      const rows = batch.numRows;
+      const column = (name: string) => batch.getChild(name)!;
+      const [ids, agent, user, namespace, kind, category, session, bookmarked] = [
+        'id',
+        'agent_id',
+        'user_id',
+        'namespace',
+        'kind',
+        'category',
+        'source_session',
+        'bookmarked',
+      ].map(column) as ArrowColumn[];
+      const [occurred, validFrom, validTo, updated, terms, embedded, addresses] = [
+        'occurred_at',
+        'valid_from',
+        'valid_to',
+        'updated_at',
+        'lexical_terms',
+        'embedded',
+        '_rowid',
+      ].map(column) as ArrowColumn[];
+      for (let i = 0; i < rows; i++) {
+        const id = ids!.get(i) as string;
+        const key = this.#keys.get(id);
+        const slot = key === undefined ? undefined : slots.slotOfRowid.get(key);
+        const unchanged =
+          slot !== undefined &&
+          side.updated[slot] === Number(updated!.get(i)) &&
+          side.embedded[slot] === (embedded!.get(i) ? 1 : 0) &&
+          side.digest[slot] ===
+            digestOf({
+              id,
+              agent_id: agent!.get(i) as string | null,
+              user_id: user!.get(i) as string | null,
+              namespace: namespace!.get(i) as string | null,
+              kind: kind!.get(i) as string,
+              category: category!.get(i) as string,
+              source_session: session!.get(i) as string | null,
+              bookmarked: bookmarked!.get(i) as boolean,
+              occurred_at: Number(occurred!.get(i)),
+              valid_from: Number(validFrom!.get(i)),
+              valid_to: validTo!.get(i) === null ? null : Number(validTo!.get(i)),
+              lexical_terms: terms!.get(i) as string,
+            });
+        if (!unchanged) {
+          changed.push(id);
+          continue;
+        }
+        seen[slot] = 1;
+        side.address[slot] = Number(addresses!.get(i));
+      }
+    }
+    const changedIds = new Set(changed);
+    for (let slot = 0; slot < seen.length; slot++) {
+      if (seen[slot] === 0 && slots.alive[slot] === 1 && !changedIds.has(slots.ids[slot]!)) {
+        index.remove(slots.rowids[slot]!);
+      }
+    }
+    for (let at = 0; at < changed.length; at += 1000) {
+      const ids = changed.slice(at, at + 1000);
+      for (const id of ids) {
+        const key = this.#keys.get(id);
+        if (key !== undefined) index.remove(key);
+      }
+      const query = table.query().where(sqlIn('id', ids)).select(INDEXED_LANCE_COLUMNS).withRowId();
+      await this.#read(query, index, this.#keys, side);
+    }
+    this.#version = version;
+    this.#catchUps++;
+  }
+
+  /** Add every row `query` yields (the indexed columns, with row addresses) to `index`. */
+  async #read(query: AsyncIterable<ArrowBatch>, index: SlotIndex, keys: Map<string, number>, side: RowSide) {
+    const d = this.dimensions;
+    for await (const batch of query) {
+      const column = (name: string) => batch.getChild(name)!;
+      const ids = column('id');
+      const agent = column('agent_id');
+      const user = column('user_id');
+      const namespace = column('namespace');
+      const kind = column('kind');
+      const category = column('category');
+      const session = column('source_session');
+      const bookmarked = column('bookmarked');
+      const occurred = column('occurred_at');
+      const validFrom = column('valid_from');
+      const validTo = column('valid_to');
+      const updated = column('updated_at');
+      const terms = column('lexical_terms');
+      const addresses = column('_rowid');
+      const vectors = batch.getChild('vector');
+      // The vector column is a fixed-size list: one flat float array under it.
+      const data = vectors?.data.length === 1 ? vectors.data[0] : undefined;
+      const flat = data?.children[0]?.values as Float32Array | undefined;
+      for (let i = 0; i < batch.numRows; i++) {
+        let embedding: Float32Array | null = null;
+        if (vectors?.isValid(i)) {
+          embedding =
+            flat && data
+              ? flat.subarray((data.offset + i) * d, (data.offset + i + 1) * d)
+              : Float32Array.from(vectors.get(i) as Iterable<number>);
+        }
+        const id = ids.get(i) as string;
+        const fields: IndexedFields = {
+          id,
+          agent_id: agent.get(i) as string | null,
+          user_id: user.get(i) as string | null,
+          namespace: namespace.get(i) as string | null,
+          kind: kind.get(i) as string,
+          category: category.get(i) as string,
+          source_session: session.get(i) as string | null,
+          bookmarked: bookmarked.get(i) as boolean,
+          occurred_at: Number(occurred.get(i)),
+          valid_from: Number(validFrom.get(i)),
+          valid_to: validTo.get(i) === null ? null : Number(validTo.get(i)),
+          lexical_terms: terms.get(i) as string,
+        };
+        const slot = index.add(this.#row(keys, id, fields, embedding));
+        side.set(slot, Number(addresses.get(i)), Number(updated.get(i)), embedding !== null, digestOf(fields));
+      }
+    }
+  }
+
+  #row(keys: Map<string, number>, id: string, row: IndexedFields, embedding: Float32Array | null): IndexedRow {
+    let key = keys.get(id);
+    if (key === undefined) {
+      key = this.#nextKey++;
+      keys.set(id, key);
+    }
+    return {
+      rowid: key,
+      id,
+      agentId: row.agent_id,
+      userId: row.user_id,
+      namespace: row.namespace,
+      kind: row.kind,
+      // Decoded, so filters compare the text the caller gave (see lancedb-rows).
+      category: decodeStoredText(row.category),
+      sessionId: decodeNullableText(row.source_session),
+      bookmarked: row.bookmarked,
+      occurredAt: row.occurred_at,
+      validFrom: row.valid_from,
+      validTo: row.valid_to,
+      terms: row.lexical_terms,
+      embedding,
+    };
+  }
+
+  /**
+   * The store committed `version` itself: rows it wrote (`put`), ids it deleted, or neither (a
+   * change the index does not hold, such as access counts). Applied only when the index is
+   * loaded, not catching up, and `version` directly follows the one it reflects; otherwise the
+   * next search catches up from the table.
+   */
+  applyOwnWrite(version: number, change: { put?: readonly MemoryRow[]; deleted?: readonly string[] }): void {
+    if (this.#loading || this.#version === null || version !== this.#version + 1) return;
+    for (const id of change.deleted ?? []) {
+      const key = this.#keys.get(id);
+      if (key !== undefined) this.#index.remove(key);
+    }
+    for (const row of change.put ?? []) {
+      const embedding = row.vector ? Float32Array.from(row.vector) : null;
+      const indexed = this.#row(this.#keys, row.id, row, embedding);
+      this.#index.remove(indexed.rowid);
+      const slot = this.#index.add(indexed);
+      // Where LanceDB put the row is not known until a load or catch-up reads it.
+      this.#side.set(slot, Number.NaN, row.updated_at, embedding !== null, digestOf(row));
+    }
+    this.#version = version;
+  }
+
+  /** Where the rows of `hits` sat at the version loaded, for those the index knows. */
+  addressesOf(hits: readonly SearchHit[]): AddressedRow[] {
+    const rows: AddressedRow[] = [];
+    const table = this.#index.table;
+    for (const hit of hits) {
+      const key = this.#keys.get(hit.id);
+      const slot = key === undefined ? undefined : table.slotOfRowid.get(key);
+      const address = slot === undefined ? Number.NaN : (this.#side.address[slot] ?? Number.NaN);
+      // As LanceDB gives addresses (u64 as bigint), so a take's rows are recognised as these.
+      if (!Number.isNaN(address)) rows.push({ id: hit.id, _rowid: BigInt(address) });
+    }
+    return rows;
+  }
+
+  // Entity and fingerprint lists (and a time that does not parse) are not slot columns: the
+  // rows that match them are read from the table first, then tested by key.
+  async #compile(table: LanceTable, index: SlotIndex, filter: MemoryFilter | undefined): Promise<SlotFilter> {
+    const keysNow = this.#keys;
+    let inTable: MemoryFilter | undefined;
+    const first = compileSlotFilter(filter, index.table, (rest) => {
+      inTable = rest;
+      return new Set();
+    });
+    if (!inTable) return first;
+    const where = memoryWhere(inTable) ?? 'true';
+    const rows = (await table.query().where(where).select(['id']).toArray()) as Array<{ id: string }>;
+    const keys = new Set<number>();
+    for (const row of rows) {
+      const key = keysNow.get(row.id);
+      if (key !== undefined) keys.add(key);
+    }
+    return compileSlotFilter(filter, index.table, () => keys);
+  }
+
+  /** BM25 over `terms` (analysed, distinct), filtered, best `limit` first. */
+  async searchLexical(
+    table: LanceTable,
+    terms: readonly string[],
+    filter: MemoryFilter | undefined,
+    limit: number,
+  ): Promise<SearchHit[]> {
+    await this.sync(table);
+    const index = this.#index;
+    const compiled = await this.#compile(table, index, filter);
+    return index.lexical(terms, compiled, limit);
+  }
+
+  /** Cosine nearest neighbours of `vector`, filtered, best `limit` first, scored exactly in float32. */
+  async searchVector(
+    table: LanceTable,
+    vector: Float32Array,
+    filter: MemoryFilter | undefined,
+    limit: number,
+  ): Promise<SearchHit[]> {
+    await this.sync(table);
+    const index = this.#index;
+    const compiled = await this.#compile(table, index, filter);
+    const candidates = index.candidates(this.#kernel, vector, compiled, limit);
+    return index.rescore(vector, candidates, limit);
+  }
+}
