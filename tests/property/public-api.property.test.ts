@@ -259,7 +259,7 @@ const plausibleInput = fc.record(
   { requiredKeys: ['content'] },
 );
 
-describe.each(STORES)('whatever retain accepts round-trips (%s store)', (_name, makeStore) => {
+describe.each(STORES)('whatever retain accepts round-trips (%s store)', (name, makeStore) => {
   const directory = tempDir('memoir-property-backups-');
   let accepted = 0;
 
@@ -290,9 +290,12 @@ describe.each(STORES)('whatever retain accepts round-trips (%s store)', (_name, 
           await memory.close();
         }
       }),
-      { numRuns: 60 },
+      // Each LanceDB run opens two directories and writes a backup through them: its 60 runs took
+      // 101 s of a loaded 2-core machine (47 s before the store port v2; noted on issue 41) where
+      // the other stores' 60 take under 10, so it runs 30.
+      { numRuns: name === 'lancedb' ? 30 : 60 },
     );
     // The property means something only if retains went through.
-    expect(accepted).toBeGreaterThan(10);
-  }, 120_000);
+    expect(accepted).toBeGreaterThan(name === 'lancedb' ? 5 : 10);
+  }, 240_000);
 });
