@@ -52,9 +52,11 @@ export function tempDir(prefix = 'memoir-test-'): string {
 export function freshPaths(name: string, extension = '.sqlite'): () => string {
   let dir: string | undefined;
   let count = 0;
+  // Removing a few hundred LanceDB directories took over a minute of a niced, loaded process
+  // (the Node matrix beside npm test).
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 300_000);
   return () => {
     dir ??= mkdtempSync(join(tmpdir(), `memoir-${name}-`));
     return join(dir, `${name}-${++count}${extension}`);
