@@ -71,18 +71,39 @@ const QUOTED_SPEAKER =
 /** Reads a memory's claims from its content, with its entities as context. */
 export type ClaimReader = (memory: Memory) => Claim[];
 
+/** How many texts' claims are kept, read once, across retains. */
+const READ_CACHE_SIZE = 4096;
+
+// Every earlier holder of a slot is compared with each new memory, so a fact with 300 versions
+// had all 300 parsed again on each retain (80 ms a retain at the 300th, two thirds of it the
+// parser). Claims depend only on the text, its entities and its speaker; the oldest entry goes
+// first when the cache is full. Callers copy a claim to change it, never edit it.
+const readCache = new Map<string, Claim[]>();
+
+function readCached(key: string, read: () => Claim[]): Claim[] {
+  const cached = readCache.get(key);
+  if (cached) return cached;
+  const claims = read();
+  if (readCache.size >= READ_CACHE_SIZE) readCache.delete(readCache.keys().next().value!);
+  readCache.set(key, claims);
+  return claims;
+}
+
 /** The claim reader, loading the parser on first use. */
 export async function loadClaimReader(): Promise<ClaimReader> {
   const parse: Parse = await loadParser();
   return (memory) => {
     if (!takesPart(memory) || QUOTED_SPEAKER.test(memory.content)) return [];
     const speaker = memory.source?.speaker;
+    const key = `${speaker ?? ''}\u0000${memory.entities.join('\u0001')}\u0000${memory.content}`;
     if (speaker === undefined || speaker.toLowerCase() === 'user')
-      return readClaims(parse, memory.content, { entities: memory.entities });
+      return readCached(key, () => readClaims(parse, memory.content, { entities: memory.entities }));
     // A speaker's words state the speaker's own facts ("I moved" is theirs), never another's.
     const self = personKey(speaker);
-    return readClaims(parse, memory.content, { entities: memory.entities, speaker: self }).filter(
-      (claim) => claim.subject === self,
+    return readCached(key, () =>
+      readClaims(parse, memory.content, { entities: memory.entities, speaker: self }).filter(
+        (claim) => claim.subject === self,
+      ),
     );
   };
 }

@@ -12,29 +12,77 @@ export const HEAD_NOUNS: ReadonlySet<string> = new Set([
   ...Object.keys(THING_CATEGORY),
 ]);
 
+/** A family's nouns looked up by a window of words, as {@link nounIn} compares them. */
+interface NounLookup {
+  /** A noun with its last "s" dropped → the indexes of the nouns it comes from. */
+  bySingular: Map<string, number[]>;
+  /** A noun as written → its indexes. */
+  byWritten: Map<string, number[]>;
+  /** The word counts of the nouns, longest first. */
+  lengths: number[];
+  /** Each noun's word count. */
+  wordCounts: number[];
+}
+
+// Built once per family: nounIn runs for every clause of every fact a retain compares, and
+// scanning each noun at each position was over half a retain's CPU once a fact had 100 versions.
+const lookups = new WeakMap<Family, NounLookup>();
+
+function lookupOf(family: Family, nouns: readonly string[]): NounLookup {
+  let lookup = lookups.get(family);
+  if (lookup) return lookup;
+  const bySingular = new Map<string, number[]>();
+  const byWritten = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, index: number) => {
+    const list = map.get(key);
+    if (list) list.push(index);
+    else map.set(key, [index]);
+  };
+  const wordCounts = nouns.map((noun, index) => {
+    add(bySingular, noun.replace(/s$/u, ''), index);
+    add(byWritten, noun, index);
+    return noun.split(' ').length;
+  });
+  lookup = { bySingular, byWritten, lengths: [...new Set(wordCounts)].sort((a, b) => b - a), wordCounts };
+  lookups.set(family, lookup);
+  return lookup;
+}
+
 /** The longest family noun inside `phrase`, as key, with the words before it as the thing it belongs to. */
 export function nounIn(family: Family, phrase: string): { key: string; thing: string } | undefined {
-  if (!family.nouns || phrase === '') return undefined;
+  const nouns = family.nouns;
+  if (!nouns || phrase === '') return undefined;
+  const { bySingular, byWritten, lengths, wordCounts } = lookupOf(family, nouns);
   const words = phrase.split(' ');
-  let best: { key: string; thing: string; length: number } | undefined;
-  for (const noun of family.nouns) {
-    const nounWords = noun.split(' ');
-    for (let at = 0; at + nounWords.length <= words.length; at += 1) {
-      const here = words.slice(at, at + nounWords.length).map((word) => word.replace(/s$/u, ''));
-      if (here.join(' ') !== noun.replace(/s$/u, '') && words.slice(at, at + nounWords.length).join(' ') !== noun)
-        continue;
+  const singular = words.map((word) => word.replace(/s$/u, ''));
+  // A window matches a noun when its words without their last "s" spell the noun without its
+  // last "s", or when it spells the noun as written. Of the longest matches, the first noun of
+  // the family's list wins, then the first position.
+  for (const length of lengths) {
+    let best: { index: number; at: number } | undefined;
+    for (let at = 0; at + length <= words.length; at += 1) {
       // The noun must head the phrase: "work laptop" names a laptop, not work.
-      const next = words[at + nounWords.length];
-      if (next !== undefined && HEAD_NOUNS.has(next.replace(/s$/u, ''))) continue;
-      if (best && best.length >= nounWords.length) continue;
+      const next = singular[at + length];
+      if (next !== undefined && HEAD_NOUNS.has(next)) continue;
+      const found = [
+        ...(bySingular.get(singular.slice(at, at + length).join(' ')) ?? []),
+        ...(byWritten.get(words.slice(at, at + length).join(' ')) ?? []),
+      ];
+      for (const index of found) {
+        if (wordCounts[index] !== length) continue;
+        if (!best || index < best.index || (index === best.index && at < best.at)) best = { index, at };
+      }
+    }
+    if (best) {
+      const noun = nouns[best.index]!;
+      const end = best.at + length;
       // A schedule's key is the whole phrase ("weekly design sync"); an amount's or setting's is the noun.
-      const key =
-        family.key === 'noun' && family.name === 'schedule' ? words.slice(0, at + nounWords.length).join(' ') : noun;
-      const thing = family.name === 'schedule' ? '' : words.slice(0, at).join(' ');
-      best = { key, thing, length: nounWords.length };
+      const key = family.key === 'noun' && family.name === 'schedule' ? words.slice(0, end).join(' ') : noun;
+      const thing = family.name === 'schedule' ? '' : words.slice(0, best.at).join(' ');
+      return { key, thing };
     }
   }
-  return best && { key: best.key, thing: best.thing };
+  return undefined;
 }
 
 export const toolName = (value: string) => subjectKey(value).replace(/\s+/gu, '-');
