@@ -3,7 +3,16 @@ import { ensureCapacity } from '../../core/store-kit/search-index/growable.js';
 import type { IndexedRow } from '../../core/store-kit/search-index/indexed-row.js';
 import { compileSlotFilter, type SlotFilter } from '../../core/store-kit/search-index/slot-filter.js';
 import { SlotIndex } from '../../core/store-kit/search-index/slot-index.js';
+import {
+  bytesOf,
+  fromJson,
+  jsonBytes,
+  part,
+  type SnapshotParts,
+  viewOf,
+} from '../../core/store-kit/search-index/snapshot-parts.js';
 import type { VectorKernel } from '../../core/store-kit/search-index/vector-kernel.js';
+import { VectorSlab } from '../../core/store-kit/search-index/vector-slab.js';
 import { decodeNullableText, decodeStoredText } from '../../core/text/stored-text.js';
 import type { LanceTable } from './lancedb-driver.js';
 import { memoryWhere, sqlIn } from './lancedb-filter.js';
@@ -12,6 +21,36 @@ import type { MemoryRow } from './lancedb-rows.js';
 
 /** Past this share of dead slots (replaced or deleted memories) the index is rebuilt. */
 const REBUILD_DEAD_SHARE = 0.25;
+
+/** Version of the snapshot layout beside the store-kit parts: a snapshot of another is ignored. */
+const SNAPSHOT_FORMAT = 1;
+
+/** What a snapshot says about itself, beside the store-kit parts. */
+interface SnapshotHeader {
+  format: number;
+  /** The memories table's version the snapshot reflects. */
+  version: number;
+  /** The embedder recorded in the meta table when it was taken. */
+  embedder: string | null;
+  dimensions: number;
+  scale: number;
+  nextKey: number;
+}
+
+/** Where the index reads a snapshot from, and which embedder the store holds vectors of now. */
+export interface LanceIndexSnapshotSource {
+  /** The stored snapshot's parts, or null when there is none that checks out. */
+  read(): Promise<SnapshotParts | null>;
+  /** The embedder recorded in the meta table. */
+  embedder(): Promise<string | null>;
+}
+
+/** One search index snapshot, taken from the index as it stood. */
+export interface LanceIndexSnapshot {
+  parts: SnapshotParts;
+  /** Rows changed since the last snapshot that this one covers. */
+  covers: number;
+}
 
 /** The memories-table columns the index reads. */
 export const INDEXED_LANCE_COLUMNS = [
@@ -62,6 +101,26 @@ class RowSide {
     this.embedded = ensureCapacity(this.embedded, slots, Uint8Array);
   }
 
+  /** The first `slots` entries as snapshot parts (views, not copies). */
+  toParts(parts: SnapshotParts, slots: number): void {
+    parts.set('lance.address', bytesOf(this.address.subarray(0, slots)));
+    parts.set('lance.updated', bytesOf(this.updated.subarray(0, slots)));
+    parts.set('lance.embedded', bytesOf(this.embedded.subarray(0, slots)));
+    parts.set('lance.digest', bytesOf(this.digest.subarray(0, slots)));
+  }
+
+  /** A side restored from {@link RowSide.toParts}; throws when a part is missing or short. */
+  static fromParts(parts: SnapshotParts, slots: number): RowSide {
+    const side = new RowSide();
+    side.address = viewOf(part(parts, 'lance.address'), Float64Array);
+    side.updated = viewOf(part(parts, 'lance.updated'), Float64Array);
+    side.embedded = viewOf(part(parts, 'lance.embedded'), Uint8Array);
+    side.digest = viewOf(part(parts, 'lance.digest'), Int32Array);
+    const lengths = [side.address, side.updated, side.embedded, side.digest].map((column) => column.length);
+    if (lengths.some((length) => length !== slots)) throw new Error('search index snapshot rows disagree');
+    return side;
+  }
+
   set(slot: number, address: number, updated: number, embedded: boolean, digest: number): void {
     if (slot >= this.address.length) this.reserve(Math.max(16, slot * 2));
     this.digest[slot] = digest;
@@ -69,6 +128,20 @@ class RowSide {
     this.updated[slot] = updated;
     this.embedded[slot] = embedded ? 1 : 0;
   }
+}
+
+/** Row `i`'s vector in a batch (a view where it can be), or null for a row without one. */
+function vectorReader(batch: ArrowBatch, dimensions: number): (i: number) => Float32Array | null {
+  const vectors = batch.getChild('vector');
+  // The vector column is a fixed-size list: one flat float array under it.
+  const data = vectors?.data.length === 1 ? vectors.data[0] : undefined;
+  const flat = data?.children[0]?.values as Float32Array | undefined;
+  return (i) => {
+    if (!vectors?.isValid(i)) return null;
+    return flat && data
+      ? flat.subarray((data.offset + i) * dimensions, (data.offset + i + 1) * dimensions)
+      : Float32Array.from(vectors.get(i) as Iterable<number>);
+  };
 }
 
 /** A 32-bit FNV-1a digest of a row's indexed columns but the vector: what a catch-up compares. */
@@ -102,11 +175,17 @@ function digestOf(row: IndexedFields): number {
 export interface LanceSearchIndexStats {
   /** Live memories indexed. */
   memories: number;
-  /** Full loads since the store opened. */
+  /** Full loads from the rows since the store opened. */
   loads: number;
+  /** Loads from a snapshot (and the rows changed since) since the store opened. */
+  restores: number;
+  /** Where the last load came from: the rows, or a snapshot plus the rows changed since. */
+  lastLoadFrom: 'rows' | 'snapshot' | null;
+  /** Snapshots this store has written beside the table. */
+  snapshotsWritten: number;
   /** Catch-ups (a narrow scan and the changed rows) since the store opened. */
   catchUps: number;
-  /** Milliseconds the last full load took. */
+  /** Milliseconds the last load (from rows or a snapshot) took. */
   lastLoadMs: number;
   /** The vector kernel in use. */
   kernel: VectorKernel['name'];
@@ -148,13 +227,22 @@ export class LanceSearchIndex {
   #version: number | null = null;
   #loading: Promise<void> | undefined;
   #loads = 0;
+  #restores = 0;
   #catchUps = 0;
   #lastLoadMs = 0;
+  #lastLoadFrom: 'rows' | 'snapshot' | null = null;
+  readonly #snapshot: LanceIndexSnapshotSource | undefined;
+  #snapshotsWritten = 0;
+  /** Rows changed since the stored snapshot (as far as this process knows). */
+  #changedSinceSnapshot = 0;
+  /** True when no stored snapshot this process knows of reflects the index: it was built from rows. */
+  #snapshotMissing = false;
 
-  constructor(kernel: VectorKernel, dimensions: number) {
+  constructor(kernel: VectorKernel, dimensions: number, snapshot?: LanceIndexSnapshotSource) {
     this.#kernel = kernel;
     this.dimensions = dimensions;
     this.#index = new SlotIndex(dimensions, { keepFloats: true });
+    this.#snapshot = snapshot;
   }
 
   /** What the index holds now. */
@@ -162,10 +250,55 @@ export class LanceSearchIndex {
     return {
       memories: this.#index.table.live,
       loads: this.#loads,
+      restores: this.#restores,
+      lastLoadFrom: this.#lastLoadFrom,
+      snapshotsWritten: this.#snapshotsWritten,
       catchUps: this.#catchUps,
       lastLoadMs: this.#lastLoadMs,
       kernel: this.#kernel.name,
     };
+  }
+
+  /**
+   * Whether writing a snapshot would pay off: the index holds at least `minMemories` and was
+   * built from rows, or enough rows changed since the stored one that the next process would
+   * spend long catching up — a tenth of the memories (at least 10,000), or after a maintenance
+   * round, which leaves the table as it stays, a hundredth (at least 1,000).
+   */
+  snapshotDue(minMemories: number, afterMaintenance: boolean): boolean {
+    const live = this.#index.table.live;
+    if (this.#version === null || this.#loading || live < minMemories) return false;
+    if (this.#snapshotMissing) return true;
+    const enough = afterMaintenance ? Math.max(1000, live / 100) : Math.max(10_000, live / 10);
+    return this.#changedSinceSnapshot >= enough;
+  }
+
+  /**
+   * The index as snapshot parts, taken at once (the caller copies them before anything else
+   * runs: they are views of the live index); null while it loads or before the first load.
+   */
+  snapshotParts(embedder: string | null): LanceIndexSnapshot | null {
+    if (this.#version === null || this.#loading) return null;
+    const parts: SnapshotParts = new Map();
+    const header: SnapshotHeader = {
+      format: SNAPSHOT_FORMAT,
+      version: this.#version,
+      embedder,
+      dimensions: this.dimensions,
+      scale: this.#index.slab.scale,
+      nextKey: this.#nextKey,
+    };
+    parts.set('lance.header', jsonBytes(header));
+    this.#index.toParts(parts);
+    this.#side.toParts(parts, this.#index.table.count);
+    return { parts, covers: this.#changedSinceSnapshot };
+  }
+
+  /** A snapshot from {@link snapshotParts} is stored: the rows it covers need none again. */
+  snapshotWritten(snapshot: LanceIndexSnapshot): void {
+    this.#snapshotsWritten++;
+    this.#snapshotMissing = false;
+    this.#changedSinceSnapshot = Math.max(0, this.#changedSinceSnapshot - snapshot.covers);
   }
 
   /**
@@ -182,11 +315,94 @@ export class LanceSearchIndex {
     const current = await table.version();
     if (this.#version === current && !this.#tooSparse()) return;
     if (this.#loading) return this.sync(table);
-    const full = this.#version === null || this.#tooSparse();
-    this.#loading = (full ? this.#load(table, current) : this.#catchUp(table, current)).finally(() => {
+    const step =
+      this.#version === null
+        ? this.#open(table, current)
+        : this.#tooSparse()
+          ? this.#load(table, current)
+          : this.#catchUp(table, current, false);
+    this.#loading = step.finally(() => {
       this.#loading = undefined;
     });
     await this.#loading;
+  }
+
+  // The first load of the process: from the snapshot beside the table when there is one that
+  // fits, from the rows otherwise. Whatever goes wrong with a snapshot costs only the head start.
+  async #open(table: LanceTable, version: number): Promise<void> {
+    const started = performance.now();
+    let restored = false;
+    try {
+      restored = await this.#restore(table, version);
+    } catch {
+      restored = false;
+    }
+    if (!restored) {
+      this.#version = null;
+      return this.#load(table, version);
+    }
+    this.#restores++;
+    this.#lastLoadFrom = 'snapshot';
+    this.#lastLoadMs = performance.now() - started;
+  }
+
+  async #restore(table: LanceTable, current: number): Promise<boolean> {
+    if (!this.#snapshot) return false;
+    const parts = await this.#snapshot.read();
+    if (!parts) return false;
+    const header = fromJson<SnapshotHeader>(part(parts, 'lance.header'));
+    if (
+      header.format !== SNAPSHOT_FORMAT ||
+      header.dimensions !== this.dimensions ||
+      header.scale !== new VectorSlab(this.dimensions).scale ||
+      !Number.isInteger(header.version) ||
+      !Number.isInteger(header.nextKey) ||
+      header.embedder !== (await this.#snapshot.embedder())
+    ) {
+      return false;
+    }
+    const index = SlotIndex.fromParts(parts, this.dimensions, { keepFloats: true });
+    const slots = index.table;
+    const side = RowSide.fromParts(parts, slots.count);
+    const keys = new Map<string, number>();
+    for (let slot = 0; slot < slots.count; slot++) {
+      if (slots.alive[slot] === 1) keys.set(slots.ids[slot]!, slots.rowids[slot]!);
+    }
+    this.#index = index;
+    this.#side = side;
+    this.#keys = keys;
+    this.#nextKey = header.nextKey;
+    this.#version = header.version;
+    // The float32 vectors for rescoring are not in the snapshot (they are the table's own):
+    // read with the rows changed since, or alone when nothing changed.
+    const unchanged = header.version === current && (await this.#fillFloats(table));
+    if (!unchanged) await this.#catchUp(table, current, true);
+    this.#version = current;
+    return true;
+  }
+
+  /**
+   * Read every row's vector into the restored index's float32 copy, by id; false (nothing to
+   * trust) when the rows are not the ones the index holds.
+   */
+  async #fillFloats(table: LanceTable): Promise<boolean> {
+    const index = this.#index;
+    const slots = index.table;
+    let rows = 0;
+    for await (const batch of table.query().select(['id', 'vector'])) {
+      const ids = batch.getChild('id')!;
+      const vectorOf = vectorReader(batch, this.dimensions);
+      for (let i = 0; i < batch.numRows; i++) {
+        rows++;
+        const key = this.#keys.get(ids.get(i) as string);
+        const slot = key === undefined ? undefined : slots.slotOfRowid.get(key);
+        if (slot === undefined) return false;
+        const vector = vectorOf(i);
+        if ((vector !== null) !== (this.#side.embedded[slot] === 1)) return false;
+        if (vector) index.setFloats(slot, vector);
+      }
+    }
+    return rows === slots.live;
   }
 
   #tooSparse(): boolean {
@@ -210,18 +426,26 @@ export class LanceSearchIndex {
     this.#side = side;
     this.#version = version;
     this.#loads++;
+    this.#lastLoadFrom = 'rows';
+    this.#snapshotMissing = true;
+    this.#changedSinceSnapshot = 0;
     this.#lastLoadMs = performance.now() - started;
   }
 
-  async #catchUp(table: LanceTable, version: number): Promise<void> {
+  // With `vectors`, also sets the float32 copy of every unchanged row (a restored index has none).
+  async #catchUp(table: LanceTable, version: number, vectors: boolean): Promise<void> {
     const index = this.#index;
     const slots = index.table;
     const side = this.#side;
     const seen = new Uint8Array(slots.count);
     const changed: string[] = [];
     const narrow = INDEXED_LANCE_COLUMNS.filter((name) => name !== 'vector').concat('embedded');
-    for await (const batch of table.query().select(narrow).withRowId()) {
+    for await (const batch of table
+      .query()
+      .select(vectors ? [...narrow, 'vector'] : narrow)
+      .withRowId()) {
       const rows = batch.numRows;
+      const vectorOf = vectors ? vectorReader(batch, this.dimensions) : undefined;
       const column = (name: string) => batch.getChild(name)!;
       const [ids, agent, user, namespace, kind, category, session, bookmarked] = [
         'id',
@@ -271,14 +495,19 @@ export class LanceSearchIndex {
         }
         seen[slot] = 1;
         side.address[slot] = Number(addresses!.get(i));
+        const vector = vectorOf?.(i);
+        if (vector) index.setFloats(slot, vector);
       }
     }
     const changedIds = new Set(changed);
+    let removed = 0;
     for (let slot = 0; slot < seen.length; slot++) {
       if (seen[slot] === 0 && slots.alive[slot] === 1 && !changedIds.has(slots.ids[slot]!)) {
         index.remove(slots.rowids[slot]!);
+        removed++;
       }
     }
+    this.#changedSinceSnapshot += changed.length + removed;
     for (let at = 0; at < changed.length; at += 1000) {
       const ids = changed.slice(at, at + 1000);
       for (const id of ids) {
@@ -311,18 +540,9 @@ export class LanceSearchIndex {
       const updated = column('updated_at');
       const terms = column('lexical_terms');
       const addresses = column('_rowid');
-      const vectors = batch.getChild('vector');
-      // The vector column is a fixed-size list: one flat float array under it.
-      const data = vectors?.data.length === 1 ? vectors.data[0] : undefined;
-      const flat = data?.children[0]?.values as Float32Array | undefined;
+      const vectorOf = vectorReader(batch, d);
       for (let i = 0; i < batch.numRows; i++) {
-        let embedding: Float32Array | null = null;
-        if (vectors?.isValid(i)) {
-          embedding =
-            flat && data
-              ? flat.subarray((data.offset + i) * d, (data.offset + i + 1) * d)
-              : Float32Array.from(vectors.get(i) as Iterable<number>);
-        }
+        const embedding = vectorOf(i);
         const id = ids.get(i) as string;
         const fields: IndexedFields = {
           id,
@@ -377,6 +597,7 @@ export class LanceSearchIndex {
    */
   applyOwnWrite(version: number, change: { put?: readonly MemoryRow[]; deleted?: readonly string[] }): void {
     if (this.#loading || this.#version === null || version !== this.#version + 1) return;
+    this.#changedSinceSnapshot += (change.put?.length ?? 0) + (change.deleted?.length ?? 0);
     for (const id of change.deleted ?? []) {
       const key = this.#keys.get(id);
       if (key !== undefined) this.#index.remove(key);

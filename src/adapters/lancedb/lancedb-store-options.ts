@@ -105,6 +105,15 @@ export const lanceStoreOptionsSchema = z
      * (docs/guides/lancedb.md): choose it for a long-running process over a large table.
      */
     search: z.enum(['memoir', 'native']).default('native'),
+    /**
+     * With `search: 'memoir'`: once the index holds this many memories it is snapshotted beside
+     * the table (`<tableName>_search_snapshot`, through LanceDB, so also on object storage), and
+     * the next process to open the store reads the snapshot and the rows changed since instead
+     * of building the index from every row. Written in the background after the index is built
+     * from rows, after a tenth of the memories changed, and after a maintenance round that
+     * follows a hundredth. Default 20000.
+     */
+    indexSnapshotMinMemories: z.number().int().min(1).default(20_000),
     /** With `search: 'memoir'`: `auto` uses usearch's SIMD kernel when installed, `javascript` never. Default `auto`. */
     vectorKernel: z.enum(['auto', 'javascript']).default('auto'),
     /** Vector index and background optimisation; see each field. */

@@ -6,6 +6,7 @@ import type { IndexedRow } from './indexed-row.js';
 import { LexicalPostings, type ScoringCorpus } from './lexical-postings.js';
 import type { SlotFilter } from './slot-filter.js';
 import { SlotTable } from './slot-table.js';
+import type { SnapshotParts } from './snapshot-parts.js';
 import { topSlots } from './top-slots.js';
 import type { VectorKernel } from './vector-kernel.js';
 import { VectorSlab } from './vector-slab.js';
@@ -52,6 +53,41 @@ export class SlotIndex {
     this.postings.reserve(rows, 24);
     this.slab.reserve(rows);
     if (this.#keepFloats) this.#floats = ensureCapacity(this.#floats, rows * this.dimensions, Float32Array);
+  }
+
+  /**
+   * The index as snapshot parts (views, not copies): the slot table, the postings and the int8
+   * slab, in the layout the SQLite store writes. The kept float32 vectors are left out: they are
+   * the store's own rows, four times the slab's size, and read back from there.
+   */
+  toParts(parts: SnapshotParts): void {
+    this.table.toParts(parts);
+    this.postings.toParts(parts, this.table.count);
+    this.slab.toParts(parts, this.table.count);
+  }
+
+  /**
+   * An index restored from {@link SlotIndex.toParts}; throws when a part is missing or the
+   * parts disagree. With `keepFloats`, every slot's float32 vector is zero until
+   * {@link SlotIndex.setFloats} gives it.
+   */
+  static fromParts(parts: SnapshotParts, dimensions: number, options: { keepFloats?: boolean } = {}): SlotIndex {
+    const index = new SlotIndex(dimensions, options);
+    index.table = SlotTable.fromParts(parts);
+    index.postings = LexicalPostings.fromParts(parts);
+    index.slab = VectorSlab.fromParts(parts, dimensions, index.table.count);
+    if (index.#keepFloats) index.#floats = new Float32Array(index.table.count * dimensions);
+    return index;
+  }
+
+  /** Set the kept float32 vector of `slot` (a restored index reads them back from the rows). */
+  setFloats(slot: number, embedding: Float32Array): void {
+    const d = this.dimensions;
+    if (!this.#keepFloats || embedding.length !== d) return;
+    if ((slot + 1) * d > this.#floats.length) {
+      this.#floats = ensureCapacity(this.#floats, Math.max(16, slot * 2) * d, Float32Array);
+    }
+    this.#floats.set(embedding, slot * d);
   }
 
   /** Index `row` in a new slot (its rowid must not be live); returns the slot. */
