@@ -237,6 +237,7 @@ export class LanceSearchIndex {
   #changedSinceSnapshot = 0;
   /** True when no stored snapshot this process knows of reflects the index: it was built from rows. */
   #snapshotMissing = false;
+  #floatsPending = false;
 
   constructor(kernel: VectorKernel, dimensions: number, snapshot?: LanceIndexSnapshotSource) {
     this.#kernel = kernel;
@@ -320,7 +321,7 @@ export class LanceSearchIndex {
         ? this.#open(table, current)
         : this.#tooSparse()
           ? this.#load(table, current)
-          : this.#catchUp(table, current, false);
+          : this.#catchUp(table, current);
     this.#loading = step.finally(() => {
       this.#loading = undefined;
     });
@@ -373,36 +374,80 @@ export class LanceSearchIndex {
     this.#keys = keys;
     this.#nextKey = header.nextKey;
     this.#version = header.version;
-    // The float32 vectors for rescoring are not in the snapshot (they are the table's own):
-    // read with the rows changed since, or alone when nothing changed.
-    const unchanged = header.version === current && (await this.#fillFloats(table));
-    if (!unchanged) await this.#catchUp(table, current, true);
+    // The same version, and as many rows as the index holds live: nothing to catch up on. A
+    // table made again from nothing could reach the same version number; the count and the
+    // embedder check above are what a snapshot is trusted on, and the catch-up otherwise.
+    const unchanged = header.version === current && (await table.countRows()) === slots.live;
+    if (!unchanged) await this.#catchUp(table, current);
     this.#version = current;
+    // The float32 vectors for rescoring are the table's own, not in the snapshot: a search
+    // reads those of its candidates, and `fillFloats` the rest, in the background.
+    this.#floatsPending = true;
     return true;
   }
 
+  /** True after a load from a snapshot, until {@link fillFloats} has read every vector. */
+  get floatsPending(): boolean {
+    return this.#floatsPending;
+  }
+
   /**
-   * Read every row's vector into the restored index's float32 copy, by id; false (nothing to
-   * trust) when the rows are not the ones the index holds.
+   * Read every row's vector into a restored index's float32 copy, by id, for the slots that
+   * have none yet (a slot written since holds its own), so searches stop reading their
+   * candidates' vectors from the table. Stops between batches once `stop` says so.
    */
-  async #fillFloats(table: LanceTable): Promise<boolean> {
+  async fillFloats(table: LanceTable, stop: () => boolean): Promise<void> {
+    if (!this.#floatsPending) return;
+    this.#floatsPending = false;
+    try {
+      for await (const batch of table.query().select(['id', 'vector'])) {
+        // Left for later (a closing store): what is read so far stays.
+        if (stop()) {
+          this.#floatsPending = true;
+          return;
+        }
+        this.#setFloatsFrom(batch);
+      }
+    } catch (error) {
+      this.#floatsPending = true;
+      throw error;
+    }
+  }
+
+  // Vectors read now for the rows the index holds without their float32 copy.
+  #setFloatsFrom(batch: ArrowBatch): void {
     const index = this.#index;
     const slots = index.table;
-    let rows = 0;
-    for await (const batch of table.query().select(['id', 'vector'])) {
-      const ids = batch.getChild('id')!;
-      const vectorOf = vectorReader(batch, this.dimensions);
-      for (let i = 0; i < batch.numRows; i++) {
-        rows++;
-        const key = this.#keys.get(ids.get(i) as string);
-        const slot = key === undefined ? undefined : slots.slotOfRowid.get(key);
-        if (slot === undefined) return false;
-        const vector = vectorOf(i);
-        if ((vector !== null) !== (this.#side.embedded[slot] === 1)) return false;
-        if (vector) index.setFloats(slot, vector);
-      }
+    const ids = batch.getChild('id')!;
+    const vectorOf = vectorReader(batch, this.dimensions);
+    for (let i = 0; i < batch.numRows; i++) {
+      const key = this.#keys.get(ids.get(i) as string);
+      const slot = key === undefined ? undefined : slots.slotOfRowid.get(key);
+      if (slot === undefined || index.floatsMissing([slot]).length === 0) continue;
+      const vector = vectorOf(i);
+      if (vector) index.setFloats(slot, vector);
     }
-    return rows === slots.live;
+  }
+
+  /** Read the float32 vectors of those of `candidates` that lack one, by address, then by id. */
+  async #ensureFloats(table: LanceTable, candidates: readonly number[]): Promise<void> {
+    let missing = this.#index.floatsMissing(candidates);
+    if (missing.length === 0) return;
+    const addresses = missing.map((slot) => this.#side.address[slot]!).filter((address) => !Number.isNaN(address));
+    if (addresses.length > 0) {
+      const taken = table.takeRowIds(addresses.map((address) => BigInt(address))).select(['id', 'vector']);
+      for await (const batch of taken) this.#setFloatsFrom(batch);
+      missing = this.#index.floatsMissing(missing);
+    }
+    if (missing.length === 0) return;
+    const ids = missing.map((slot) => this.#index.table.ids[slot]!);
+    for (let at = 0; at < ids.length; at += 1000) {
+      const query = table
+        .query()
+        .where(sqlIn('id', ids.slice(at, at + 1000)))
+        .select(['id', 'vector']);
+      for await (const batch of query) this.#setFloatsFrom(batch);
+    }
   }
 
   #tooSparse(): boolean {
@@ -432,20 +477,15 @@ export class LanceSearchIndex {
     this.#lastLoadMs = performance.now() - started;
   }
 
-  // With `vectors`, also sets the float32 copy of every unchanged row (a restored index has none).
-  async #catchUp(table: LanceTable, version: number, vectors: boolean): Promise<void> {
+  async #catchUp(table: LanceTable, version: number): Promise<void> {
     const index = this.#index;
     const slots = index.table;
     const side = this.#side;
     const seen = new Uint8Array(slots.count);
     const changed: string[] = [];
     const narrow = INDEXED_LANCE_COLUMNS.filter((name) => name !== 'vector').concat('embedded');
-    for await (const batch of table
-      .query()
-      .select(vectors ? [...narrow, 'vector'] : narrow)
-      .withRowId()) {
+    for await (const batch of table.query().select(narrow).withRowId()) {
       const rows = batch.numRows;
-      const vectorOf = vectors ? vectorReader(batch, this.dimensions) : undefined;
       const column = (name: string) => batch.getChild(name)!;
       const [ids, agent, user, namespace, kind, category, session, bookmarked] = [
         'id',
@@ -495,8 +535,6 @@ export class LanceSearchIndex {
         }
         seen[slot] = 1;
         side.address[slot] = Number(addresses!.get(i));
-        const vector = vectorOf?.(i);
-        if (vector) index.setFloats(slot, vector);
       }
     }
     const changedIds = new Set(changed);
@@ -671,6 +709,14 @@ export class LanceSearchIndex {
     const index = this.#index;
     const compiled = await this.#compile(table, index, filter);
     const candidates = index.candidates(this.#kernel, vector, compiled, limit);
-    return index.rescore(vector, candidates, limit);
+    await this.#ensureFloats(table, candidates);
+    // A load or catch-up that ran meanwhile replaced the index: its slots are not these.
+    if (this.#index !== index) return this.searchVector(table, vector, filter, limit);
+    // A catch-up meanwhile may have removed some (deleted by another process).
+    return index.rescore(
+      vector,
+      candidates.filter((slot) => index.table.alive[slot] === 1),
+      limit,
+    );
   }
 }

@@ -209,6 +209,7 @@ export class LanceStore implements MemoryStore {
   #snapshotTimer: NodeJS.Timeout | undefined;
   #snapshotPending: { index: LanceSearchIndex; afterMaintenance: boolean } | undefined;
   #snapshotting: Promise<void> | undefined;
+  #fillingFloats: NodeJS.Timeout | Promise<void> | undefined;
   #accessTimer: NodeJS.Timeout | undefined;
   #closing = false;
   #closed = false;
@@ -971,6 +972,7 @@ export class LanceStore implements MemoryStore {
    */
   #snapshotLater(afterMaintenance: boolean): void {
     const index = this.#searchIndex;
+    if (index?.floatsPending) this.#fillFloatsLater(index);
     if (!index || this.#closing || this.#snapshotTimer || this.#snapshotting) return;
     if (!index.snapshotDue(this.#settings.indexSnapshotMinMemories, afterMaintenance)) return;
     this.#snapshotTimer = this.#calls.outside(() =>
@@ -981,6 +983,32 @@ export class LanceStore implements MemoryStore {
     );
     this.#snapshotTimer.unref();
     this.#snapshotPending = { index, afterMaintenance };
+  }
+
+  /**
+   * An index loaded from a snapshot reads each search's candidates' vectors from the table;
+   * a moment after the first search, every vector is read in the background once, which a
+   * closing store stops.
+   */
+  #fillFloatsLater(index: LanceSearchIndex): void {
+    if (this.#fillingFloats || this.#closing) return;
+    const timer = this.#calls.outside(() =>
+      setTimeout(() => {
+        if (this.#closing || this.#searchIndex !== index) {
+          this.#fillingFloats = undefined;
+          return;
+        }
+        this.#fillingFloats = this.#read(this.#names.memories, (table) => index.fillFloats(table, () => this.#closing))
+          .catch((error: unknown) => {
+            this.#settings.logger.log('debug', `lancedb: vectors not read ahead: ${messageOf(error).slice(0, 300)}`);
+          })
+          .finally(() => {
+            this.#fillingFloats = undefined;
+          });
+      }, SNAPSHOT_DELAY_MS),
+    );
+    timer.unref();
+    this.#fillingFloats = timer;
   }
 
   #snapshotNow(index: LanceSearchIndex, afterMaintenance: boolean): Promise<void> {
@@ -1238,6 +1266,7 @@ export class LanceStore implements MemoryStore {
       await this.#snapshotNow(pending.index, pending.afterMaintenance);
     }
     this.#closing = true;
+    if (this.#fillingFloats && !(this.#fillingFloats instanceof Promise)) clearTimeout(this.#fillingFloats);
     // Every call started before close() finishes first — a queued write, a running transaction,
     // a read between two LanceDB calls; from inside one that would deadlock.
     if (!this.#transaction.current() && !this.#calls.inside) {

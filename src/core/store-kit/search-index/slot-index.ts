@@ -40,6 +40,8 @@ export class SlotIndex {
   slab: VectorSlab;
   readonly #keepFloats: boolean;
   #floats = new Float32Array(0);
+  /** Per slot, 1 once its float32 vector is held (always, but for a restored index's slots). */
+  #floatsHeld = new Uint8Array(0);
 
   constructor(dimensions: number, options: { keepFloats?: boolean } = {}) {
     this.dimensions = dimensions;
@@ -52,7 +54,10 @@ export class SlotIndex {
     this.table.reserve(rows);
     this.postings.reserve(rows, 24);
     this.slab.reserve(rows);
-    if (this.#keepFloats) this.#floats = ensureCapacity(this.#floats, rows * this.dimensions, Float32Array);
+    if (this.#keepFloats) {
+      this.#floats = ensureCapacity(this.#floats, rows * this.dimensions, Float32Array);
+      this.#floatsHeld = ensureCapacity(this.#floatsHeld, rows, Uint8Array);
+    }
   }
 
   /**
@@ -76,7 +81,10 @@ export class SlotIndex {
     index.table = SlotTable.fromParts(parts);
     index.postings = LexicalPostings.fromParts(parts);
     index.slab = VectorSlab.fromParts(parts, dimensions, index.table.count);
-    if (index.#keepFloats) index.#floats = new Float32Array(index.table.count * dimensions);
+    if (index.#keepFloats) {
+      index.#floats = new Float32Array(index.table.count * dimensions);
+      index.#floatsHeld = new Uint8Array(index.table.count);
+    }
     return index;
   }
 
@@ -84,10 +92,27 @@ export class SlotIndex {
   setFloats(slot: number, embedding: Float32Array): void {
     const d = this.dimensions;
     if (!this.#keepFloats || embedding.length !== d) return;
+    this.#growFloats(slot);
+    this.#floats.set(embedding, slot * d);
+    this.#floatsHeld[slot] = 1;
+  }
+
+  /** Those of `slots` (live, with a vector) whose float32 vector is not held yet. */
+  floatsMissing(slots: readonly number[]): number[] {
+    if (!this.#keepFloats) return [];
+    return slots.filter(
+      (slot) => this.#floatsHeld[slot] !== 1 && this.table.alive[slot] === 1 && this.slab.hasVector[slot] === 1,
+    );
+  }
+
+  #growFloats(slot: number): void {
+    const d = this.dimensions;
     if ((slot + 1) * d > this.#floats.length) {
       this.#floats = ensureCapacity(this.#floats, Math.max(16, slot * 2) * d, Float32Array);
     }
-    this.#floats.set(embedding, slot * d);
+    if (slot >= this.#floatsHeld.length) {
+      this.#floatsHeld = ensureCapacity(this.#floatsHeld, Math.max(16, slot * 2), Uint8Array);
+    }
   }
 
   /** Index `row` in a new slot (its rowid must not be live); returns the slot. */
@@ -97,11 +122,10 @@ export class SlotIndex {
     this.slab.set(slot, row.embedding);
     if (this.#keepFloats) {
       const d = this.dimensions;
-      if ((slot + 1) * d > this.#floats.length) {
-        this.#floats = ensureCapacity(this.#floats, Math.max(16, slot * 2) * d, Float32Array);
-      }
+      this.#growFloats(slot);
       if (row.embedding) this.#floats.set(row.embedding, slot * d);
       else this.#floats.fill(0, slot * d, (slot + 1) * d);
+      this.#floatsHeld[slot] = 1;
     }
     return slot;
   }
@@ -159,10 +183,14 @@ export class SlotIndex {
     return all;
   }
 
-  /** Exact cosine of `vector` with the kept float32 vectors of `slots`, best `limit` first (needs `keepFloats`). */
+  /**
+   * Exact cosine of `vector` with the kept float32 vectors of `slots`, best `limit` first (needs
+   * `keepFloats`); a slot whose vector is not held is left out.
+   */
   rescore(vector: Float32Array, slots: readonly number[], limit: number): SearchHit[] {
     const d = this.dimensions;
-    const hits = slots.map((slot) => ({
+    const held = slots.filter((slot) => this.#floatsHeld[slot] === 1);
+    const hits = held.map((slot) => ({
       id: this.table.ids[slot]!,
       score: cosineSimilarity(vector, this.#floats.subarray(slot * d, (slot + 1) * d)),
     }));
