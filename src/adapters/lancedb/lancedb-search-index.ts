@@ -17,13 +17,14 @@ import { decodeNullableText, decodeStoredText } from '../../core/text/stored-tex
 import type { LanceTable } from './lancedb-driver.js';
 import { memoryWhere, sqlIn } from './lancedb-filter.js';
 import type { AddressedRow } from './lancedb-row-addresses.js';
+import { digestBatch, digestOfRow } from './lancedb-row-digest.js';
 import type { MemoryRow } from './lancedb-rows.js';
 
 /** Past this share of dead slots (replaced or deleted memories) the index is rebuilt. */
 const REBUILD_DEAD_SHARE = 0.25;
 
 /** Version of the snapshot layout beside the store-kit parts: a snapshot of another is ignored. */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 
 /** What a snapshot says about itself, beside the store-kit parts. */
 interface SnapshotHeader {
@@ -142,29 +143,6 @@ function vectorReader(batch: ArrowBatch, dimensions: number): (i: number) => Flo
       ? flat.subarray((data.offset + i) * dimensions, (data.offset + i + 1) * dimensions)
       : Float32Array.from(vectors.get(i) as Iterable<number>);
   };
-}
-
-/** A 32-bit FNV-1a digest of a row's indexed columns but the vector: what a catch-up compares. */
-function digestOf(row: IndexedFields): number {
-  let hash = 0x811c9dc5;
-  const text = [
-    row.lexical_terms,
-    row.kind,
-    row.category,
-    row.agent_id ?? '\u0000',
-    row.user_id ?? '\u0000',
-    row.namespace ?? '\u0000',
-    row.source_session ?? '\u0000',
-    row.bookmarked ? '1' : '0',
-    String(row.occurred_at),
-    String(row.valid_from),
-    String(row.valid_to),
-  ].join('\u0001');
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0;
 }
 
 /**
@@ -483,58 +461,31 @@ export class LanceSearchIndex {
     const side = this.#side;
     const seen = new Uint8Array(slots.count);
     const changed: string[] = [];
+    const changedAt: bigint[] = [];
     const narrow = INDEXED_LANCE_COLUMNS.filter((name) => name !== 'vector').concat('embedded');
     for await (const batch of table.query().select(narrow).withRowId()) {
       const rows = batch.numRows;
-      const column = (name: string) => batch.getChild(name)!;
-      const [ids, agent, user, namespace, kind, category, session, bookmarked] = [
-        'id',
-        'agent_id',
-        'user_id',
-        'namespace',
-        'kind',
-        'category',
-        'source_session',
-        'bookmarked',
-      ].map(column) as ArrowColumn[];
-      const [occurred, validFrom, validTo, updated, terms, embedded, addresses] = [
-        'occurred_at',
-        'valid_from',
-        'valid_to',
-        'updated_at',
-        'lexical_terms',
-        'embedded',
-        '_rowid',
-      ].map(column) as ArrowColumn[];
+      const ids = batch.getChild('id')!;
+      const updated = batch.getChild('updated_at')!;
+      const embedded = batch.getChild('embedded')!;
+      const addresses = batch.getChild('_rowid')!;
+      const digests = digestBatch(batch);
       for (let i = 0; i < rows; i++) {
-        const id = ids!.get(i) as string;
+        const id = ids.get(i) as string;
         const key = this.#keys.get(id);
         const slot = key === undefined ? undefined : slots.slotOfRowid.get(key);
         const unchanged =
           slot !== undefined &&
-          side.updated[slot] === Number(updated!.get(i)) &&
-          side.embedded[slot] === (embedded!.get(i) ? 1 : 0) &&
-          side.digest[slot] ===
-            digestOf({
-              id,
-              agent_id: agent!.get(i) as string | null,
-              user_id: user!.get(i) as string | null,
-              namespace: namespace!.get(i) as string | null,
-              kind: kind!.get(i) as string,
-              category: category!.get(i) as string,
-              source_session: session!.get(i) as string | null,
-              bookmarked: bookmarked!.get(i) as boolean,
-              occurred_at: Number(occurred!.get(i)),
-              valid_from: Number(validFrom!.get(i)),
-              valid_to: validTo!.get(i) === null ? null : Number(validTo!.get(i)),
-              lexical_terms: terms!.get(i) as string,
-            });
+          side.updated[slot] === Number(updated.get(i)) &&
+          side.embedded[slot] === (embedded.get(i) ? 1 : 0) &&
+          side.digest[slot] === digests[i];
         if (!unchanged) {
           changed.push(id);
+          changedAt.push(addresses.get(i) as bigint);
           continue;
         }
         seen[slot] = 1;
-        side.address[slot] = Number(addresses!.get(i));
+        side.address[slot] = Number(addresses.get(i));
       }
     }
     const changedIds = new Set(changed);
@@ -546,21 +497,48 @@ export class LanceSearchIndex {
       }
     }
     this.#changedSinceSnapshot += changed.length + removed;
-    for (let at = 0; at < changed.length; at += 1000) {
-      const ids = changed.slice(at, at + 1000);
-      for (const id of ids) {
-        const key = this.#keys.get(id);
-        if (key !== undefined) index.remove(key);
+    for (const id of changed) {
+      const key = this.#keys.get(id);
+      if (key !== undefined) index.remove(key);
+    }
+    // The changed rows are taken where the scan found them; any a write moved since (a
+    // compaction) are read by id.
+    const wanted = new Set(changed);
+    try {
+      for (let at = 0; at < changedAt.length; at += 1000) {
+        const rows = changedAt.slice(at, at + 1000);
+        await this.#read(
+          table.takeRowIds(rows).select(INDEXED_LANCE_COLUMNS).withRowId(),
+          index,
+          this.#keys,
+          side,
+          wanted,
+        );
       }
+    } catch {
+      // Addresses a cleanup has removed since: what was not taken is read by id below.
+    }
+    const missing = [...wanted];
+    for (let at = 0; at < missing.length; at += 1000) {
+      const ids = missing.slice(at, at + 1000);
       const query = table.query().where(sqlIn('id', ids)).select(INDEXED_LANCE_COLUMNS).withRowId();
-      await this.#read(query, index, this.#keys, side);
+      await this.#read(query, index, this.#keys, side, wanted);
     }
     this.#version = version;
     this.#catchUps++;
   }
 
-  /** Add every row `query` yields (the indexed columns, with row addresses) to `index`. */
-  async #read(query: AsyncIterable<ArrowBatch>, index: SlotIndex, keys: Map<string, number>, side: RowSide) {
+  /**
+   * Add every row `query` yields (the indexed columns, with row addresses) to `index`; with
+   * `wanted`, only the rows whose ids it holds, each taken out of it as it is added.
+   */
+  async #read(
+    query: AsyncIterable<ArrowBatch>,
+    index: SlotIndex,
+    keys: Map<string, number>,
+    side: RowSide,
+    wanted?: Set<string>,
+  ) {
     const d = this.dimensions;
     for await (const batch of query) {
       const column = (name: string) => batch.getChild(name)!;
@@ -579,9 +557,11 @@ export class LanceSearchIndex {
       const terms = column('lexical_terms');
       const addresses = column('_rowid');
       const vectorOf = vectorReader(batch, d);
+      const digests = digestBatch(batch);
       for (let i = 0; i < batch.numRows; i++) {
-        const embedding = vectorOf(i);
         const id = ids.get(i) as string;
+        if (wanted && !wanted.delete(id)) continue;
+        const embedding = vectorOf(i);
         const fields: IndexedFields = {
           id,
           agent_id: agent.get(i) as string | null,
@@ -597,7 +577,7 @@ export class LanceSearchIndex {
           lexical_terms: terms.get(i) as string,
         };
         const slot = index.add(this.#row(keys, id, fields, embedding));
-        side.set(slot, Number(addresses.get(i)), Number(updated.get(i)), embedding !== null, digestOf(fields));
+        side.set(slot, Number(addresses.get(i)), Number(updated.get(i)), embedding !== null, digests[i]!);
       }
     }
   }
@@ -646,7 +626,7 @@ export class LanceSearchIndex {
       this.#index.remove(indexed.rowid);
       const slot = this.#index.add(indexed);
       // Where LanceDB put the row is not known until a load or catch-up reads it.
-      this.#side.set(slot, Number.NaN, row.updated_at, embedding !== null, digestOf(row));
+      this.#side.set(slot, Number.NaN, row.updated_at, embedding !== null, digestOfRow(row));
     }
     this.#version = version;
   }
