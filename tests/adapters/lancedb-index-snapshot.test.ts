@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { makeMemory, unitVector } from 'memoir/testing';
 import { describe, expect, it } from 'vitest';
 import { createLanceStore, type LanceStore } from '../../src/adapters/lancedb/index.js';
@@ -88,7 +90,45 @@ async function secondStoreFollows(at: Location): Promise<void> {
   await Promise.all([writer.close(), reader.close(), third.close()]);
 }
 
+const readerScript = resolve(import.meta.dirname, 'fixtures/lancedb-snapshot-reader.ts');
+
+/** One lexical search by a new process on `at`: the ids it found and its index's stats. */
+async function searchInProcess(at: Location, text: string) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', readerScript, JSON.stringify(at), text, String(dims)],
+    { timeout: 60_000 },
+  );
+  return JSON.parse(stdout) as { ids: string[]; stats: Record<string, unknown> };
+}
+
+async function secondProcessFollows(at: Location): Promise<void> {
+  const writer = await seeded(at);
+  const first = await searchInProcess(at, 'harvest');
+  expect(first.ids).toEqual(['a', 'b']);
+  expect(first.stats).toMatchObject({ memories: 3, loads: 0, restores: 1, lastLoadFrom: 'snapshot' });
+  await writer.put('memory', [
+    { memory: makeMemory({ id: 'd', content: 'hazelnut harvest' }), embedding: unitVector(dims, 3) },
+  ]);
+  await writer.delete('memory', ['a']);
+  const second = await searchInProcess(at, 'harvest');
+  expect(second.ids).toEqual(['b', 'd']);
+  expect(second.stats).toMatchObject({ memories: 3, loads: 0, restores: 1 });
+  await writer.close();
+}
+
 describe('the LanceDB search index snapshot', () => {
+  it('another process on the directory starts from the snapshot and sees the later writes and deletes', async () => {
+    await secondProcessFollows({ uri: nextDir() });
+  }, 120_000);
+
+  it('another process on s3:// (s3rver) starts from the snapshot and sees the later writes and deletes', async () => {
+    await secondProcessFollows({
+      uri: `s3://${s3.bucket}/process-${++s3Prefix}`,
+      storageOptions: s3.storageOptions(),
+    });
+  }, 120_000);
+
   it('a second store on the directory starts from the snapshot and follows the first', async () => {
     await secondStoreFollows({ uri: nextDir() });
   });
