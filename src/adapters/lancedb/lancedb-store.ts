@@ -973,16 +973,22 @@ export class LanceStore implements MemoryStore {
   #snapshotLater(afterMaintenance: boolean): void {
     const index = this.#searchIndex;
     if (index?.floatsPending) this.#fillFloatsLater(index);
-    if (!index || this.#closing || this.#snapshotTimer || this.#snapshotting) return;
+    if (!index || this.#closing || this.#snapshotting) return;
     if (!index.snapshotDue(this.#settings.indexSnapshotMinMemories, afterMaintenance)) return;
+    if (this.#snapshotPending) {
+      // One write covers the burst; a maintenance round meanwhile lowers the bar it checks.
+      this.#snapshotPending.afterMaintenance ||= afterMaintenance;
+      return;
+    }
+    this.#snapshotPending = { index, afterMaintenance };
     this.#snapshotTimer = this.#calls.outside(() =>
       setTimeout(() => {
         this.#snapshotTimer = undefined;
-        if (!this.#closing) this.#snapshotNow(index, afterMaintenance);
+        const pending = this.#snapshotPending;
+        if (pending && !this.#closing) this.#snapshotNow(pending.index, pending.afterMaintenance);
       }, SNAPSHOT_DELAY_MS),
     );
     this.#snapshotTimer.unref();
-    this.#snapshotPending = { index, afterMaintenance };
   }
 
   /**
