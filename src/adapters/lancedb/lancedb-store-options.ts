@@ -100,9 +100,9 @@ export const lanceStoreOptionsSchema = z
      * (`indexSnapshotMinMemories`), so a new process starts from the snapshot and the rows
      * changed since rather than from every row; or `native`, LanceDB's own full-text and vector
      * indexes (and `index.vector`, which `memoir` does not build). Default `memoir`: at 100k
-     * memories a recall took 21 ms where `native` took 39 ms, and a new process's first recall
-     * about 1 s from the snapshot (3.4 s from the rows, 0.3–0.7 s with `native`), on a shared
-     * 2-core machine (docs/guides/lancedb.md).
+     * memories a recall took 20 ms where `native` took 47 ms (medians of two runs each), and a
+     * new process's first recall about 1 s from the snapshot (3.3 s from the rows, 0.4–0.8 s
+     * with `native`), on a shared 2-core machine (docs/guides/lancedb.md).
      */
     search: z.enum(['memoir', 'native']).default('memoir'),
     /**
