@@ -1,8 +1,9 @@
 /**
  * The LanceDB store: memories and records in LanceDB tables, on a local directory, object
  * storage (`s3://`, `gs://`, `az://`) or LanceDB Cloud. Searches are answered by memoir's
- * in-process index (`search: 'memoir'`) or by LanceDB's full-text index and a vector
- * index built past a row threshold (`search: 'native'`, the default); scalar indexes on the scope columns.
+ * in-process index, snapshotted beside the table (`search: 'memoir'`, the default), or by
+ * LanceDB's full-text index and a vector index built past a row threshold (`search: 'native'`);
+ * scalar indexes on the scope columns.
  * `@lancedb/lancedb` and `apache-arrow` are optional peer dependencies, loaded when the
  * store first opens, never at import.
  *

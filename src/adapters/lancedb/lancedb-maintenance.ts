@@ -120,6 +120,7 @@ export class LanceMaintenance {
     private readonly dimensions: () => number | null,
     private readonly logger: Logger,
     private readonly commitLock: CommitLock = (commit) => commit(),
+    private readonly afterRound: () => void = () => {},
   ) {}
 
   /**
@@ -248,5 +249,6 @@ export class LanceMaintenance {
     await this.commitLock(() => reviveStaleIndexes(this.libraries(), memories));
     if (built) this.#pending = 0;
     this.#tableRows = await memories.countRows();
+    this.afterRound();
   }
 }

@@ -96,15 +96,24 @@ export const lanceStoreOptionsSchema = z
     /**
      * Who answers `searchLexical` and `searchVector`: `memoir`, memoir's in-process index (BM25
      * postings and int8 vectors with exact float32 rescoring, the SQLite store's, from
-     * memoir/store-kit) built from the table's rows on the first search and kept at the table's
-     * version; or `native`, LanceDB's own full-text and vector indexes (and `index.vector`,
-     * which `memoir` does not build). Default `native` until memoir's index is snapshotted beside
-     * the table: without a snapshot every process builds it on its first search (4–12 s at 100k
-     * here), which each `memoir` command or server start would pay. `memoir` answers a recall
-     * at 100k in 0.78× one raw LanceDB hybrid query where `native` took 1.2–1.5×
-     * (docs/guides/lancedb.md): choose it for a long-running process over a large table.
+     * memoir/store-kit), kept at the table's version and snapshotted beside the table
+     * (`indexSnapshotMinMemories`), so a new process starts from the snapshot and the rows
+     * changed since rather than from every row; or `native`, LanceDB's own full-text and vector
+     * indexes (and `index.vector`, which `memoir` does not build). Default `memoir`: at 100k
+     * memories a recall took 20 ms where `native` took 47 ms (medians of two runs each), and a
+     * new process's first recall about 1 s from the snapshot (3.3 s from the rows, 0.4–0.8 s
+     * with `native`), on a shared 2-core machine (docs/guides/lancedb.md).
      */
-    search: z.enum(['memoir', 'native']).default('native'),
+    search: z.enum(['memoir', 'native']).default('memoir'),
+    /**
+     * With `search: 'memoir'`: once the index holds this many memories it is snapshotted beside
+     * the table (`<tableName>_search_snapshot`, through LanceDB, so also on object storage), and
+     * the next process to open the store reads the snapshot and the rows changed since instead
+     * of building the index from every row. Written in the background after the index is built
+     * from rows, after a tenth of the memories changed, and after a maintenance round that
+     * follows a hundredth. Default 20000.
+     */
+    indexSnapshotMinMemories: z.number().int().min(1).default(20_000),
     /** With `search: 'memoir'`: `auto` uses usearch's SIMD kernel when installed, `javascript` never. Default `auto`. */
     vectorKernel: z.enum(['auto', 'javascript']).default('auto'),
     /** Vector index and background optimisation; see each field. */

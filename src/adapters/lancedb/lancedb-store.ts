@@ -36,6 +36,12 @@ import { LanceCallGate, StoreCallsInFlight } from './lancedb-call-gate.js';
 import { LanceCollection, type LanceCollectionHost } from './lancedb-collection.js';
 import { type LanceConnection, type LanceLibraries, type LanceTable, loadLanceLibraries } from './lancedb-driver.js';
 import { andSql, memoryWhere, sqlIn, sqlString } from './lancedb-filter.js';
+import {
+  dropIndexSnapshot,
+  readIndexSnapshot,
+  snapshotTableName,
+  writeIndexSnapshot,
+} from './lancedb-index-snapshot.js';
 import { IntentLog, type IntentTransaction } from './lancedb-intent-log.js';
 import { isCommitConflict, LanceMaintenance, vectorIndexName } from './lancedb-maintenance.js';
 import { type AddressedRow, RowAddresses } from './lancedb-row-addresses.js';
@@ -101,6 +107,7 @@ export interface LanceStoreSettings {
   region: string | undefined;
   readConsistencyInterval: number;
   search: 'memoir' | 'native';
+  indexSnapshotMinMemories: number;
   vectorKernel: 'auto' | 'javascript';
   index: LanceIndexSettings;
   commitRetries: number;
@@ -129,6 +136,11 @@ const CACHE_MS = 10_000;
  * a write, so recall does not pay a round trip to object storage for it each time.
  */
 const RECOVERY_CHECK_MS = 2000;
+/**
+ * A snapshot of memoir's index is written this long after it becomes due, so a burst of writes
+ * or a search that follows a write is not slowed by it, and the burst is covered by one write.
+ */
+const SNAPSHOT_DELAY_MS = 1000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -194,6 +206,10 @@ export class LanceStore implements MemoryStore {
   readonly #addresses = new RowAddresses();
   /** memoir's in-process index, with `search: 'memoir'`; made on the first search. */
   #searchIndex: LanceSearchIndex | undefined;
+  #snapshotTimer: NodeJS.Timeout | undefined;
+  #snapshotPending: { index: LanceSearchIndex; afterMaintenance: boolean } | undefined;
+  #snapshotting: Promise<void> | undefined;
+  #fillingFloats: NodeJS.Timeout | Promise<void> | undefined;
   #accessTimer: NodeJS.Timeout | undefined;
   #closing = false;
   #closed = false;
@@ -237,6 +253,8 @@ export class LanceStore implements MemoryStore {
       settings.logger,
       // See CommitLock: on a directory a collision is detected and retried, so writers never wait.
       isLocalUri(settings.uri) ? undefined : (commit) => this.#underWriteLock(commit),
+      // The round left the table as it stays: a good moment for the next process's head start.
+      () => this.#snapshotLater(true),
     );
   }
 
@@ -591,6 +609,8 @@ export class LanceStore implements MemoryStore {
     if (this.#dimensions !== null) {
       await memories.update({ where: 'embedded = true', valuesSql: { embedded: 'false' } });
     }
+    // A snapshot of memoir's index holds the old vectors: no process may start from it.
+    await dropIndexSnapshot(this.#connection!, snapshotTableName(this.#settings.tableName));
     try {
       await memories.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, '${vectorSqlType(dimensions)}')` }]);
     } catch (error) {
@@ -690,11 +710,12 @@ export class LanceStore implements MemoryStore {
       this.#searchIndex?.applyOwnWrite(version, { put: [...latest.values()] });
       this.#access.forget([...latest.keys()]);
     });
+    this.#snapshotLater(false);
   }
 
-  #deleteMemories(ids: readonly string[]): Promise<number> {
+  async #deleteMemories(ids: readonly string[]): Promise<number> {
     const unique = [...new Set(ids)];
-    return this.#write(this.#names.memories, unique, async (table) => {
+    const deleted = await this.#write(this.#names.memories, unique, async (table) => {
       if (unique.length === 0) return 0;
       const where = sqlIn('id', unique);
       const count = await table.countRows(where);
@@ -705,6 +726,8 @@ export class LanceStore implements MemoryStore {
       this.#access.forget(unique);
       return count;
     });
+    this.#snapshotLater(false);
+    return deleted;
   }
 
   /** Memories matching `filter` without a vector, in id order after `after`: read off the `embedded` flag. */
@@ -861,6 +884,7 @@ export class LanceStore implements MemoryStore {
         if (!index) return [];
         const hits = await index.searchLexical(table, terms, query.filter, limit);
         this.#addresses.note(index.addressesOf(hits));
+        this.#snapshotLater(false);
         return hits;
       }
       const { MatchQuery, Operator } = this.#libraries!.lancedb;
@@ -899,6 +923,7 @@ export class LanceStore implements MemoryStore {
         if (!index) return [];
         const hits = await index.searchVector(table, vector, query.filter, limit);
         this.#addresses.note(index.addressesOf(hits));
+        this.#snapshotLater(false);
         return hits;
       }
       // No `vector IS NOT NULL` here: LanceDB's vector search skips null vectors itself, and
@@ -925,8 +950,109 @@ export class LanceStore implements MemoryStore {
     const kernel = await loadVectorKernel(this.#settings.vectorKernel, (reason) =>
       this.#settings.logger.log('debug', `lancedb: usearch not loaded, vector search runs in JavaScript: ${reason}`),
     );
-    if (this.#searchIndex?.dimensions !== dimensions) this.#searchIndex = new LanceSearchIndex(kernel, dimensions);
+    if (this.#searchIndex?.dimensions !== dimensions) {
+      const name = snapshotTableName(this.#settings.tableName);
+      this.#searchIndex = new LanceSearchIndex(kernel, dimensions, {
+        read: async () => readIndexSnapshot(this.#connection ?? (await this.#connect()), name),
+        embedder: () => this.#recordedEmbedderId(),
+      });
+    }
     return this.#searchIndex;
+  }
+
+  async #recordedEmbedderId(): Promise<string | null> {
+    return (await this.#readMeta(await this.#table(this.#names.meta), 'embedder_id')) ?? null;
+  }
+
+  /**
+   * Write a snapshot of memoir's index beside the table when one is due (see
+   * {@link LanceSearchIndex.snapshotDue}), a moment later and in the background: never on the
+   * path of the write or search that made it due. A failure costs only the next process's
+   * head start.
+   */
+  #snapshotLater(afterMaintenance: boolean): void {
+    const index = this.#searchIndex;
+    if (index?.floatsPending) this.#fillFloatsLater(index);
+    if (!index || this.#closing || this.#snapshotting) return;
+    if (!index.snapshotDue(this.#settings.indexSnapshotMinMemories, afterMaintenance)) return;
+    if (this.#snapshotPending) {
+      // One write covers the burst; a maintenance round meanwhile lowers the bar it checks.
+      this.#snapshotPending.afterMaintenance ||= afterMaintenance;
+      return;
+    }
+    this.#snapshotPending = { index, afterMaintenance };
+    this.#snapshotTimer = this.#calls.outside(() =>
+      setTimeout(() => {
+        this.#snapshotTimer = undefined;
+        const pending = this.#snapshotPending;
+        if (pending && !this.#closing) this.#snapshotNow(pending.index, pending.afterMaintenance);
+      }, SNAPSHOT_DELAY_MS),
+    );
+    this.#snapshotTimer.unref();
+  }
+
+  /**
+   * An index loaded from a snapshot reads each search's candidates' vectors from the table;
+   * a moment after the first search, every vector is read in the background once, which a
+   * closing store stops.
+   */
+  #fillFloatsLater(index: LanceSearchIndex): void {
+    if (this.#fillingFloats || this.#closing) return;
+    const timer = this.#calls.outside(() =>
+      setTimeout(() => {
+        if (this.#closing || this.#searchIndex !== index) {
+          this.#fillingFloats = undefined;
+          return;
+        }
+        this.#fillingFloats = this.#read(this.#names.memories, (table) => index.fillFloats(table, () => this.#closing))
+          .catch((error: unknown) => {
+            this.#settings.logger.log('debug', `lancedb: vectors not read ahead: ${messageOf(error).slice(0, 300)}`);
+          })
+          .finally(() => {
+            this.#fillingFloats = undefined;
+          });
+      }, SNAPSHOT_DELAY_MS),
+    );
+    timer.unref();
+    this.#fillingFloats = timer;
+  }
+
+  #snapshotNow(index: LanceSearchIndex, afterMaintenance: boolean): Promise<void> {
+    this.#snapshotPending = undefined;
+    this.#snapshotting = this.#writeSnapshot(index, afterMaintenance).finally(() => {
+      this.#snapshotting = undefined;
+    });
+    return this.#snapshotting;
+  }
+
+  async #writeSnapshot(index: LanceSearchIndex, afterMaintenance: boolean): Promise<void> {
+    try {
+      await this.#read(this.#names.memories, async (table) => {
+        // At the table's current version, so the next process has the least to catch up on.
+        await index.sync(table);
+        const minMemories = this.#settings.indexSnapshotMinMemories;
+        if (this.#searchIndex !== index || !index.snapshotDue(minMemories, afterMaintenance)) return;
+        const embedder = await this.#recordedEmbedderId();
+        const connection = this.#connection ?? (await this.#connect());
+        // Taken and copied in one step: the index changes under any await.
+        const snapshot = index.snapshotParts(embedder);
+        if (!snapshot) return;
+        const name = snapshotTableName(this.#settings.tableName);
+        await writeIndexSnapshot(
+          this.#libraries!,
+          connection,
+          name,
+          snapshot.parts,
+          this.#settings.index.keepVersionsMs,
+        );
+        index.snapshotWritten(snapshot);
+      });
+    } catch (error) {
+      this.#settings.logger.log(
+        'debug',
+        `lancedb: the search index snapshot was not written: ${messageOf(error).slice(0, 300)}`,
+      );
+    }
   }
 
   /** What memoir's in-process index holds (null with `search: 'native'` or before the first search). */
@@ -1137,7 +1263,16 @@ export class LanceStore implements MemoryStore {
 
   async #shutdown(): Promise<void> {
     if (this.#connection) await this.#flushAccess();
+    if (this.#snapshotTimer) clearTimeout(this.#snapshotTimer);
+    this.#snapshotTimer = undefined;
+    // A snapshot that was due is written now rather than dropped: a short-lived process (one
+    // `memoir` command) that built the index from rows leaves the next one its head start.
+    const pending = this.#snapshotPending;
+    if (pending && !this.#transaction.current() && !this.#calls.inside) {
+      await this.#snapshotNow(pending.index, pending.afterMaintenance);
+    }
     this.#closing = true;
+    if (this.#fillingFloats && !(this.#fillingFloats instanceof Promise)) clearTimeout(this.#fillingFloats);
     // Every call started before close() finishes first — a queued write, a running transaction,
     // a read between two LanceDB calls; from inside one that would deadlock.
     if (!this.#transaction.current() && !this.#calls.inside) {
@@ -1148,6 +1283,7 @@ export class LanceStore implements MemoryStore {
     if (this.#connecting) await this.#connecting.catch(() => undefined);
     this.#maintenance.stop();
     await this.#maintenance.drain();
+    await this.#snapshotting;
     this.#closed = true;
     this.#intents.close();
     for (const opening of this.#opening.values()) await opening.catch(() => undefined);

@@ -6,6 +6,7 @@ import type { IndexedRow } from './indexed-row.js';
 import { LexicalPostings, type ScoringCorpus } from './lexical-postings.js';
 import type { SlotFilter } from './slot-filter.js';
 import { SlotTable } from './slot-table.js';
+import type { SnapshotParts } from './snapshot-parts.js';
 import { topSlots } from './top-slots.js';
 import type { VectorKernel } from './vector-kernel.js';
 import { VectorSlab } from './vector-slab.js';
@@ -39,6 +40,8 @@ export class SlotIndex {
   slab: VectorSlab;
   readonly #keepFloats: boolean;
   #floats = new Float32Array(0);
+  /** Per slot, 1 once its float32 vector is held (always, but for a restored index's slots). */
+  #floatsHeld = new Uint8Array(0);
 
   constructor(dimensions: number, options: { keepFloats?: boolean } = {}) {
     this.dimensions = dimensions;
@@ -51,7 +54,65 @@ export class SlotIndex {
     this.table.reserve(rows);
     this.postings.reserve(rows, 24);
     this.slab.reserve(rows);
-    if (this.#keepFloats) this.#floats = ensureCapacity(this.#floats, rows * this.dimensions, Float32Array);
+    if (this.#keepFloats) {
+      this.#floats = ensureCapacity(this.#floats, rows * this.dimensions, Float32Array);
+      this.#floatsHeld = ensureCapacity(this.#floatsHeld, rows, Uint8Array);
+    }
+  }
+
+  /**
+   * The index as snapshot parts (views, not copies): the slot table, the postings and the int8
+   * slab, in the layout the SQLite store writes. The kept float32 vectors are left out: they are
+   * the store's own rows, four times the slab's size, and read back from there.
+   */
+  toParts(parts: SnapshotParts): void {
+    this.table.toParts(parts);
+    this.postings.toParts(parts, this.table.count);
+    this.slab.toParts(parts, this.table.count);
+  }
+
+  /**
+   * An index restored from {@link SlotIndex.toParts}; throws when a part is missing or the
+   * parts disagree. With `keepFloats`, every slot's float32 vector is zero until
+   * {@link SlotIndex.setFloats} gives it.
+   */
+  static fromParts(parts: SnapshotParts, dimensions: number, options: { keepFloats?: boolean } = {}): SlotIndex {
+    const index = new SlotIndex(dimensions, options);
+    index.table = SlotTable.fromParts(parts);
+    index.postings = LexicalPostings.fromParts(parts);
+    index.slab = VectorSlab.fromParts(parts, dimensions, index.table.count);
+    if (index.#keepFloats) {
+      index.#floats = new Float32Array(index.table.count * dimensions);
+      index.#floatsHeld = new Uint8Array(index.table.count);
+    }
+    return index;
+  }
+
+  /** Set the kept float32 vector of `slot` (a restored index reads them back from the rows). */
+  setFloats(slot: number, embedding: Float32Array): void {
+    const d = this.dimensions;
+    if (!this.#keepFloats || embedding.length !== d) return;
+    this.#growFloats(slot);
+    this.#floats.set(embedding, slot * d);
+    this.#floatsHeld[slot] = 1;
+  }
+
+  /** Those of `slots` (live, with a vector) whose float32 vector is not held yet. */
+  floatsMissing(slots: readonly number[]): number[] {
+    if (!this.#keepFloats) return [];
+    return slots.filter(
+      (slot) => this.#floatsHeld[slot] !== 1 && this.table.alive[slot] === 1 && this.slab.hasVector[slot] === 1,
+    );
+  }
+
+  #growFloats(slot: number): void {
+    const d = this.dimensions;
+    if ((slot + 1) * d > this.#floats.length) {
+      this.#floats = ensureCapacity(this.#floats, Math.max(16, slot * 2) * d, Float32Array);
+    }
+    if (slot >= this.#floatsHeld.length) {
+      this.#floatsHeld = ensureCapacity(this.#floatsHeld, Math.max(16, slot * 2), Uint8Array);
+    }
   }
 
   /** Index `row` in a new slot (its rowid must not be live); returns the slot. */
@@ -61,11 +122,10 @@ export class SlotIndex {
     this.slab.set(slot, row.embedding);
     if (this.#keepFloats) {
       const d = this.dimensions;
-      if ((slot + 1) * d > this.#floats.length) {
-        this.#floats = ensureCapacity(this.#floats, Math.max(16, slot * 2) * d, Float32Array);
-      }
+      this.#growFloats(slot);
       if (row.embedding) this.#floats.set(row.embedding, slot * d);
       else this.#floats.fill(0, slot * d, (slot + 1) * d);
+      this.#floatsHeld[slot] = 1;
     }
     return slot;
   }
@@ -123,10 +183,14 @@ export class SlotIndex {
     return all;
   }
 
-  /** Exact cosine of `vector` with the kept float32 vectors of `slots`, best `limit` first (needs `keepFloats`). */
+  /**
+   * Exact cosine of `vector` with the kept float32 vectors of `slots`, best `limit` first (needs
+   * `keepFloats`); a slot whose vector is not held is left out.
+   */
   rescore(vector: Float32Array, slots: readonly number[], limit: number): SearchHit[] {
     const d = this.dimensions;
-    const hits = slots.map((slot) => ({
+    const held = slots.filter((slot) => this.#floatsHeld[slot] === 1);
+    const hits = held.map((slot) => ({
       id: this.table.ids[slot]!,
       score: cosineSimilarity(vector, this.#floats.subarray(slot * d, (slot + 1) * d)),
     }));
