@@ -51,7 +51,9 @@ describe.skipIf(xToolsMissing)(titled('screen recorder under Xvfb', xToolsMissin
     await recorder.start();
     expect(recorder.status()).toBe('recording');
     await waitFor(() => closed.length >= 3, 15_000, 'three closed segments');
-    expect(deleted.length).toBeGreaterThanOrEqual(1);
+    // The oldest segment is removed after the event of the one that pushed it out (the removal
+    // is a file deletion of its own): on a loaded machine the event comes first.
+    await waitFor(() => deleted.length >= 1, 10_000, 'the oldest segment removed');
     expect(recorder.stats().segments.length).toBeLessThanOrEqual(2);
 
     await recorder.pause();
