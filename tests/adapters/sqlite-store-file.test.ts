@@ -267,13 +267,18 @@ describe('a read-only home', () => {
 
 describe('the in-process search index', () => {
   const hitIds = (hits: Array<{ id: string }>) => hits.map((hit) => hit.id);
-
-  it('follows inserts, updates and deletes made through another connection', async () => {
+  // Two stores on one new file: one writes, the other's index must follow.
+  const twoConnections = async () => {
     const path = nextPath();
     const reader = createSqliteStore({ path });
     const writer = createSqliteStore({ path });
     await reader.open({ id: 'e', dimensions: 4 });
     await writer.open({ id: 'e', dimensions: 4 });
+    return { reader, writer };
+  };
+
+  it('follows inserts, updates and deletes made through another connection', async () => {
+    const { reader, writer } = await twoConnections();
     await writer.put('memory', [
       { memory: makeMemory({ id: 'a', content: 'harbour pilots board at dawn' }), embedding: unitVector(4, 1) },
       { memory: makeMemory({ id: 'b', content: 'the ferry leaves at noon' }), embedding: unitVector(4, 2) },
@@ -300,11 +305,7 @@ describe('the in-process search index', () => {
   });
 
   it('rescores with the vector a memory has now, after another connection changed it', async () => {
-    const path = nextPath();
-    const reader = createSqliteStore({ path });
-    const writer = createSqliteStore({ path });
-    await reader.open({ id: 'e', dimensions: 4 });
-    await writer.open({ id: 'e', dimensions: 4 });
+    const { reader, writer } = await twoConnections();
     await writer.put('memory', [
       { memory: makeMemory({ id: 'a', content: 'harbour pilots' }), embedding: unitVector(4, 1) },
       { memory: makeMemory({ id: 'b', content: 'ferry times' }), embedding: unitVector(4, 2) },
